@@ -1,0 +1,44 @@
+/* The edgel command: shared declarations of its subcommands. */
+#ifndef EDGEL_CLI_H
+#define EDGEL_CLI_H
+
+#include <stddef.h>
+#include "edgel.h"
+
+enum { EXIT_OK = 0, EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
+
+typedef enum detect_stage {
+    STAGE_EDGES = 0,
+    STAGE_GRAY,
+    STAGE_SMOOTHED,
+    STAGE_DX,
+    STAGE_DY,
+    STAGE_MAGNITUDE,
+    STAGE_SUPPRESSED
+} detect_stage;
+
+typedef struct detect_options {
+    const char *input;
+    const char *output;
+    edgel_canny_params params;
+    edgel_backend backend;
+    int threads;
+    detect_stage stage;
+    int quiet;
+} detect_options;
+
+typedef enum args_result { ARGS_OK = 0, ARGS_HELP = 1, ARGS_USAGE = 2 } args_result;
+
+/* Parses the arguments after "detect". On ARGS_USAGE, `err` holds the reason. Never prints. */
+args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *err,
+                              size_t errlen);
+
+int cmd_detect(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+extern const char DETECT_HELP[];
+extern const char COMPARE_HELP[];
+extern const char BENCH_HELP[];
+
+#endif

@@ -1,0 +1,227 @@
+/*
+ * edgel bench: CPU timings per stage and in total for frame sizes from 640x480 to 7680x4320,
+ * on a photograph tiled to each size (natural content: not noise, not blank).
+ * Each figure is the median of --runs timed runs after one warm-up run.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "cli.h"
+#include "io/image_io.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef EDGEL_SAMPLE_IMAGE
+#define EDGEL_SAMPLE_IMAGE "samples/coffee.png"
+#endif
+
+const char BENCH_HELP[] =
+    "usage: edgel bench [--image FILE] [--sizes WxH,...] [--threads N] [--runs N]\n"
+    "                   [--blur SIGMA] [--low T] [--high T]\n"
+    "\n"
+    "Times the CPU backend per stage and in total, as a Markdown table: colour to gray,\n"
+    "Gaussian blur, Canny (Sobel, non-maximum suppression, hysteresis) and the whole\n"
+    "pipeline, each the median of N runs after a warm-up, at 1 thread and at N threads.\n"
+    "  --image FILE   photograph tiled to each size (default " EDGEL_SAMPLE_IMAGE ")\n"
+    "  --sizes LIST   default 640x480,1280x720,1920x1080,3840x2160,7680x4320\n"
+    "  --threads N    the multithreaded column (default all cores)\n"
+    "  --runs N       timed runs per figure (default 15)\n"
+    "  --blur SIGMA   Gaussian sigma (default 1.4); --low/--high thresholds (50/150)\n";
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef enum { RUN_GRAY, RUN_BLUR, RUN_CANNY, RUN_TOTAL } bench_stage;
+
+typedef struct bench_case {
+    edgel_context *ctx;
+    const edgel_image *rgb, *gray, *blurred, *edges;
+    edgel_canny_params params;
+} bench_case;
+
+static edgel_status run_once(const bench_case *c, bench_stage stage)
+{
+    edgel_canny_params p = c->params;
+    switch (stage) {
+    case RUN_GRAY: return edgel_to_gray(c->ctx, EDGEL_GRAY_RGB, c->rgb, c->gray);
+    case RUN_BLUR:
+        return edgel_gaussian_blur(c->ctx, c->gray, c->blurred, p.blur_ksize, p.blur_sigma);
+    case RUN_CANNY:
+        p.blur = EDGEL_BLUR_NONE;
+        return edgel_canny(c->ctx, &p, c->blurred, c->edges, NULL);
+    case RUN_TOTAL: return edgel_canny(c->ctx, &p, c->rgb, c->edges, NULL);
+    }
+    return EDGEL_ERROR_INTERNAL;
+}
+
+static double median_ms(const bench_case *c, bench_stage stage, int runs, edgel_status *st)
+{
+    double *t = malloc(sizeof(double) * (size_t)runs);
+    if (!t) {
+        *st = EDGEL_ERROR_OUT_OF_MEMORY;
+        return 0;
+    }
+    *st = run_once(c, stage); /* warm-up */
+    for (int i = 0; i < runs && *st == EDGEL_OK; i++) {
+        double t0 = now_ms();
+        *st = run_once(c, stage);
+        t[i] = now_ms() - t0;
+    }
+    qsort(t, (size_t)runs, sizeof(double), cmp_double);
+    double m = t[runs / 2];
+    free(t);
+    return m;
+}
+
+/* The photograph repeated (mirrored on odd tiles, so tiles meet without seams) to w x h RGB. */
+static void tile(const edgel_image *src, edgel_image *dst)
+{
+    for (int y = 0; y < dst->height; y++) {
+        int ty = y / src->height, sy = y % src->height;
+        if (ty & 1)
+            sy = src->height - 1 - sy;
+        const uint8_t *srow = (const uint8_t *)src->data + (size_t)sy * src->pitch;
+        uint8_t *drow = (uint8_t *)dst->data + (size_t)y * dst->pitch;
+        for (int x = 0; x < dst->width; x++) {
+            int tx = x / src->width, sx = x % src->width;
+            if (tx & 1)
+                sx = src->width - 1 - sx;
+            for (int ch = 0; ch < 3; ch++)
+                drow[x * 3 + ch] = srow[sx * src->channels + (src->channels == 1 ? 0 : ch)];
+        }
+    }
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    const char *image = EDGEL_SAMPLE_IMAGE;
+    const char *sizes = "640x480,1280x720,1920x1080,3840x2160,7680x4320";
+    int threads = 0, runs = 15;
+    edgel_canny_params params;
+    edgel_canny_params_default(&params);
+    params.gray = EDGEL_GRAY_RGB;
+    params.blur = EDGEL_BLUR_GAUSSIAN;
+    params.blur_sigma = 1.4;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(BENCH_HELP, stdout);
+            return EXIT_OK;
+        }
+        char *end = NULL;
+        if (!v) {
+            fprintf(stderr, "edgel bench: %s needs a value (run 'edgel bench --help')\n", a);
+            return EXIT_USAGE;
+        }
+        i++;
+        if (!strcmp(a, "--image"))
+            image = v;
+        else if (!strcmp(a, "--sizes"))
+            sizes = v;
+        else if (!strcmp(a, "--threads"))
+            threads = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--runs"))
+            runs = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--blur"))
+            params.blur_sigma = strtod(v, &end);
+        else if (!strcmp(a, "--low"))
+            params.low_threshold = strtod(v, &end);
+        else if (!strcmp(a, "--high"))
+            params.high_threshold = strtod(v, &end);
+        else {
+            fprintf(stderr, "edgel bench: unknown option '%s' (run 'edgel bench --help')\n", a);
+            return EXIT_USAGE;
+        }
+        if (end && (*end || end == v)) {
+            fprintf(stderr, "edgel bench: %s: '%s' is not a number\n", a, v);
+            return EXIT_USAGE;
+        }
+    }
+    if (runs < 1 || runs > 100000 || threads < 0 || threads > 1024 || !(params.blur_sigma > 0)) {
+        fprintf(stderr, "edgel bench: --runs 1..100000, --threads 0..1024, --blur > 0\n");
+        return EXIT_USAGE;
+    }
+    edgel_image photo;
+    if (edgel_io_read(image, &photo) != EDGEL_OK || photo.type != EDGEL_U8) {
+        fprintf(stderr, "edgel bench: %s\n(give an 8-bit photograph with --image FILE)\n",
+                photo.data ? "the image must be 8-bit" : edgel_io_last_error());
+        edgel_io_free(&photo);
+        return EXIT_FAILURE_RUN;
+    }
+    edgel_context *single = NULL, *multi = NULL;
+    edgel_context_options o;
+    edgel_context_options_default(&o);
+    o.threads = 1;
+    edgel_status st = edgel_context_create(EDGEL_BACKEND_CPU, &o, &single);
+    o.threads = threads;
+    if (st == EDGEL_OK)
+        st = edgel_context_create(EDGEL_BACKEND_CPU, &o, &multi);
+    int32_t nthreads = 1;
+    if (st == EDGEL_OK)
+        edgel_context_threads(multi, &nthreads);
+    printf("edgel %s CPU benchmark: %s tiled; Gaussian sigma %g, thresholds %g/%g, L1, "
+           "aperture 3;\nmedian of %d runs after a warm-up, in ms (MP/s for the total)\n\n",
+           edgel_version_string(), image, params.blur_sigma, params.low_threshold,
+           params.high_threshold, runs);
+    printf("| size | threads | gray | blur | canny | total | MP/s |\n");
+    printf("|---|---|---|---|---|---|---|\n");
+    const char *p = sizes;
+    int rc = st == EDGEL_OK ? EXIT_OK : EXIT_FAILURE_RUN;
+    while (rc == EXIT_OK && *p) {
+        int w, h, used;
+        if (sscanf(p, "%dx%d%n", &w, &h, &used) != 2 || w < 1 || h < 1 ||
+            w > EDGEL_MAX_DIMENSION || h > EDGEL_MAX_DIMENSION) {
+            fprintf(stderr, "edgel bench: bad size list at '%s'\n", p);
+            rc = EXIT_USAGE;
+            break;
+        }
+        p += used + (p[used] == ',');
+        edgel_image rgb = {0}, gray = {0}, blurred = {0}, edges = {0};
+        st = edgel_io_alloc(&rgb, w, h, 3, EDGEL_U8, "bench");
+        if (st == EDGEL_OK)
+            st = edgel_io_alloc(&gray, w, h, 1, EDGEL_U8, "bench");
+        if (st == EDGEL_OK)
+            st = edgel_io_alloc(&blurred, w, h, 1, EDGEL_U8, "bench");
+        if (st == EDGEL_OK)
+            st = edgel_io_alloc(&edges, w, h, 1, EDGEL_U8, "bench");
+        if (st == EDGEL_OK) {
+            tile(&photo, &rgb);
+            edgel_context *ctxs[2] = {single, multi};
+            for (int k = 0; k < 2 && st == EDGEL_OK; k++) {
+                bench_case c = {ctxs[k], &rgb, &gray, &blurred, &edges, params};
+                double ms[4];
+                for (int s = 0; s < 4 && st == EDGEL_OK; s++)
+                    ms[s] = median_ms(&c, (bench_stage)s, runs, &st);
+                if (st == EDGEL_OK)
+                    printf("| %dx%d | %d | %.3f | %.3f | %.3f | %.3f | %.1f |\n", w, h,
+                           k ? (int)nthreads : 1, ms[0], ms[1], ms[2], ms[3],
+                           (double)w * h / 1e3 / ms[3]);
+                fflush(stdout);
+            }
+        }
+        if (st != EDGEL_OK) {
+            fprintf(stderr, "edgel bench: %dx%d: %s (%s)\n", w, h, edgel_last_error(),
+                    edgel_status_name(st));
+            rc = EXIT_FAILURE_RUN;
+        }
+        edgel_io_free(&rgb);
+        edgel_io_free(&gray);
+        edgel_io_free(&blurred);
+        edgel_io_free(&edges);
+    }
+    edgel_context_destroy(single);
+    edgel_context_destroy(multi);
+    edgel_io_free(&photo);
+    return rc;
+}

@@ -1,0 +1,223 @@
+/*
+ * edgel: exact, fast Canny edge detection and image filtering on CPUs and NVIDIA GPUs.
+ *
+ * The one public header. Conventions:
+ *  - Every function returns an edgel_status. EDGEL_OK is 0; on failure a message for the
+ *    calling thread is available from edgel_last_error() until the next failing call.
+ *  - The library never prints and never exits.
+ *  - Handles are opaque. edgel_*_destroy(NULL) is a no-op.
+ *  - Images are views: the caller owns the memory. Rows are `pitch` bytes apart, pixels are
+ *    packed (channels interleaved) inside a row. x grows right, y grows down.
+ *  - Sizes are limited to EDGEL_MAX_DIMENSION per side and EDGEL_MAX_PIXELS in all; larger
+ *    views are refused with EDGEL_ERROR_INVALID_SIZE before any arithmetic can overflow.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef EDGEL_H
+#define EDGEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  if defined(EDGEL_BUILDING_LIBRARY)
+#    define EDGEL_API __declspec(dllexport)
+#  else
+#    define EDGEL_API
+#  endif
+#else
+#  define EDGEL_API __attribute__((visibility("default")))
+#endif
+
+/* ---- version --------------------------------------------------------------------------- */
+
+#define EDGEL_VERSION_MAJOR 0
+#define EDGEL_VERSION_MINOR 1
+#define EDGEL_VERSION_PATCH 0
+#define EDGEL_VERSION_NUMBER \
+    (EDGEL_VERSION_MAJOR * 10000 + EDGEL_VERSION_MINOR * 100 + EDGEL_VERSION_PATCH)
+#define EDGEL_VERSION_STRING "0.1.0"
+
+/** Version of the library actually loaded (compare with EDGEL_VERSION_NUMBER). */
+EDGEL_API unsigned edgel_version_number(void);
+EDGEL_API const char *edgel_version_string(void);
+
+/* ---- status ---------------------------------------------------------------------------- */
+
+/* Values are pinned: they never change meaning between releases. */
+typedef enum edgel_status {
+    EDGEL_OK = 0,
+    EDGEL_ERROR_NULL_ARGUMENT = 1,       /* a required pointer was NULL */
+    EDGEL_ERROR_INVALID_ARGUMENT = 2,    /* a value out of its documented range (NaN included) */
+    EDGEL_ERROR_INVALID_SIZE = 3,        /* zero, negative, mismatched or too large sizes */
+    EDGEL_ERROR_INVALID_PITCH = 4,       /* pitch smaller than a row */
+    EDGEL_ERROR_UNSUPPORTED = 5,         /* a valid but unsupported combination */
+    EDGEL_ERROR_OUT_OF_MEMORY = 6,
+    EDGEL_ERROR_BACKEND_UNAVAILABLE = 7, /* e.g. CUDA asked for but not built or no device */
+    EDGEL_ERROR_DEVICE = 8,              /* the GPU runtime reported an error */
+    EDGEL_ERROR_IO = 9,                  /* a file could not be opened, read or written */
+    EDGEL_ERROR_FORMAT = 10,             /* a file is malformed, truncated or unsupported */
+    EDGEL_ERROR_INTERNAL = 11
+} edgel_status;
+
+/** "EDGEL_OK", "EDGEL_ERROR_NULL_ARGUMENT", ...; "EDGEL_ERROR_UNKNOWN" for other values. */
+EDGEL_API const char *edgel_status_name(edgel_status status);
+/** Message of the calling thread's last failure ("" if none). Valid until its next call. */
+EDGEL_API const char *edgel_last_error(void);
+
+/* ---- limits ---------------------------------------------------------------------------- */
+
+#define EDGEL_MAX_DIMENSION 65536        /* width and height, each */
+#define EDGEL_MAX_PIXELS (1LL << 30)     /* width * height */
+
+/* ---- images ---------------------------------------------------------------------------- */
+
+typedef enum edgel_pixel_type {
+    EDGEL_U8 = 0,
+    EDGEL_U16 = 1,
+    EDGEL_S16 = 2, /* gradients */
+    EDGEL_S32 = 3, /* magnitudes */
+    EDGEL_F32 = 4
+} edgel_pixel_type;
+
+typedef enum edgel_memory {
+    EDGEL_MEMORY_HOST = 0,
+    EDGEL_MEMORY_DEVICE = 1 /* CUDA device memory (CUDA backend only) */
+} edgel_memory;
+
+typedef struct edgel_image {
+    void *data;
+    int32_t width;
+    int32_t height;
+    size_t pitch; /* bytes from one row to the next, >= width * channels * pixel size */
+    edgel_pixel_type type;
+    int32_t channels; /* 1, 3 or 4 */
+    edgel_memory memory;
+} edgel_image;
+
+/** A host view with the tightest pitch. */
+EDGEL_API edgel_image edgel_image_host(void *data, int32_t width, int32_t height,
+                                       edgel_pixel_type type, int32_t channels);
+/** Bytes of one pixel channel of `type` (0 for an unknown type). */
+EDGEL_API size_t edgel_pixel_size(edgel_pixel_type type);
+
+/* ---- contexts -------------------------------------------------------------------------- */
+
+typedef enum edgel_backend {
+    EDGEL_BACKEND_AUTO = 0, /* CUDA when built and a device is present, else CPU */
+    EDGEL_BACKEND_CPU = 1,
+    EDGEL_BACKEND_CUDA = 2
+} edgel_backend;
+
+typedef struct edgel_context_options {
+    int32_t threads; /* CPU worker threads; 0 = all cores (default). 1 = the serial reference */
+    int32_t device;  /* CUDA device ordinal (default 0) */
+} edgel_context_options;
+
+typedef struct edgel_context edgel_context;
+
+EDGEL_API void edgel_context_options_default(edgel_context_options *options);
+/** options may be NULL for the defaults. */
+EDGEL_API edgel_status edgel_context_create(edgel_backend backend,
+                                            const edgel_context_options *options,
+                                            edgel_context **out);
+EDGEL_API void edgel_context_destroy(edgel_context *ctx);
+/** The backend the context runs on (never EDGEL_BACKEND_AUTO). */
+EDGEL_API edgel_status edgel_context_backend(const edgel_context *ctx, edgel_backend *out);
+/** Worker threads the CPU backend uses (after resolving 0 = all cores). */
+EDGEL_API edgel_status edgel_context_threads(const edgel_context *ctx, int32_t *out);
+
+/* ---- Canny ----------------------------------------------------------------------------- */
+
+typedef enum edgel_preset {
+    EDGEL_PRESET_OPENCV = 0 /* the integer Sobel pipeline of cv::Canny, byte for byte */
+} edgel_preset;
+
+#define EDGEL_APERTURE_SCHARR (-1)
+
+typedef enum edgel_blur {
+    EDGEL_BLUR_NONE = 0,
+    EDGEL_BLUR_GAUSSIAN = 1, /* equal to cv2.GaussianBlur(img, (k, k), sigma) for u8 */
+    EDGEL_BLUR_5X5_159 = 2   /* the classic 5x5 integer kernel / 159, round to nearest */
+} edgel_blur;
+
+typedef enum edgel_gray {
+    EDGEL_GRAY_NONE = 0, /* multi-channel Canny: per pixel the channel of largest magnitude */
+    EDGEL_GRAY_RGB = 1,  /* luma from R,G,B(,A) = cv2.cvtColor(COLOR_RGB2GRAY / RGBA2GRAY) */
+    EDGEL_GRAY_BGR = 2   /* luma from B,G,R(,A) = cv2.cvtColor(COLOR_BGR2GRAY / BGRA2GRAY) */
+} edgel_gray;
+
+typedef struct edgel_canny_params {
+    edgel_preset preset;   /* EDGEL_PRESET_OPENCV (default) */
+    double low_threshold;  /* default 50; swapped with high if larger, as OpenCV */
+    double high_threshold; /* default 150 */
+    int32_t aperture;      /* 3 (default), 5, 7 or EDGEL_APERTURE_SCHARR (needs l2_gradient) */
+    int32_t l2_gradient;   /* 0: |dx|+|dy| (default), 1: dx*dx+dy*dy against squared thresholds */
+    edgel_gray gray;       /* colour handling for 3/4-channel input (default NONE) */
+    edgel_blur blur;       /* pre-smoothing (default NONE) */
+    double blur_sigma;     /* Gaussian sigma; <= 0 derives it from blur_ksize as OpenCV */
+    int32_t blur_ksize;    /* odd Gaussian size; 0 derives it from sigma as OpenCV (u8: 6s+1) */
+} edgel_canny_params;
+
+EDGEL_API void edgel_canny_params_default(edgel_canny_params *params);
+
+/*
+ * Optional intermediate results. Each non-NULL view must be sized like the input and is
+ * written by the call:
+ *   gray       u8 x1      after colour conversion (only with params->gray != NONE)
+ *   smoothed   u8 x C     after blur (C = 1 after gray conversion, else input channels)
+ *   dx, dy     s16 x1     Sobel derivatives (multi-channel input: of the selected channel)
+ *   magnitude  s32 x1     |dx|+|dy| or dx*dx+dy*dy
+ *   suppressed u8 x1      after non-maximum suppression and the double threshold:
+ *                         0 = not an edge candidate, 128 = weak (kept, > low), 255 = strong
+ */
+typedef struct edgel_canny_stages {
+    const edgel_image *gray;
+    const edgel_image *smoothed;
+    const edgel_image *dx;
+    const edgel_image *dy;
+    const edgel_image *magnitude;
+    const edgel_image *suppressed;
+} edgel_canny_stages;
+
+/**
+ * Canny edges of `src` (u8, 1, 3 or 4 channels) into `edges` (u8, 1 channel, same size):
+ * 255 on edges, 0 elsewhere. `stages` may be NULL. src and edges may not overlap unless src
+ * is single-channel and they are the same view.
+ */
+EDGEL_API edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
+                                   const edgel_image *src, const edgel_image *edges,
+                                   const edgel_canny_stages *stages);
+
+/**
+ * Canny from caller-supplied gradients (cv::Canny(dx, dy, edges, low, high, L2)): dx and dy
+ * are s16 with 1, 3 or 4 channels, same size and channels. Uses only the thresholds and
+ * l2_gradient of `params` (no /16 for aperture 7). `stages` may be NULL; its gray, smoothed,
+ * dx and dy members are ignored.
+ */
+EDGEL_API edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params *params,
+                                             const edgel_image *dx, const edgel_image *dy,
+                                             const edgel_image *edges,
+                                             const edgel_canny_stages *stages);
+
+/* ---- building blocks --------------------------------------------------------------------- */
+
+/** cv2.cvtColor RGB(A)->GRAY or BGR(A)->GRAY for u8; `gray` is u8 x1. */
+EDGEL_API edgel_status edgel_to_gray(edgel_context *ctx, edgel_gray order, const edgel_image *src,
+                                     const edgel_image *gray);
+/**
+ * Gaussian blur of u8 (any channel count), equal to cv2.GaussianBlur(src, (ksize, ksize),
+ * sigma) with the default border (reflect-101). ksize 0 derives the size from sigma.
+ */
+EDGEL_API edgel_status edgel_gaussian_blur(edgel_context *ctx, const edgel_image *src,
+                                           const edgel_image *dst, int32_t ksize, double sigma);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EDGEL_H */

@@ -1,0 +1,233 @@
+"""Python interface to libedgel (ctypes over the C API; NumPy arrays in and out).
+
+    >>> import edgel, numpy as np
+    >>> edges = edgel.canny(image_u8, 50, 150)          # like cv2.Canny(image_u8, 50, 150)
+
+The shared library is found through the EDGEL_LIBRARY environment variable (a path to
+libedgel.so) or, failing that, the system's library search path.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+from typing import Optional
+
+import numpy as np
+
+__all__ = ["EdgelError", "Context", "canny", "canny_gradients", "to_gray", "gaussian_blur",
+           "library_version"]
+
+VERSION_NUMBER = 100  # 0.1.0, must equal the library's EDGEL_VERSION_NUMBER
+
+_U8, _U16, _S16, _S32, _F32 = 0, 1, 2, 3, 4
+_DTYPES = {np.dtype(np.uint8): _U8, np.dtype(np.uint16): _U16, np.dtype(np.int16): _S16,
+           np.dtype(np.int32): _S32, np.dtype(np.float32): _F32}
+_BACKENDS = {"auto": 0, "cpu": 1, "cuda": 2}
+_GRAY = {None: 0, "rgb": 1, "bgr": 2}
+_BLUR_NONE, _BLUR_GAUSSIAN, _BLUR_5X5 = 0, 1, 2
+
+
+class _Image(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("width", ctypes.c_int32), ("height", ctypes.c_int32),
+                ("pitch", ctypes.c_size_t), ("type", ctypes.c_int), ("channels", ctypes.c_int32),
+                ("memory", ctypes.c_int)]
+
+
+class _ContextOptions(ctypes.Structure):
+    _fields_ = [("threads", ctypes.c_int32), ("device", ctypes.c_int32)]
+
+
+class _CannyParams(ctypes.Structure):
+    _fields_ = [("preset", ctypes.c_int), ("low_threshold", ctypes.c_double),
+                ("high_threshold", ctypes.c_double), ("aperture", ctypes.c_int32),
+                ("l2_gradient", ctypes.c_int32), ("gray", ctypes.c_int), ("blur", ctypes.c_int),
+                ("blur_sigma", ctypes.c_double), ("blur_ksize", ctypes.c_int32)]
+
+
+_IMG_P = ctypes.POINTER(_Image)
+
+
+class _Stages(ctypes.Structure):
+    _fields_ = [(n, _IMG_P) for n in ("gray", "smoothed", "dx", "dy", "magnitude", "suppressed")]
+
+
+def _load() -> ctypes.CDLL:
+    path = os.environ.get("EDGEL_LIBRARY") or "libedgel.so.0"
+    lib = ctypes.CDLL(path)
+    lib.edgel_version_number.restype = ctypes.c_uint
+    lib.edgel_status_name.restype = ctypes.c_char_p
+    lib.edgel_last_error.restype = ctypes.c_char_p
+    lib.edgel_context_create.argtypes = [ctypes.c_int, ctypes.POINTER(_ContextOptions),
+                                         ctypes.POINTER(ctypes.c_void_p)]
+    lib.edgel_context_destroy.argtypes = [ctypes.c_void_p]
+    lib.edgel_canny_params_default.argtypes = [ctypes.POINTER(_CannyParams)]
+    lib.edgel_canny.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams), _IMG_P, _IMG_P,
+                                ctypes.POINTER(_Stages)]
+    lib.edgel_canny_gradients.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams), _IMG_P,
+                                          _IMG_P, _IMG_P, ctypes.POINTER(_Stages)]
+    lib.edgel_to_gray.argtypes = [ctypes.c_void_p, ctypes.c_int, _IMG_P, _IMG_P]
+    lib.edgel_gaussian_blur.argtypes = [ctypes.c_void_p, _IMG_P, _IMG_P, ctypes.c_int32,
+                                        ctypes.c_double]
+    if lib.edgel_version_number() != VERSION_NUMBER:
+        raise ImportError(f"libedgel at {path} is version {lib.edgel_version_number()}, "
+                          f"this module needs {VERSION_NUMBER}")
+    return lib
+
+
+_lib = _load()
+
+
+def library_version() -> int:
+    return int(_lib.edgel_version_number())
+
+
+class EdgelError(RuntimeError):
+    """A failed edgel call: .status is the status name (e.g. 'EDGEL_ERROR_INVALID_SIZE')."""
+
+    def __init__(self, status: int):
+        self.code = status
+        self.status = _lib.edgel_status_name(status).decode()
+        self.message = _lib.edgel_last_error().decode()
+        super().__init__(f"{self.status}: {self.message}")
+
+
+def _check(status: int) -> None:
+    if status != 0:
+        raise EdgelError(status)
+
+
+def _view(a: np.ndarray) -> _Image:
+    """An image view of a 2-D (H, W) or 3-D (H, W, C) array whose rows hold packed pixels."""
+    if a.dtype not in _DTYPES:
+        raise TypeError(f"unsupported dtype {a.dtype}")
+    if a.ndim == 2:
+        h, w, c = a.shape[0], a.shape[1], 1
+    elif a.ndim == 3:
+        h, w, c = a.shape
+    else:
+        raise ValueError("image must be 2-D (H, W) or 3-D (H, W, C)")
+    item = a.dtype.itemsize
+    packed = a.strides[-1] == item and (a.ndim == 2 or a.strides[1] == c * item)
+    if not packed or a.strides[0] < 0:
+        raise ValueError("rows must hold packed pixels")
+    return _Image(a.ctypes.data, w, h, a.strides[0] if h > 1 else w * c * item,
+                  _DTYPES[a.dtype], c, 0)
+
+
+def _packed(a: np.ndarray) -> np.ndarray:
+    try:
+        _view(a)
+        return a
+    except ValueError:
+        return np.ascontiguousarray(a)
+
+
+class Context:
+    """A backend context: Context('cpu', threads=1) is the single-thread reference."""
+
+    def __init__(self, backend: str = "auto", threads: int = 0, device: int = 0):
+        handle = ctypes.c_void_p()
+        _check(_lib.edgel_context_create(_BACKENDS[backend],
+                                         ctypes.byref(_ContextOptions(threads, device)),
+                                         ctypes.byref(handle)))
+        self._handle = handle
+
+    def close(self) -> None:
+        if self._handle:
+            _lib.edgel_context_destroy(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        self.close()
+
+
+_default: Optional[Context] = None
+
+
+def _ctx(ctx: Optional[Context]) -> Context:
+    global _default
+    if ctx is not None:
+        return ctx
+    if _default is None:
+        _default = Context("auto")
+    return _default
+
+
+def _params(low, high, aperture, l2, blur, blur_size, gray) -> _CannyParams:
+    p = _CannyParams()
+    _lib.edgel_canny_params_default(ctypes.byref(p))
+    p.low_threshold, p.high_threshold = float(low), float(high)
+    p.aperture, p.l2_gradient = int(aperture), int(bool(l2))
+    p.gray = _GRAY[gray]
+    if blur == "5x5":
+        p.blur = _BLUR_5X5
+    elif blur is not None or blur_size:
+        p.blur, p.blur_sigma, p.blur_ksize = _BLUR_GAUSSIAN, float(blur or 0), int(blur_size)
+    return p
+
+
+def canny(image: np.ndarray, low: float = 50, high: float = 150, aperture: int = 3,
+          l2: bool = False, blur=None, blur_size: int = 0, gray: Optional[str] = None,
+          stages: Optional[dict] = None, ctx: Optional[Context] = None) -> np.ndarray:
+    """Canny edges (u8 0/255) of a u8 image with 1, 3 or 4 channels, = cv2.Canny.
+
+    aperture: 3, 5, 7 or -1 (Scharr, needs l2). blur: None, a Gaussian sigma or "5x5".
+    gray: None (colour: channel of largest gradient), "rgb" or "bgr" (luma first).
+    stages: a dict to receive intermediate arrays (gray, smoothed, dx, dy, magnitude,
+    suppressed) for the names it already contains as keys.
+    """
+    image = _packed(np.asarray(image))
+    h, w = image.shape[:2]
+    cn = 1 if image.ndim == 2 else image.shape[2]
+    edges = np.empty((h, w), np.uint8)
+    p = _params(low, high, aperture, l2, blur, blur_size, gray)
+    st = None
+    keep = []
+    if stages is not None:
+        st = _Stages()
+        shapes = {"gray": ((h, w), np.uint8),
+                  "smoothed": ((h, w) if gray or cn == 1 else (h, w, cn), np.uint8),
+                  "dx": ((h, w), np.int16), "dy": ((h, w), np.int16),
+                  "magnitude": ((h, w), np.int32), "suppressed": ((h, w), np.uint8)}
+        for name in stages:
+            shape, dtype = shapes[name]
+            stages[name] = np.empty(shape, dtype)
+            v = _view(stages[name])
+            keep.append(v)
+            setattr(st, name, ctypes.pointer(v))
+    src, dst = _view(image), _view(edges)
+    _check(_lib.edgel_canny(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
+                            ctypes.byref(dst), ctypes.byref(st) if st is not None else None))
+    return edges
+
+
+def canny_gradients(dx: np.ndarray, dy: np.ndarray, low: float, high: float, l2: bool = False,
+                    ctx: Optional[Context] = None) -> np.ndarray:
+    """Canny from int16 gradients, = cv2.Canny(dx, dy, low, high, L2gradient=l2)."""
+    dx, dy = _packed(np.asarray(dx)), _packed(np.asarray(dy))
+    edges = np.empty(dx.shape[:2], np.uint8)
+    p = _params(low, high, 3, l2, None, 0, None)
+    a, b, e = _view(dx), _view(dy), _view(edges)
+    _check(_lib.edgel_canny_gradients(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(a),
+                                      ctypes.byref(b), ctypes.byref(e), None))
+    return edges
+
+
+def to_gray(image: np.ndarray, order: str = "rgb", ctx: Optional[Context] = None) -> np.ndarray:
+    """Luma of a u8 RGB(A) or BGR(A) image, = cv2.cvtColor(..., COLOR_RGB2GRAY)."""
+    image = _packed(np.asarray(image))
+    out = np.empty(image.shape[:2], np.uint8)
+    a, b = _view(image), _view(out)
+    _check(_lib.edgel_to_gray(_ctx(ctx)._handle, _GRAY[order], ctypes.byref(a), ctypes.byref(b)))
+    return out
+
+
+def gaussian_blur(image: np.ndarray, ksize: int = 0, sigma: float = 0.0,
+                  ctx: Optional[Context] = None) -> np.ndarray:
+    """= cv2.GaussianBlur(image, (ksize, ksize), sigma) for u8 images."""
+    image = _packed(np.asarray(image))
+    out = np.empty_like(image)
+    a, b = _view(image), _view(out)
+    _check(_lib.edgel_gaussian_blur(_ctx(ctx)._handle, ctypes.byref(a), ctypes.byref(b),
+                                    int(ksize), float(sigma)))
+    return out

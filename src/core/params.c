@@ -1,0 +1,157 @@
+/* Parameter defaults and checks, OpenCV's threshold rules and Gaussian kernels. */
+#include "core/params.h"
+#include "core/status.h"
+
+#include <math.h>
+#include <string.h>
+
+void edgel_canny_params_default(edgel_canny_params *params)
+{
+    if (!params)
+        return;
+    memset(params, 0, sizeof *params);
+    params->preset = EDGEL_PRESET_OPENCV;
+    params->low_threshold = 50.0;
+    params->high_threshold = 150.0;
+    params->aperture = 3;
+    params->l2_gradient = 0;
+    params->gray = EDGEL_GRAY_NONE;
+    params->blur = EDGEL_BLUR_NONE;
+    params->blur_sigma = 0.0;
+    params->blur_ksize = 0;
+}
+
+static edgel_status check_threshold(double t, const char *name)
+{
+    if (isnan(t))
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "%s is NaN", name);
+    if (!(fabs(t) <= EDGEL_MAX_ABS_THRESHOLD))
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "%s %g is outside [-1e9, 1e9]", name, t);
+    return EDGEL_OK;
+}
+
+edgel_status edgel_resolve_gaussian(int32_t ksize, double sigma, int32_t *ksize_out)
+{
+    if (isnan(sigma) || isinf(sigma))
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "blur sigma must be finite");
+    if (ksize < 0 || (ksize > 0 && (ksize % 2 == 0 || ksize > EDGEL_MAX_BLUR_KSIZE)))
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                          "blur kernel size %d must be 0 (from sigma) or odd in 1..%d", (int)ksize,
+                          EDGEL_MAX_BLUR_KSIZE);
+    if (ksize == 0) {
+        if (!(sigma > 0))
+            return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                              "blur needs a kernel size or a positive sigma");
+        double side = sigma * 3 * 2 + 1; /* OpenCV's rule for u8 images */
+        if (side > EDGEL_MAX_BLUR_KSIZE)
+            return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                              "blur sigma %g gives a kernel wider than %d", sigma,
+                              EDGEL_MAX_BLUR_KSIZE);
+        ksize = (int32_t)lrint(side) | 1; /* cvRound: round half to even */
+    }
+    *ksize_out = ksize;
+    return EDGEL_OK;
+}
+
+edgel_status edgel_check_canny_params(const edgel_canny_params *params, int from_gradients)
+{
+    if (!params)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "params is NULL");
+    if (params->preset != EDGEL_PRESET_OPENCV)
+        return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "preset %d is not supported", (int)params->preset);
+    EDGEL_TRY(check_threshold(params->low_threshold, "low threshold"));
+    EDGEL_TRY(check_threshold(params->high_threshold, "high threshold"));
+    if (params->l2_gradient != 0 && params->l2_gradient != 1)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "l2_gradient must be 0 or 1");
+    if (from_gradients)
+        return EDGEL_OK;
+    int a = params->aperture;
+    if (a != 3 && a != 5 && a != 7 && a != EDGEL_APERTURE_SCHARR)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                          "aperture %d must be 3, 5, 7 or -1 (Scharr)", a);
+    if (a == EDGEL_APERTURE_SCHARR && !params->l2_gradient)
+        return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
+                          "the Scharr aperture needs the L2 gradient (as in OpenCV)");
+    if (params->gray != EDGEL_GRAY_NONE && params->gray != EDGEL_GRAY_RGB &&
+        params->gray != EDGEL_GRAY_BGR)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "unknown gray mode %d", (int)params->gray);
+    switch (params->blur) {
+    case EDGEL_BLUR_NONE:
+    case EDGEL_BLUR_5X5_159:
+        return EDGEL_OK;
+    case EDGEL_BLUR_GAUSSIAN: {
+        int32_t k;
+        return edgel_resolve_gaussian(params->blur_ksize, params->blur_sigma, &k);
+    }
+    }
+    return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "unknown blur mode %d", (int)params->blur);
+}
+
+edgel_int_thresholds edgel_opencv_thresholds(const edgel_canny_params *params, int from_gradients)
+{
+    double low = params->low_threshold, high = params->high_threshold;
+    if (!from_gradients && params->aperture == 7) {
+        low /= 16;
+        high /= 16;
+    }
+    if (low > high) {
+        double t = low;
+        low = high;
+        high = t;
+    }
+    if (params->l2_gradient) {
+        low = fmin(32767.0, low);
+        high = fmin(32767.0, high);
+        if (low > 0)
+            low *= low;
+        if (high > 0)
+            high *= high;
+    }
+    edgel_int_thresholds t = {(int32_t)floor(low), (int32_t)floor(high)};
+    return t;
+}
+
+/* Follows getGaussianKernelBitExact and getGaussianKernelFixedPoint_ED of OpenCV's
+ * smooth.dispatch.cpp operation by operation (IEEE double, fused multiply-add where OpenCV
+ * uses mulAdd), so the 8-bit fixed-point taps come out the same. */
+void edgel_gaussian_kernel_q8(int n, double sigma, uint16_t *kernel)
+{
+    static const double small[5][9] = {
+        {1.0},
+        {0.25, 0.5, 0.25},
+        {0.0625, 0.25, 0.375, 0.25, 0.0625},
+        {0.03125, 0.109375, 0.21875, 0.28125, 0.21875, 0.109375, 0.03125},
+        {4 / 256., 13 / 256., 30 / 256., 51 / 256., 60 / 256., 51 / 256., 30 / 256., 13 / 256.,
+         4 / 256.}};
+    double k[EDGEL_MAX_BLUR_KSIZE];
+    const int half = (n - 1) / 2;
+    if (sigma <= 0 && n <= 9) {
+        for (int i = 0; i < n; i++)
+            k[i] = small[half][i];
+    } else {
+        double values[EDGEL_MAX_BLUR_KSIZE / 2 + 1];
+        double s = sigma > 0 ? sigma : fma((double)n, 0.15, 0.35);
+        double scale2 = -0.125 / (s * s);
+        double sum = 0;
+        for (int i = 0, x = 1 - n; i < half; i++, x += 2) {
+            values[i] = exp((double)(x * x) * scale2);
+            sum += values[i];
+        }
+        sum *= 2;
+        sum += 1;
+        double mul = 1 / sum;
+        for (int i = 0; i < half; i++)
+            k[i] = k[n - 1 - i] = values[i] * mul;
+        k[half] = mul;
+    }
+    double err = 0;
+    int64_t total = 0;
+    for (int i = 0; i < half; i++) {
+        double adj = k[i] * 256.0 + err;
+        int64_t v = (int64_t)lrint(adj); /* cvRound */
+        err = adj - (double)v;
+        kernel[i] = kernel[n - 1 - i] = (uint16_t)v;
+        total += v;
+    }
+    kernel[half] = (uint16_t)(256 - 2 * total);
+}

@@ -1,0 +1,30 @@
+/* Internal: parameter checks and OpenCV's threshold transformation. */
+#ifndef EDGEL_CORE_PARAMS_H
+#define EDGEL_CORE_PARAMS_H
+
+#include "edgel.h"
+
+/* Largest |threshold| accepted: keeps floor(t) inside int32 exactly as OpenCV computes it. */
+#define EDGEL_MAX_ABS_THRESHOLD 1e9
+/* Largest Gaussian kernel side. */
+#define EDGEL_MAX_BLUR_KSIZE 129
+
+/* Thresholds as compared against integer magnitudes: candidate iff m > low, strong iff m > high. */
+typedef struct edgel_int_thresholds {
+    int32_t low;
+    int32_t high;
+} edgel_int_thresholds;
+
+/* Checks everything in params that does not depend on the image. */
+edgel_status edgel_check_canny_params(const edgel_canny_params *params, int from_gradients);
+
+/* cv::Canny's order: /16 for aperture 7 (image form only), swap, clamp and square for L2, floor. */
+edgel_int_thresholds edgel_opencv_thresholds(const edgel_canny_params *params, int from_gradients);
+
+/* Resolved Gaussian: kernel side, from sigma when ksize is 0 (u8 rule: round(6 sigma + 1) | 1). */
+edgel_status edgel_resolve_gaussian(int32_t ksize, double sigma, int32_t *ksize_out);
+
+/* OpenCV's bit-exact Gaussian kernel in 8 fractional bits (sums to 256), n odd. */
+void edgel_gaussian_kernel_q8(int n, double sigma, uint16_t *kernel);
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * The per-pixel arithmetic of the opencv preset, shared by the CPU and CUDA backends so that
+ * both compute the same function. Everything here is integer and exact.
+ */
+#ifndef EDGEL_CORE_PIXEL_MATH_H
+#define EDGEL_CORE_PIXEL_MATH_H
+
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#  define EDGEL_HD static inline __host__ __device__
+#else
+#  define EDGEL_HD static inline
+#endif
+
+/* Hysteresis map values, as cv::Canny: 0 = weak candidate, 1 = not an edge, 2 = edge. */
+enum { EDGEL_MAP_WEAK = 0, EDGEL_MAP_NONE = 1, EDGEL_MAP_STRONG = 2 };
+
+/* Values of the "suppressed" stage image. */
+enum { EDGEL_SUPPRESSED_NONE = 0, EDGEL_SUPPRESSED_WEAK = 128, EDGEL_SUPPRESSED_STRONG = 255 };
+
+EDGEL_HD int32_t edgel_abs32(int32_t v) { return v < 0 ? -v : v; }
+
+/* Two's-complement wrap, as OpenCV's int arithmetic behaves on every platform it ships on. */
+EDGEL_HD int32_t edgel_wrap32(uint32_t v) { return (int32_t)v; }
+
+/* Gradient magnitude: L1 |dx|+|dy|, L2 dx*dx+dy*dy (int32, wrapping like OpenCV for the
+ * extreme user gradients where it overflows). */
+EDGEL_HD int32_t edgel_magnitude(int32_t dx, int32_t dy, int l2)
+{
+    if (l2)
+        return edgel_wrap32((uint32_t)(dx * dx) + (uint32_t)(dy * dy));
+    return edgel_abs32(dx) + edgel_abs32(dy);
+}
+
+/* Direction classes of OpenCV's fixed-point test (TG22 = round(tan(22.5deg) * 2^15)). */
+enum { EDGEL_DIR_HORIZONTAL = 0, EDGEL_DIR_VERTICAL = 1, EDGEL_DIR_DIAGONAL = 2,
+       EDGEL_DIR_ANTIDIAGONAL = 3 };
+
+EDGEL_HD int edgel_nms_direction(int32_t dx, int32_t dy)
+{
+    const uint32_t x = (uint32_t)edgel_abs32(dx);
+    const int32_t y = edgel_abs32(dy) << 15;
+    const int32_t tg22x = edgel_wrap32(x * 13573u);
+    if (y < tg22x)
+        return EDGEL_DIR_HORIZONTAL;
+    const int32_t tg67x = edgel_wrap32((uint32_t)tg22x + (x << 16));
+    if (y > tg67x)
+        return EDGEL_DIR_VERTICAL;
+    return ((dx ^ dy) < 0) ? EDGEL_DIR_ANTIDIAGONAL : EDGEL_DIR_DIAGONAL;
+}
+
+/*
+ * Non-maximum suppression and double threshold of one pixel. m is the magnitude, n[3][3]
+ * the 3x3 magnitudes around it (n[1][1] == m; outside the image 0). Returns a map value.
+ * Ties are asymmetric exactly as cv::Canny: strict towards left/up, non-strict towards
+ * right/down, strict both ways on diagonals.
+ */
+EDGEL_HD uint8_t edgel_nms_classify(int32_t m, int32_t dx, int32_t dy, int32_t up_left,
+                                    int32_t up, int32_t up_right, int32_t left, int32_t right,
+                                    int32_t down_left, int32_t down, int32_t down_right,
+                                    int32_t low, int32_t high)
+{
+    if (m <= low)
+        return EDGEL_MAP_NONE;
+    int keep;
+    switch (edgel_nms_direction(dx, dy)) {
+    case EDGEL_DIR_HORIZONTAL: keep = m > left && m >= right; break;
+    case EDGEL_DIR_VERTICAL: keep = m > up && m >= down; break;
+    case EDGEL_DIR_DIAGONAL: keep = m > up_left && m > down_right; break;
+    default: keep = m > up_right && m > down_left; break;
+    }
+    if (!keep)
+        return EDGEL_MAP_NONE;
+    return m > high ? EDGEL_MAP_STRONG : EDGEL_MAP_WEAK;
+}
+
+EDGEL_HD uint8_t edgel_map_to_suppressed(uint8_t map)
+{
+    return map == EDGEL_MAP_STRONG ? EDGEL_SUPPRESSED_STRONG
+         : map == EDGEL_MAP_WEAK   ? EDGEL_SUPPRESSED_WEAK
+                                   : EDGEL_SUPPRESSED_NONE;
+}
+
+/* The 7x7 Sobel sum scaled by 1/16 and rounded half to even (OpenCV's float path). */
+EDGEL_HD int32_t edgel_div16_round_even(int32_t s)
+{
+    int32_t q = s >> 4; /* floor */
+    int32_t r = s & 15;
+    if (r > 8 || (r == 8 && (q & 1)))
+        q++;
+    return q;
+}
+
+/* cv::cvtColor RGB->GRAY for u8: 14-bit fixed point, round half up. */
+EDGEL_HD uint8_t edgel_luma_u8(uint32_t r, uint32_t g, uint32_t b)
+{
+    return (uint8_t)((r * 4899u + g * 9617u + b * 1868u + (1u << 13)) >> 14);
+}
+
+/* Index of a pixel outside [0, len) under BORDER_REFLECT_101 (gfedcb|abcdefgh|gfedcba). */
+EDGEL_HD int edgel_reflect101(int p, int len)
+{
+    if (len == 1)
+        return 0;
+    while (p < 0 || p >= len)
+        p = p < 0 ? -p : 2 * len - 2 - p;
+    return p;
+}
+
+EDGEL_HD int edgel_clamp_index(int p, int len) { return p < 0 ? 0 : (p >= len ? len - 1 : p); }
+
+#endif

@@ -1,0 +1,38 @@
+/* Internal: the CPU backend. Arguments have been checked by the caller (src/core/api.c). */
+#ifndef EDGEL_CPU_H
+#define EDGEL_CPU_H
+
+#include "edgel.h"
+#include "core/params.h"
+
+/* Number of online cores (at least 1). */
+int edgel_cpu_count(void);
+
+/* Stripes of rows [y0, y1) for task `i` of `n` over `height` rows. */
+static inline void edgel_stripe(int i, int n, int height, int *y0, int *y1)
+{
+    *y0 = (int)((long long)height * i / n);
+    *y1 = (int)((long long)height * (i + 1) / n);
+}
+
+edgel_status edgel_cpu_to_gray(int threads, edgel_gray order, const edgel_image *src,
+                               const edgel_image *gray);
+/* Gaussian with a resolved odd kernel side; dst may not overlap src. */
+edgel_status edgel_cpu_gaussian_blur(int threads, const edgel_image *src, const edgel_image *dst,
+                                     int32_t ksize, double sigma);
+edgel_status edgel_cpu_blur_5x5_159(int threads, const edgel_image *src, const edgel_image *dst);
+
+/* The Canny core of the opencv preset on a u8 image (no gray/blur) or on s16 gradients. */
+typedef struct edgel_cpu_canny_input {
+    const edgel_image *src; /* image form, or NULL */
+    const edgel_image *dx;  /* gradient form */
+    const edgel_image *dy;
+    int aperture;
+    int l2;
+    edgel_int_thresholds thresholds;
+} edgel_cpu_canny_input;
+
+edgel_status edgel_cpu_canny_core(int threads, const edgel_cpu_canny_input *in,
+                                  const edgel_image *edges, const edgel_canny_stages *stages);
+
+#endif

@@ -1,0 +1,391 @@
+/*
+ * The Canny core of the opencv preset on the CPU: Sobel, magnitude, non-maximum suppression,
+ * double threshold and hysteresis, with the exact arithmetic of src/core/pixel_math.h.
+ *
+ * Work is split into stripes of rows. Each stripe streams its rows through a 3-row ring of
+ * gradient lines (recomputing the row above and below it, so stripes share nothing), writes
+ * its rows of the hysteresis map and grows edges inside its own rows. After all stripes,
+ * one serial pass grows edges from the stripes' first and last rows across stripe borders.
+ * The final edge set is the same closure for any stripe count, so any thread count gives
+ * the same bytes.
+ */
+#include "cpu/cpu.h"
+#include "core/image.h"
+#include "core/pixel_math.h"
+#include "core/status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Growable stack of map offsets. */
+typedef struct offset_stack {
+    uint32_t *items;
+    size_t len, cap;
+    int failed;
+} offset_stack;
+
+static void stack_push(offset_stack *s, uint32_t v)
+{
+    if (s->len == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 4096;
+        uint32_t *items = realloc(s->items, cap * sizeof *items);
+        if (!items) {
+            s->failed = 1;
+            return;
+        }
+        s->items = items;
+        s->cap = cap;
+    }
+    s->items[s->len++] = v;
+}
+
+/* The map: (w + 2) x (h + 2) bytes, a frame of EDGEL_MAP_NONE around the image. */
+typedef struct canny_map {
+    uint8_t *data;
+    size_t step;
+} canny_map;
+
+static uint8_t *map_row(const canny_map *m, int y) { return m->data + (size_t)(y + 1) * m->step + 1; }
+
+/* One gradient line: dx, dy of the selected channel and the magnitude with a zero on each
+ * side (mag[-1] and mag[w]). */
+typedef struct grad_line {
+    int16_t *dx, *dy;
+    int32_t *mag;
+} grad_line;
+
+typedef struct sobel_kernel {
+    int size;
+    int smooth[7], deriv[7];
+} sobel_kernel;
+
+static sobel_kernel sobel_kernel_for(int aperture)
+{
+    sobel_kernel k = {3, {1, 2, 1}, {-1, 0, 1}};
+    if (aperture == 5)
+        k = (sobel_kernel){5, {1, 4, 6, 4, 1}, {-1, -2, 0, 2, 1}};
+    else if (aperture == 7)
+        k = (sobel_kernel){7, {1, 6, 15, 20, 15, 6, 1}, {-1, -4, -5, 0, 5, 4, 1}};
+    else if (aperture == EDGEL_APERTURE_SCHARR)
+        k = (sobel_kernel){3, {3, 10, 3}, {-1, 0, 1}};
+    return k;
+}
+
+typedef struct stripe_scratch {
+    int32_t *vs, *vd; /* vertical pass results, (w + 2r) * cn each, r pixels of padding */
+    int16_t *line_mem;
+    int32_t *mag_mem;
+    grad_line lines[3];
+    offset_stack stack;
+} stripe_scratch;
+
+typedef struct canny_job {
+    const edgel_cpu_canny_input *in;
+    int w, h, cn;
+    sobel_kernel k;
+    canny_map map;
+    const edgel_canny_stages *stages;
+} canny_job;
+
+/* Gradient line of image row y for aperture 3, one channel: int16 all the way, vectorisable. */
+static void sobel3_row_c1(const canny_job *job, int y, stripe_scratch *s, grad_line *out)
+{
+    const edgel_image *src = job->in->src;
+    const int w = job->w, h = job->h;
+    const uint8_t *r0 = edgel_row_u8(src, edgel_clamp_index(y - 1, h));
+    const uint8_t *r1 = edgel_row_u8(src, y);
+    const uint8_t *r2 = edgel_row_u8(src, edgel_clamp_index(y + 1, h));
+    int16_t *vs = (int16_t *)s->vs + 1, *vd = (int16_t *)s->vd + 1;
+    for (int x = 0; x < w; x++) {
+        vs[x] = (int16_t)(r0[x] + 2 * r1[x] + r2[x]);
+        vd[x] = (int16_t)(r2[x] - r0[x]);
+    }
+    vs[-1] = vs[0];
+    vd[-1] = vd[0];
+    vs[w] = vs[w - 1];
+    vd[w] = vd[w - 1];
+    int16_t *dx = out->dx, *dy = out->dy;
+    int32_t *mag = out->mag;
+    for (int x = 0; x < w; x++) {
+        dx[x] = (int16_t)(vs[x + 1] - vs[x - 1]);
+        dy[x] = (int16_t)(vd[x - 1] + 2 * vd[x] + vd[x + 1]);
+    }
+    if (job->in->l2)
+        for (int x = 0; x < w; x++)
+            mag[x] = (int32_t)dx[x] * dx[x] + (int32_t)dy[x] * dy[x];
+    else
+        for (int x = 0; x < w; x++)
+            mag[x] = abs(dx[x]) + abs(dy[x]);
+}
+
+/* Gradient line for any aperture and channel count (int32 sums, 7x7 rounded /16). */
+static void sobel_row_generic(const canny_job *job, int y, stripe_scratch *s, grad_line *out)
+{
+    const edgel_image *src = job->in->src;
+    const int w = job->w, h = job->h, cn = job->cn, n = job->k.size, r = n / 2;
+    const int *sm = job->k.smooth, *de = job->k.deriv;
+    const int l2 = job->in->l2, scale16 = job->in->aperture == 7;
+    const uint8_t *rows[7];
+    for (int t = 0; t < n; t++)
+        rows[t] = edgel_row_u8(src, edgel_clamp_index(y + t - r, h));
+    int32_t *vs = s->vs + r * cn, *vd = s->vd + r * cn;
+    for (int i = 0; i < w * cn; i++) {
+        int32_t a = 0, b = 0;
+        for (int t = 0; t < n; t++) {
+            a += sm[t] * rows[t][i];
+            b += de[t] * rows[t][i];
+        }
+        vs[i] = a;
+        vd[i] = b;
+    }
+    for (int p = 1; p <= r; p++)
+        for (int c = 0; c < cn; c++) {
+            vs[-p * cn + c] = vs[c];
+            vd[-p * cn + c] = vd[c];
+            vs[(w - 1 + p) * cn + c] = vs[(w - 1) * cn + c];
+            vd[(w - 1 + p) * cn + c] = vd[(w - 1) * cn + c];
+        }
+    for (int x = 0; x < w; x++) {
+        int32_t best = -1, bdx = 0, bdy = 0;
+        for (int c = 0; c < cn; c++) {
+            int32_t gx = 0, gy = 0;
+            for (int t = 0; t < n; t++) {
+                gx += de[t] * vs[(x + t - r) * cn + c];
+                gy += sm[t] * vd[(x + t - r) * cn + c];
+            }
+            if (scale16) {
+                gx = edgel_div16_round_even(gx);
+                gy = edgel_div16_round_even(gy);
+            }
+            int32_t m = edgel_magnitude(gx, gy, l2);
+            if (c == 0 || m > best) {
+                best = m;
+                bdx = gx;
+                bdy = gy;
+            }
+        }
+        out->dx[x] = (int16_t)bdx;
+        out->dy[x] = (int16_t)bdy;
+        out->mag[x] = best;
+    }
+}
+
+/* Gradient line from caller-supplied dx, dy (the cv::Canny(dx, dy, ...) form). */
+static void given_gradient_row(const canny_job *job, int y, stripe_scratch *s, grad_line *out)
+{
+    (void)s;
+    const int16_t *gx = (const int16_t *)edgel_row_u8(job->in->dx, y);
+    const int16_t *gy = (const int16_t *)edgel_row_u8(job->in->dy, y);
+    const int w = job->w, cn = job->cn, l2 = job->in->l2;
+    for (int x = 0; x < w; x++) {
+        int32_t best = 0, bdx = 0, bdy = 0;
+        for (int c = 0; c < cn; c++) {
+            int32_t m = edgel_magnitude(gx[x * cn + c], gy[x * cn + c], l2);
+            if (c == 0 || m > best) {
+                best = m;
+                bdx = gx[x * cn + c];
+                bdy = gy[x * cn + c];
+            }
+        }
+        out->dx[x] = (int16_t)bdx;
+        out->dy[x] = (int16_t)bdy;
+        out->mag[x] = best;
+    }
+}
+
+static void gradient_line(const canny_job *job, int y, stripe_scratch *s, grad_line *out)
+{
+    if (y < 0 || y >= job->h) {
+        memset(out->mag - 1, 0, sizeof(int32_t) * (size_t)(job->w + 2));
+        return;
+    }
+    if (!job->in->src)
+        given_gradient_row(job, y, s, out);
+    else if (job->cn == 1 && job->in->aperture == 3)
+        sobel3_row_c1(job, y, s, out);
+    else
+        sobel_row_generic(job, y, s, out);
+}
+
+static void write_stage_rows(const canny_job *job, int y, const grad_line *g, const uint8_t *map)
+{
+    const edgel_canny_stages *st = job->stages;
+    const size_t w = (size_t)job->w;
+    if (!st)
+        return;
+    if (st->dx)
+        memcpy(edgel_row_u8(st->dx, y), g->dx, w * sizeof(int16_t));
+    if (st->dy)
+        memcpy(edgel_row_u8(st->dy, y), g->dy, w * sizeof(int16_t));
+    if (st->magnitude)
+        memcpy(edgel_row_u8(st->magnitude, y), g->mag, w * sizeof(int32_t));
+    if (st->suppressed) {
+        uint8_t *d = edgel_row_u8(st->suppressed, y);
+        for (size_t x = 0; x < w; x++)
+            d[x] = edgel_map_to_suppressed(map[x]);
+    }
+}
+
+/* Non-maximum suppression of one row into the map; strong pixels go on the stack. */
+static void nms_row(const canny_job *job, const grad_line *prev, const grad_line *cur,
+                    const grad_line *next, uint8_t *map, uint32_t map_offset, offset_stack *stack)
+{
+    const int w = job->w;
+    const int32_t low = job->in->thresholds.low, high = job->in->thresholds.high;
+    const int32_t *mp = prev->mag, *mc = cur->mag, *mn = next->mag;
+    for (int x = 0; x < w; x++) {
+        const int32_t m = mc[x];
+        if (m <= low) {
+            map[x] = EDGEL_MAP_NONE;
+            continue;
+        }
+        uint8_t v = edgel_nms_classify(m, cur->dx[x], cur->dy[x], mp[x - 1], mp[x], mp[x + 1],
+                                       mc[x - 1], mc[x + 1], mn[x - 1], mn[x], mn[x + 1], low, high);
+        map[x] = v;
+        if (v == EDGEL_MAP_STRONG)
+            stack_push(stack, map_offset + (uint32_t)x);
+    }
+}
+
+/* Grows edges from the stack through weak pixels; only rows [y0, y1) when limited. */
+static void grow_edges(const canny_map *map, offset_stack *stack, int limited, int y0, int y1)
+{
+    uint8_t *base = map->data;
+    const ptrdiff_t step = (ptrdiff_t)map->step;
+    const ptrdiff_t nb[8] = {-step - 1, -step, -step + 1, -1, 1, step - 1, step, step + 1};
+    while (stack->len > 0 && !stack->failed) {
+        const uint32_t off = stack->items[--stack->len];
+        const int row = (int)(off / map->step) - 1; /* image row of this pixel */
+        for (int i = 0; i < 8; i++) {
+            const uint32_t q = (uint32_t)((ptrdiff_t)off + nb[i]);
+            if (base[q] != EDGEL_MAP_WEAK)
+                continue;
+            if (limited) {
+                const int qrow = row + (i < 3 ? -1 : (i < 5 ? 0 : 1));
+                if (qrow < y0 || qrow >= y1)
+                    continue;
+            }
+            base[q] = EDGEL_MAP_STRONG;
+            stack_push(stack, q);
+        }
+    }
+}
+
+static int scratch_init(stripe_scratch *s, int w, int cn, int r)
+{
+    memset(s, 0, sizeof *s);
+    const size_t padded = (size_t)(w + 2 * r) * (size_t)cn + 2;
+    s->vs = malloc(sizeof(int32_t) * padded);
+    s->vd = malloc(sizeof(int32_t) * padded);
+    s->line_mem = malloc(sizeof(int16_t) * 6 * (size_t)w);
+    s->mag_mem = malloc(sizeof(int32_t) * 3 * (size_t)(w + 2));
+    if (!s->vs || !s->vd || !s->line_mem || !s->mag_mem)
+        return 0;
+    for (int i = 0; i < 3; i++) {
+        s->lines[i].dx = s->line_mem + (size_t)(2 * i) * w;
+        s->lines[i].dy = s->line_mem + (size_t)(2 * i + 1) * w;
+        s->lines[i].mag = s->mag_mem + (size_t)i * (w + 2) + 1;
+        s->lines[i].mag[-1] = 0;
+        s->lines[i].mag[w] = 0;
+    }
+    return 1;
+}
+
+static void scratch_free(stripe_scratch *s)
+{
+    free(s->vs);
+    free(s->vd);
+    free(s->line_mem);
+    free(s->mag_mem);
+    free(s->stack.items);
+}
+
+/* Gradient, NMS and stripe-local hysteresis of rows [y0, y1). Returns 0 when out of memory. */
+static int run_stripe(const canny_job *job, int y0, int y1)
+{
+    stripe_scratch s;
+    int ok = scratch_init(&s, job->w, job->cn, job->k.size / 2);
+    if (ok) {
+        grad_line *prev = &s.lines[0], *cur = &s.lines[1], *next = &s.lines[2];
+        gradient_line(job, y0 - 1, &s, prev);
+        gradient_line(job, y0, &s, cur);
+        for (int y = y0; y < y1; y++) {
+            gradient_line(job, y + 1, &s, next);
+            uint8_t *map = map_row(&job->map, y);
+            nms_row(job, prev, cur, next, map, (uint32_t)(map - job->map.data), &s.stack);
+            write_stage_rows(job, y, cur, map);
+            grad_line *t = prev;
+            prev = cur;
+            cur = next;
+            next = t;
+        }
+        grow_edges(&job->map, &s.stack, 1, y0, y1);
+        ok = !s.stack.failed;
+    }
+    scratch_free(&s);
+    return ok;
+}
+
+edgel_status edgel_cpu_canny_core(int threads, const edgel_cpu_canny_input *in,
+                                  const edgel_image *edges, const edgel_canny_stages *stages)
+{
+    canny_job job;
+    const edgel_image *ref = in->src ? in->src : in->dx;
+    job.in = in;
+    job.w = ref->width;
+    job.h = ref->height;
+    job.cn = ref->channels;
+    job.k = sobel_kernel_for(in->src ? in->aperture : 3);
+    job.stages = stages;
+    job.map.step = (size_t)job.w + 2;
+    job.map.data = malloc(job.map.step * (size_t)(job.h + 2));
+    if (!job.map.data)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the hysteresis map");
+    /* The frame: first and last map rows, and the columns left and right of the image. */
+    memset(job.map.data, EDGEL_MAP_NONE, job.map.step);
+    memset(job.map.data + job.map.step * (size_t)(job.h + 1), EDGEL_MAP_NONE, job.map.step);
+    for (int y = 0; y < job.h; y++) {
+        map_row(&job.map, y)[-1] = EDGEL_MAP_NONE;
+        map_row(&job.map, y)[job.w] = EDGEL_MAP_NONE;
+    }
+
+    const int nstripes = threads < job.h ? threads : job.h;
+    int failed = 0;
+    (void)threads;
+#pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(| : failed)
+    for (int i = 0; i < nstripes; i++) {
+        int y0, y1;
+        edgel_stripe(i, nstripes, job.h, &y0, &y1);
+        failed |= !run_stripe(&job, y0, y1);
+    }
+
+    /* Across stripe borders: grow from every edge pixel on a stripe's first or last row. */
+    offset_stack stack = {0};
+    for (int i = 1; i < nstripes && !failed; i++) {
+        int y0, y1;
+        edgel_stripe(i, nstripes, job.h, &y0, &y1);
+        for (int y = y0 - 1; y <= y0; y++) {
+            uint8_t *row = map_row(&job.map, y);
+            for (int x = 0; x < job.w; x++)
+                if (row[x] == EDGEL_MAP_STRONG)
+                    stack_push(&stack, (uint32_t)(row + x - job.map.data));
+        }
+    }
+    grow_edges(&job.map, &stack, 0, 0, 0);
+    failed |= stack.failed;
+    free(stack.items);
+
+    if (!failed) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int y = 0; y < job.h; y++) {
+            const uint8_t *m = map_row(&job.map, y);
+            uint8_t *e = edgel_row_u8(edges, y);
+            for (int x = 0; x < job.w; x++)
+                e[x] = (uint8_t)(-(m[x] >> 1)); /* 2 -> 255; 0, 1 -> 0 */
+        }
+    }
+    free(job.map.data);
+    if (failed)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory during hysteresis");
+    return EDGEL_OK;
+}

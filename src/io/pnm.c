@@ -1,0 +1,112 @@
+/* PGM / PPM (binary P5 / P6, maxval up to 65535; 16-bit samples are big-endian). */
+#include "io/image_io.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cursor {
+    const unsigned char *p, *end;
+} cursor;
+
+/* Skips whitespace and '#' comments between header fields. */
+static void skip_space(cursor *c)
+{
+    while (c->p < c->end) {
+        if (*c->p == '#') {
+            while (c->p < c->end && *c->p != '\n' && *c->p != '\r')
+                c->p++;
+        } else if (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r' ||
+                   *c->p == '\v' || *c->p == '\f') {
+            c->p++;
+        } else {
+            return;
+        }
+    }
+}
+
+/* A decimal header field; -1 when missing or above `max`. */
+static long long read_field(cursor *c, long long max)
+{
+    skip_space(c);
+    long long v = 0;
+    int digits = 0;
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+        v = v * 10 + (*c->p - '0');
+        if (v > max)
+            return -1;
+        c->p++;
+        digits++;
+    }
+    return digits ? v : -1;
+}
+
+edgel_status edgel_pnm_decode(const unsigned char *bytes, size_t size, edgel_image *out)
+{
+    cursor c = {bytes + 2, bytes + size};
+    const int channels = bytes[1] == '6' ? 3 : 1;
+    long long w = read_field(&c, 1LL << 40), h = read_field(&c, 1LL << 40);
+    long long maxval = read_field(&c, 65535);
+    if (w < 0 || h < 0 || maxval < 0)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "PNM header is malformed or truncated");
+    if (maxval == 0)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "PNM maxval must be 1..65535");
+    /* Exactly one whitespace byte separates the header from the samples. */
+    if (c.p >= c.end || !(*c.p == ' ' || *c.p == '\t' || *c.p == '\n' || *c.p == '\r'))
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "PNM header is not followed by whitespace");
+    c.p++;
+    const edgel_pixel_type type = maxval < 256 ? EDGEL_U8 : EDGEL_U16;
+    edgel_status st = edgel_io_alloc(out, w, h, channels, type, "PNM");
+    if (st != EDGEL_OK)
+        return st;
+    const size_t samples = (size_t)w * (size_t)h * (size_t)channels;
+    const size_t need = samples * edgel_pixel_size(type);
+    if ((size_t)(c.end - c.p) < need) {
+        edgel_io_free(out);
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "PNM data truncated: %zu of %zu bytes",
+                             (size_t)(c.end - c.p), need);
+    }
+    if (type == EDGEL_U8) {
+        memcpy(out->data, c.p, need);
+    } else {
+        uint16_t *d = out->data;
+        for (size_t i = 0; i < samples; i++)
+            d[i] = (uint16_t)(c.p[2 * i] << 8 | c.p[2 * i + 1]);
+    }
+    return EDGEL_OK;
+}
+
+edgel_status edgel_pnm_write(const char *path, const edgel_image *img)
+{
+    if ((img->type != EDGEL_U8 && img->type != EDGEL_U16) ||
+        (img->channels != 1 && img->channels != 3))
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
+                             "%s: PGM/PPM holds u8 or u16 with 1 or 3 channels", path);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: cannot open for writing", path);
+    fprintf(f, "P%c\n%d %d\n%d\n", img->channels == 3 ? '6' : '5', (int)img->width,
+            (int)img->height, img->type == EDGEL_U8 ? 255 : 65535);
+    const size_t n = (size_t)img->width * (size_t)img->channels;
+    int ok = 1;
+    unsigned char *tmp = img->type == EDGEL_U16 ? malloc(n * 2) : NULL;
+    if (img->type == EDGEL_U16 && !tmp)
+        ok = 0;
+    for (int y = 0; ok && y < img->height; y++) {
+        const unsigned char *row = (const unsigned char *)img->data + (size_t)y * img->pitch;
+        if (img->type == EDGEL_U8) {
+            ok = fwrite(row, 1, n, f) == n;
+        } else {
+            const uint16_t *r16 = (const uint16_t *)row;
+            for (size_t i = 0; i < n; i++) {
+                tmp[2 * i] = (unsigned char)(r16[i] >> 8);
+                tmp[2 * i + 1] = (unsigned char)(r16[i] & 0xFF);
+            }
+            ok = fwrite(tmp, 1, 2 * n, f) == 2 * n;
+        }
+    }
+    free(tmp);
+    if (fclose(f) != 0)
+        ok = 0;
+    return ok ? EDGEL_OK : edgel_io_fail(EDGEL_ERROR_IO, "%s: write failed", path);
+}
