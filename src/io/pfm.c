@@ -15,6 +15,8 @@ static int host_is_little_endian(void)
 
 edgel_status edgel_pfm_decode(const unsigned char *bytes, size_t size, edgel_image *out)
 {
+    if (size < 2 || bytes[0] != 'P' || (bytes[1] != 'f' && bytes[1] != 'F'))
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "not a PFM file");
     /* The header is three whitespace-separated tokens after the magic; parse a bounded copy. */
     char head[256];
     size_t hn = size < sizeof head - 1 ? size : sizeof head - 1;

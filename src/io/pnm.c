@@ -43,6 +43,8 @@ static long long read_field(cursor *c, long long max)
 
 edgel_status edgel_pnm_decode(const unsigned char *bytes, size_t size, edgel_image *out)
 {
+    if (size < 2 || bytes[0] != 'P' || (bytes[1] != '5' && bytes[1] != '6'))
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "not a binary PGM/PPM (P5/P6) file");
     cursor c = {bytes + 2, bytes + size};
     const int channels = bytes[1] == '6' ? 3 : 1;
     long long w = read_field(&c, 1LL << 40), h = read_field(&c, 1LL << 40);
