@@ -74,6 +74,15 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             opt->input = a;
             continue;
         }
+        static const char *const with_value[] = {"-o",         "--output", "--low",   "--high",
+                                                 "--aperture", "--blur",   "--blur-size",
+                                                 "--gray",     "--backend", "--threads",
+                                                 "--stage"};
+        size_t known = 0, nv = sizeof with_value / sizeof with_value[0];
+        while (known < nv && strcmp(a, with_value[known]))
+            known++;
+        if (known == nv)
+            return usage(err, errlen, "unknown option '%s'", a);
         if (!v)
             return usage(err, errlen, "%s needs a value", a);
         i++;
@@ -140,8 +149,6 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                              "not '%s'",
                              v);
             opt->stage = stage_names[k].stage;
-        } else {
-            return usage(err, errlen, "unknown option '%s'", a);
         }
     }
     if (!opt->input)

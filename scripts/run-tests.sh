@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# On a fresh machine: install what is missing, build, and run every test that needs no GPU:
+#   1. C unit tests and fuzz-corpus replays (ctest), Release build
+#   2. conformance against OpenCV and command-line tests (pytest; needs ../shared/data/bsds500)
+#   3. the same C tests in an ASan + UBSan build, and a sanitized run of the randomised
+#      conformance tests through that library
+#   4. each libFuzzer target for a short run (clang)
+#   5. install, then build a small program against it with pkg-config and with CMake
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+bash scripts/setup.sh
+py=$root/.venv/bin/python
+
+echo "== build"
+bash scripts/build.sh >/dev/null
+
+echo "== C tests"
+ctest --test-dir build --output-on-failure
+
+echo "== conformance and command-line tests"
+EDGEL_REQUIRE_BSDS=${EDGEL_REQUIRE_BSDS:-1} "$py" -m pytest -q tests/python
+
+echo "== sanitizers (ASan + UBSan)"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DEDGEL_SANITIZE=address,undefined \
+  -DEDGEL_WITH_CUDA=OFF >/dev/null
+cmake --build build-asan -j"$(nproc)" >/dev/null
+ctest --test-dir build-asan --output-on-failure
+ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
+  EDGEL_BUILD_DIR=$root/build-asan EDGEL_REQUIRE_BSDS=${EDGEL_REQUIRE_BSDS:-1} \
+  "$py" -m pytest -q tests/python/test_opencv_conformance.py -k "random_crops or noise or gradients or stages or thread"
+
+echo "== fuzzing (libFuzzer, ${EDGEL_FUZZ_SECONDS:=15} s per target)"
+CC=clang cmake -S . -B build-fuzz -DEDGEL_BUILD_FUZZ=ON -DEDGEL_BUILD_TESTS=OFF \
+  -DEDGEL_WITH_OPENMP=OFF -DEDGEL_WITH_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-fuzz -j"$(nproc)" >/dev/null
+for t in png jpeg pnm pfm detect_args; do
+  work=$(mktemp -d)
+  ./build-fuzz/fuzz/fuzz_$t -max_total_time="$EDGEL_FUZZ_SECONDS" -print_final_stats=0 \
+    "$work" fuzz/corpus/$t >build-fuzz/fuzz_$t.log 2>&1 || { tail -40 build-fuzz/fuzz_$t.log; exit 1; }
+  echo "fuzz_$t: $(grep -c . build-fuzz/fuzz_$t.log) log lines, no crash"
+  rm -rf "$work"
+done
+
+echo "== install and consume"
+prefix=$(mktemp -d)
+cmake --install build --prefix "$prefix" >/dev/null
+bash tests/install/check-install.sh "$prefix"
+rm -rf "$prefix"
+echo "all test stages passed"

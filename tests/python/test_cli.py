@@ -1,0 +1,175 @@
+"""The edgel command: help texts, exit codes, outputs equal to OpenCV, compare figures,
+error messages for bad input."""
+import pathlib
+import subprocess
+
+import cv2
+import numpy as np
+import pytest
+
+from conftest import ROOT
+
+SAMPLES = ROOT / "samples"
+EXPECTED = ROOT / "tests" / "cli"
+
+
+def run(cmd, *args):
+    return subprocess.run([cmd, *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
+def rgb(path):
+    return cv2.cvtColor(cv2.imread(str(path), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+
+
+@pytest.mark.parametrize("args,expected", [(["--help"], "main_help.txt"),
+                                           (["detect", "--help"], "detect_help.txt"),
+                                           (["compare", "--help"], "compare_help.txt")])
+def test_help_texts(edgel_cmd, args, expected):
+    r = run(edgel_cmd, *args)
+    assert r.returncode == 0
+    assert r.stdout == (EXPECTED / expected).read_text()
+
+
+def test_version_and_usage_errors(edgel_cmd):
+    r = run(edgel_cmd, "--version")
+    assert r.returncode == 0 and r.stdout.startswith("edgel 0.1.0")
+    assert run(edgel_cmd).returncode == 2
+    r = run(edgel_cmd, "frobnicate")
+    assert r.returncode == 2 and "unknown command 'frobnicate'" in r.stderr
+    for args, needle in [(["in.png"], "no output file"),
+                         (["-o", "x.png"], "no input file"),
+                         (["a.png", "b.png", "-o", "x.png"], "more than one input"),
+                         (["a.png", "-o", "x.png", "--aperture", "4"], "--aperture is 3, 5, 7"),
+                         (["a.png", "-o", "x.png", "--aperture", "scharr"], "needs --l2"),
+                         (["a.png", "-o", "x.png", "--low", "nan"], "finite number"),
+                         (["a.png", "-o", "x.png", "--low"], "needs a value"),
+                         (["a.png", "-o", "x.png", "--threads", "-2"], "--threads"),
+                         (["a.png", "-o", "x.png", "--blur", "-1"], "positive sigma"),
+                         (["a.png", "-o", "x.png", "--blur-size", "4"], "odd"),
+                         (["a.png", "-o", "x.png", "--stage", "foo"], "--stage is"),
+                         (["a.png", "-o", "x.png", "--wat"], "unknown option"),
+                         (["a.png", "-o", "x.jpg"], "as .png or .pgm"),
+                         (["a.png", "-o", "x.png", "--stage", "dx"], "as .pfm")]:
+        r = run(edgel_cmd, "detect", *args)
+        assert r.returncode == 2, (args, r.stderr)
+        assert needle in r.stderr, (args, r.stderr)
+
+
+@pytest.mark.parametrize("flags,reference", [
+    ([], lambda g: cv2.Canny(g, 50, 150)),
+    (["--low", "30", "--high", "90", "--aperture", "5", "--l2"],
+     lambda g: cv2.Canny(g, 30, 90, apertureSize=5, L2gradient=True)),
+    (["--low", "120", "--high", "20", "--aperture", "7"],
+     lambda g: cv2.Canny(g, 120, 20, apertureSize=7)),
+    (["--aperture", "scharr", "--l2", "--low", "100", "--high", "300"],
+     lambda g: cv2.Canny(g, 100, 300, apertureSize=-1, L2gradient=True)),
+    (["--blur", "1.4", "--low", "40", "--high", "100"],
+     lambda g: cv2.Canny(cv2.GaussianBlur(g, (0, 0), 1.4), 40, 100)),
+    (["--blur", "2", "--blur-size", "7"],
+     lambda g: cv2.Canny(cv2.GaussianBlur(g, (7, 7), 2), 50, 150)),
+])
+def test_detect_equals_opencv(edgel_cmd, tmp_path, flags, reference):
+    for name in ("chelsea.png", "coffee.png", "camera.png"):
+        out = tmp_path / "edges.png"
+        r = run(edgel_cmd, "detect", SAMPLES / name, "-o", out, *flags)
+        assert r.returncode == 0, r.stderr
+        assert "edge pixels" in r.stdout
+        img = rgb(SAMPLES / name)
+        gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+        got = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
+        assert got.dtype == np.uint8 and got.ndim == 2
+        assert np.array_equal(got, reference(gray)), (name, flags)
+
+
+def test_detect_colour_max_channel_pgm_and_ppm(edgel_cmd, tmp_path):
+    img = rgb(SAMPLES / "coffee.png")
+    ppm = tmp_path / "coffee.ppm"
+    cv2.imwrite(str(ppm), cv2.cvtColor(img, cv2.COLOR_RGB2BGR))  # PPM holds RGB in file order
+    out = tmp_path / "edges.pgm"
+    r = run(edgel_cmd, "detect", ppm, "-o", out, "--gray", "max-channel", "--low", "60")
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(cv2.imread(str(out), cv2.IMREAD_UNCHANGED), cv2.Canny(img, 60, 150))
+    pgm = tmp_path / "gray.pgm"
+    gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+    cv2.imwrite(str(pgm), gray)
+    r = run(edgel_cmd, "detect", pgm, "-o", out, "-q")
+    assert r.returncode == 0 and r.stdout == ""
+    assert np.array_equal(cv2.imread(str(out), cv2.IMREAD_UNCHANGED), cv2.Canny(gray, 50, 150))
+
+
+def test_detect_jpeg_and_stages(edgel_cmd, tmp_path, bsds):
+    jpg = bsds[0]
+    bgr = cv2.imread(str(jpg), cv2.IMREAD_COLOR)
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    r = run(edgel_cmd, "detect", jpg, "-o", tmp_path / "g.png", "--stage", "gray")
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(cv2.imread(str(tmp_path / "g.png"), cv2.IMREAD_UNCHANGED), gray)
+    r = run(edgel_cmd, "detect", jpg, "-o", tmp_path / "dx.pfm", "--stage", "dx")
+    assert r.returncode == 0, r.stderr
+    dx = cv2.imread(str(tmp_path / "dx.pfm"), cv2.IMREAD_UNCHANGED)
+    ref = cv2.Sobel(gray, cv2.CV_16S, 1, 0, ksize=3, borderType=cv2.BORDER_REPLICATE)
+    assert np.array_equal(dx, ref.astype(np.float32))
+    r = run(edgel_cmd, "detect", jpg, "-o", tmp_path / "s.png", "--stage", "suppressed")
+    assert r.returncode == 0
+    sup = cv2.imread(str(tmp_path / "s.png"), cv2.IMREAD_UNCHANGED)
+    edges = cv2.Canny(gray, 50, 150)
+    assert set(np.unique(sup)) <= {0, 128, 255}
+    assert np.all(sup[edges > 0] > 0) and np.all(edges[sup == 255] == 255)
+
+
+def test_detect_bad_files(edgel_cmd, tmp_path):
+    r = run(edgel_cmd, "detect", tmp_path / "missing.png", "-o", tmp_path / "o.png")
+    assert r.returncode == 1 and "missing.png" in r.stderr
+    broken = tmp_path / "broken.png"
+    broken.write_bytes((SAMPLES / "camera.png").read_bytes()[:5000])
+    r = run(edgel_cmd, "detect", broken, "-o", tmp_path / "o.png")
+    assert r.returncode == 1 and "PNG" in r.stderr and "EDGEL_ERROR_FORMAT" in r.stderr
+    deep = tmp_path / "deep.png"
+    cv2.imwrite(str(deep), np.zeros((4, 4), np.uint16))
+    r = run(edgel_cmd, "detect", deep, "-o", tmp_path / "o.png")
+    assert r.returncode == 1 and "8-bit" in r.stderr
+    r = run(edgel_cmd, "detect", SAMPLES / "camera.png", "-o", tmp_path / "no" / "o.png")
+    assert r.returncode == 1 and "writing" in r.stderr
+    r = run(edgel_cmd, "detect", SAMPLES / "camera.png", "-o", tmp_path / "o.png",
+            "--backend", "cuda")
+    assert r.returncode == 1 and "EDGEL_ERROR_BACKEND_UNAVAILABLE" in r.stderr
+
+
+def test_compare(edgel_cmd, tmp_path):
+    a = cv2.Canny(cv2.cvtColor(rgb(SAMPLES / "chelsea.png"), cv2.COLOR_RGB2GRAY), 50, 150)
+    b = a.copy()
+    b[:40] = 0              # lose some edges
+    b[200:210, 10:30] = 255  # add some
+    pa, pb = tmp_path / "a.png", tmp_path / "b.pgm"
+    cv2.imwrite(str(pa), a)
+    cv2.imwrite(str(pb), b)
+    r = run(edgel_cmd, "compare", pa, pa)
+    assert r.returncode == 0
+    assert "identical: yes" in r.stdout and "Pco: 100.0000%" in r.stdout
+    assert "Pnd: 0.0000%" in r.stdout and "Pfa: 0.0000%" in r.stdout
+    r = run(edgel_cmd, "compare", pa, pb)
+    assert r.returncode == 0
+    na, nb = np.count_nonzero(a), np.count_nonzero(b)
+    common = np.count_nonzero((a > 0) & (b > 0))
+    assert r.stdout == (f"identical: no\nsize: {a.shape[1]}x{a.shape[0]}\n"
+                        f"edges A: {na}\nedges B: {nb}\ncommon: {common}\n"
+                        f"Pco: {100 * common / na:.4f}%\nPnd: {100 * (na - common) / na:.4f}%\n"
+                        f"Pfa: {100 * (nb - common) / na:.4f}%\n")
+    cv2.imwrite(str(tmp_path / "small.png"), a[:10])
+    r = run(edgel_cmd, "compare", pa, tmp_path / "small.png")
+    assert r.returncode == 1 and "sizes differ" in r.stderr
+    assert run(edgel_cmd, "compare", pa).returncode == 2
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.zeros_like(a))
+    r = run(edgel_cmd, "compare", blank, pa)
+    assert r.returncode == 0 and "Pco: n/a" in r.stdout
+
+
+def test_bench_runs(edgel_cmd):
+    r = run(edgel_cmd, "bench", "--image", SAMPLES / "coffee.png", "--sizes", "64x48,33x17",
+            "--runs", "3", "--threads", "2")
+    assert r.returncode == 0, r.stderr
+    assert "| size | threads | gray | blur | canny | total | MP/s |" in r.stdout
+    assert "| 64x48 | 1 |" in r.stdout and "| 33x17 | 2 |" in r.stdout
+    assert run(edgel_cmd, "bench", "--runs", "0").returncode == 2
+    assert run(edgel_cmd, "bench", "--sizes", "12").returncode == 2
