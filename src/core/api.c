@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A context is used by one thread at a time; it keeps the CPU workspace between calls. */
 struct edgel_context {
     edgel_backend backend;
     int32_t threads;
     int32_t device;
+    edgel_cpu_workspace cpu;
 };
 
 void edgel_context_options_default(edgel_context_options *options)
@@ -59,7 +61,13 @@ edgel_status edgel_context_create(edgel_backend backend, const edgel_context_opt
     return EDGEL_OK;
 }
 
-void edgel_context_destroy(edgel_context *ctx) { free(ctx); }
+void edgel_context_destroy(edgel_context *ctx)
+{
+    if (!ctx)
+        return;
+    edgel_cpu_workspace_free(&ctx->cpu);
+    free(ctx);
+}
 
 edgel_status edgel_context_backend(const edgel_context *ctx, edgel_backend *out)
 {
@@ -171,7 +179,7 @@ static edgel_status run_canny(edgel_context *ctx, const edgel_canny_params *para
     if (st == EDGEL_OK) {
         edgel_cpu_canny_input in = {cur, NULL, NULL, params->aperture, params->l2_gradient,
                                     edgel_opencv_thresholds(params, 0)};
-        st = edgel_cpu_canny_core(threads, &in, edges, stages);
+        st = edgel_cpu_canny_core(threads, &ctx->cpu, &in, edges, stages);
     }
     free(gray_mem);
     free(blur_mem);
@@ -225,7 +233,7 @@ edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params 
     }
     edgel_cpu_canny_input in = {NULL, dx, dy, 3, params->l2_gradient,
                                 edgel_opencv_thresholds(params, 1)};
-    return edgel_cpu_canny_core(ctx->threads, &in, edges, stages ? &st : NULL);
+    return edgel_cpu_canny_core(ctx->threads, &ctx->cpu, &in, edges, stages ? &st : NULL);
 }
 
 edgel_status edgel_to_gray(edgel_context *ctx, edgel_gray order, const edgel_image *src,

@@ -51,28 +51,34 @@ EDGEL_HD int edgel_nms_direction(int32_t dx, int32_t dy)
 }
 
 /*
- * Non-maximum suppression and double threshold of one pixel. m is the magnitude, n[3][3]
- * the 3x3 magnitudes around it (n[1][1] == m; outside the image 0). Returns a map value.
- * Ties are asymmetric exactly as cv::Canny: strict towards left/up, non-strict towards
- * right/down, strict both ways on diagonals.
+ * Non-maximum suppression and double threshold of the pixel at column x of the magnitude
+ * row `mid`, with `up` and `down` the rows above and below (outside the image: zeros; and
+ * mid[-1], mid[w] are zeros too). Returns a map value. Ties are asymmetric exactly as
+ * cv::Canny: strict towards left/up, non-strict towards right/down, strict both ways on
+ * diagonals. Written with selects, not branches, so a row loop over it vectorises.
  */
-EDGEL_HD uint8_t edgel_nms_classify(int32_t m, int32_t dx, int32_t dy, int32_t up_left,
-                                    int32_t up, int32_t up_right, int32_t left, int32_t right,
-                                    int32_t down_left, int32_t down, int32_t down_right,
-                                    int32_t low, int32_t high)
+EDGEL_HD uint8_t edgel_nms_value(const int32_t *up, const int32_t *mid, const int32_t *down,
+                                 int x, int32_t dx, int32_t dy, int32_t low, int32_t high)
 {
-    if (m <= low)
-        return EDGEL_MAP_NONE;
-    int keep;
-    switch (edgel_nms_direction(dx, dy)) {
-    case EDGEL_DIR_HORIZONTAL: keep = m > left && m >= right; break;
-    case EDGEL_DIR_VERTICAL: keep = m > up && m >= down; break;
-    case EDGEL_DIR_DIAGONAL: keep = m > up_left && m > down_right; break;
-    default: keep = m > up_right && m > down_left; break;
-    }
-    if (!keep)
-        return EDGEL_MAP_NONE;
-    return m > high ? EDGEL_MAP_STRONG : EDGEL_MAP_WEAK;
+    const int32_t m = mid[x];
+    const uint32_t ax = (uint32_t)edgel_abs32(dx);
+    const int32_t ay = edgel_abs32(dy) << 15;
+    const int32_t tg22x = edgel_wrap32(ax * 13573u);
+    const int32_t tg67x = edgel_wrap32((uint32_t)tg22x + (ax << 16));
+    const int horizontal = ay < tg22x;
+    const int vertical = !horizontal && ay > tg67x;
+    const int anti = (dx ^ dy) < 0; /* diagonal from lower left to upper right */
+    /* All eight neighbours are loaded unconditionally so that compilers if-convert. */
+    const int32_t up_left = up[x - 1], up_mid = up[x], up_right = up[x + 1];
+    const int32_t left = mid[x - 1], right = mid[x + 1];
+    const int32_t down_left = down[x - 1], down_mid = down[x], down_right = down[x + 1];
+    const int32_t diag_before = anti ? up_right : up_left, diag_after = anti ? down_left : down_right;
+    const int32_t before = horizontal ? left : vertical ? up_mid : diag_before;
+    const int32_t after = horizontal ? right : vertical ? down_mid : diag_after;
+    const int32_t after_ok = (horizontal | vertical) ? (m >= after) : (m > after);
+    const int32_t keep = (m > low) & (m > before) & after_ok;
+    const int32_t kept_value = m > high ? EDGEL_MAP_STRONG : EDGEL_MAP_WEAK;
+    return (uint8_t)(keep ? kept_value : EDGEL_MAP_NONE);
 }
 
 EDGEL_HD uint8_t edgel_map_to_suppressed(uint8_t map)

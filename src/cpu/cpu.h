@@ -32,7 +32,16 @@ typedef struct edgel_cpu_canny_input {
     edgel_int_thresholds thresholds;
 } edgel_cpu_canny_input;
 
-edgel_status edgel_cpu_canny_core(int threads, const edgel_cpu_canny_input *in,
+/* Memory kept by a context between calls, so repeated calls do not fault in fresh pages. */
+typedef struct edgel_cpu_workspace {
+    uint8_t *map;
+    size_t map_bytes;
+} edgel_cpu_workspace;
+
+void edgel_cpu_workspace_free(edgel_cpu_workspace *ws);
+
+edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
+                                  const edgel_cpu_canny_input *in,
                                   const edgel_image *edges, const edgel_canny_stages *stages);
 
 #endif

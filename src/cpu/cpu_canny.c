@@ -226,47 +226,58 @@ static void write_stage_rows(const canny_job *job, int y, const grad_line *g, co
     }
 }
 
-/* Non-maximum suppression of one row into the map; strong pixels go on the stack. */
+/* Non-maximum suppression of one row into the map (a vectorised pass), then the strong
+ * pixels go on the stack (scanning 8 map bytes at a time: few are strong). */
 static void nms_row(const canny_job *job, const grad_line *prev, const grad_line *cur,
                     const grad_line *next, uint8_t *map, uint32_t map_offset, offset_stack *stack)
 {
     const int w = job->w;
     const int32_t low = job->in->thresholds.low, high = job->in->thresholds.high;
-    const int32_t *mp = prev->mag, *mc = cur->mag, *mn = next->mag;
-    for (int x = 0; x < w; x++) {
-        const int32_t m = mc[x];
-        if (m <= low) {
-            map[x] = EDGEL_MAP_NONE;
+    const int32_t *up = prev->mag, *mid = cur->mag, *down = next->mag;
+    const int16_t *dx = cur->dx, *dy = cur->dy;
+    for (int x = 0; x < w; x++)
+        map[x] = edgel_nms_value(up, mid, down, x, dx[x], dy[x], low, high);
+    int x = 0;
+    for (; x + 8 <= w; x += 8) {
+        uint64_t word;
+        memcpy(&word, map + x, 8);
+        /* Bit 1 is set only in bytes equal to EDGEL_MAP_STRONG (2). */
+        if (!(word & 0x0202020202020202ull))
             continue;
-        }
-        uint8_t v = edgel_nms_classify(m, cur->dx[x], cur->dy[x], mp[x - 1], mp[x], mp[x + 1],
-                                       mc[x - 1], mc[x + 1], mn[x - 1], mn[x], mn[x + 1], low, high);
-        map[x] = v;
-        if (v == EDGEL_MAP_STRONG)
-            stack_push(stack, map_offset + (uint32_t)x);
+        for (int i = 0; i < 8; i++)
+            if (map[x + i] == EDGEL_MAP_STRONG)
+                stack_push(stack, map_offset + (uint32_t)(x + i));
     }
+    for (; x < w; x++)
+        if (map[x] == EDGEL_MAP_STRONG)
+            stack_push(stack, map_offset + (uint32_t)x);
 }
 
-/* Grows edges from the stack through weak pixels; only rows [y0, y1) when limited. */
-static void grow_edges(const canny_map *map, offset_stack *stack, int limited, int y0, int y1)
+/* Grows edges from the stack through weak pixels. A stripe grows only inside its own rows:
+ * map offsets [lo, hi) are its pixels; a pixel on its first row (offset < first_end) does
+ * not look up, one on its last row (offset >= last_start) does not look down. */
+typedef struct grow_bounds {
+    uint32_t first_end, last_start;
+} grow_bounds;
+
+static void grow_edges(const canny_map *map, offset_stack *stack, const grow_bounds *limit)
 {
     uint8_t *base = map->data;
     const ptrdiff_t step = (ptrdiff_t)map->step;
     const ptrdiff_t nb[8] = {-step - 1, -step, -step + 1, -1, 1, step - 1, step, step + 1};
     while (stack->len > 0 && !stack->failed) {
         const uint32_t off = stack->items[--stack->len];
-        const int row = (int)(off / map->step) - 1; /* image row of this pixel */
-        for (int i = 0; i < 8; i++) {
+        int first = 0, last = 8;
+        if (limit) {
+            first = off < limit->first_end ? 3 : 0;
+            last = off >= limit->last_start ? 5 : 8;
+        }
+        for (int i = first; i < last; i++) {
             const uint32_t q = (uint32_t)((ptrdiff_t)off + nb[i]);
-            if (base[q] != EDGEL_MAP_WEAK)
-                continue;
-            if (limited) {
-                const int qrow = row + (i < 3 ? -1 : (i < 5 ? 0 : 1));
-                if (qrow < y0 || qrow >= y1)
-                    continue;
+            if (base[q] == EDGEL_MAP_WEAK) {
+                base[q] = EDGEL_MAP_STRONG;
+                stack_push(stack, q);
             }
-            base[q] = EDGEL_MAP_STRONG;
-            stack_push(stack, q);
         }
     }
 }
@@ -319,15 +330,25 @@ static int run_stripe(const canny_job *job, int y0, int y1)
             cur = next;
             next = t;
         }
-        grow_edges(&job->map, &s.stack, 1, y0, y1);
+        const grow_bounds limit = {(uint32_t)(map_row(&job->map, y0 + 1) - job->map.data - 1),
+                                   (uint32_t)(map_row(&job->map, y1 - 1) - job->map.data - 1)};
+        grow_edges(&job->map, &s.stack, &limit);
         ok = !s.stack.failed;
     }
     scratch_free(&s);
     return ok;
 }
 
-edgel_status edgel_cpu_canny_core(int threads, const edgel_cpu_canny_input *in,
-                                  const edgel_image *edges, const edgel_canny_stages *stages)
+void edgel_cpu_workspace_free(edgel_cpu_workspace *ws)
+{
+    free(ws->map);
+    ws->map = NULL;
+    ws->map_bytes = 0;
+}
+
+edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
+                                  const edgel_cpu_canny_input *in, const edgel_image *edges,
+                                  const edgel_canny_stages *stages)
 {
     canny_job job;
     const edgel_image *ref = in->src ? in->src : in->dx;
@@ -338,9 +359,15 @@ edgel_status edgel_cpu_canny_core(int threads, const edgel_cpu_canny_input *in,
     job.k = sobel_kernel_for(in->src ? in->aperture : 3);
     job.stages = stages;
     job.map.step = (size_t)job.w + 2;
-    job.map.data = malloc(job.map.step * (size_t)(job.h + 2));
-    if (!job.map.data)
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the hysteresis map");
+    const size_t map_bytes = job.map.step * (size_t)(job.h + 2);
+    if (ws->map_bytes < map_bytes) {
+        edgel_cpu_workspace_free(ws);
+        ws->map = malloc(map_bytes);
+        if (!ws->map)
+            return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the hysteresis map");
+        ws->map_bytes = map_bytes;
+    }
+    job.map.data = ws->map;
     /* The frame: first and last map rows, and the columns left and right of the image. */
     memset(job.map.data, EDGEL_MAP_NONE, job.map.step);
     memset(job.map.data + job.map.step * (size_t)(job.h + 1), EDGEL_MAP_NONE, job.map.step);
@@ -371,7 +398,7 @@ edgel_status edgel_cpu_canny_core(int threads, const edgel_cpu_canny_input *in,
                     stack_push(&stack, (uint32_t)(row + x - job.map.data));
         }
     }
-    grow_edges(&job.map, &stack, 0, 0, 0);
+    grow_edges(&job.map, &stack, NULL);
     failed |= stack.failed;
     free(stack.items);
 
@@ -384,7 +411,6 @@ edgel_status edgel_cpu_canny_core(int threads, const edgel_cpu_canny_input *in,
                 e[x] = (uint8_t)(-(m[x] >> 1)); /* 2 -> 255; 0, 1 -> 0 */
         }
     }
-    free(job.map.data);
     if (failed)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory during hysteresis");
     return EDGEL_OK;
