@@ -119,14 +119,14 @@ static edgel_status check_edges(const edgel_image *edges, const edgel_image *src
     return EDGEL_OK;
 }
 
-/* A u8 host image owned by the pipeline. */
-static edgel_status temp_image(edgel_image *img, int w, int h, int cn, void **mem)
+/* A u8 host image in a buffer of the context's workspace. */
+static edgel_status temp_image(edgel_image *img, int w, int h, int cn, edgel_cpu_buffer *buf)
 {
-    *mem = malloc((size_t)w * (size_t)h * (size_t)cn);
-    if (!*mem)
+    uint8_t *mem = edgel_cpu_buffer_reserve(buf, (size_t)w * (size_t)h * (size_t)cn);
+    if (!mem)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a %dx%dx%d image", w, h,
                           cn);
-    *img = edgel_image_host(*mem, w, h, EDGEL_U8, cn);
+    *img = edgel_image_host(mem, w, h, EDGEL_U8, cn);
     return EDGEL_OK;
 }
 
@@ -141,7 +141,6 @@ static edgel_status run_canny(edgel_context *ctx, const edgel_canny_params *para
                               const edgel_canny_stages *stages)
 {
     const int w = src->width, h = src->height, threads = ctx->threads;
-    void *gray_mem = NULL, *blur_mem = NULL;
     edgel_image gray, blurred;
     const edgel_image *cur = src;
     edgel_status st = EDGEL_OK;
@@ -149,7 +148,7 @@ static edgel_status run_canny(edgel_context *ctx, const edgel_canny_params *para
     if (params->gray != EDGEL_GRAY_NONE && src->channels > 1) {
         const edgel_image *target = stages ? stages->gray : NULL;
         if (!target) {
-            st = temp_image(&gray, w, h, 1, &gray_mem);
+            st = temp_image(&gray, w, h, 1, &ctx->cpu.gray);
             target = &gray;
         }
         if (st == EDGEL_OK)
@@ -161,7 +160,7 @@ static edgel_status run_canny(edgel_context *ctx, const edgel_canny_params *para
     if (st == EDGEL_OK && params->blur != EDGEL_BLUR_NONE) {
         const edgel_image *target = stages ? stages->smoothed : NULL;
         if (!target) {
-            st = temp_image(&blurred, w, h, cur->channels, &blur_mem);
+            st = temp_image(&blurred, w, h, cur->channels, &ctx->cpu.blurred);
             target = &blurred;
         }
         if (st == EDGEL_OK && params->blur == EDGEL_BLUR_GAUSSIAN) {
@@ -181,8 +180,6 @@ static edgel_status run_canny(edgel_context *ctx, const edgel_canny_params *para
                                     edgel_opencv_thresholds(params, 0)};
         st = edgel_cpu_canny_core(threads, &ctx->cpu, &in, edges, stages);
     }
-    free(gray_mem);
-    free(blur_mem);
     return st;
 }
 

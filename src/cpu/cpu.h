@@ -5,6 +5,15 @@
 #include "edgel.h"
 #include "core/params.h"
 
+/* Hot row loops are compiled twice on x86-64 (AVX2 and baseline SSE2) and picked at load
+ * time; integer arithmetic, so both versions give the same bytes. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(EDGEL_NO_CLONES)
+#  define EDGEL_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#  define EDGEL_VECTOR_CLONES
+#endif
+
 /* Number of online cores (at least 1). */
 int edgel_cpu_count(void);
 
@@ -33,11 +42,19 @@ typedef struct edgel_cpu_canny_input {
 } edgel_cpu_canny_input;
 
 /* Memory kept by a context between calls, so repeated calls do not fault in fresh pages. */
+typedef struct edgel_cpu_buffer {
+    uint8_t *data;
+    size_t bytes;
+} edgel_cpu_buffer;
+
 typedef struct edgel_cpu_workspace {
-    uint8_t *map;
-    size_t map_bytes;
+    edgel_cpu_buffer map;     /* the hysteresis map */
+    edgel_cpu_buffer gray;    /* pipeline temporaries */
+    edgel_cpu_buffer blurred;
 } edgel_cpu_workspace;
 
+/* At least `bytes` of buffer memory (reallocated only to grow); NULL when out of memory. */
+uint8_t *edgel_cpu_buffer_reserve(edgel_cpu_buffer *buf, size_t bytes);
 void edgel_cpu_workspace_free(edgel_cpu_workspace *ws);
 
 edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,

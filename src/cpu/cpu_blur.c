@@ -16,14 +16,18 @@
 
 /* Row pass of one source row into `out` (w * cn values). `pad` has room for w + ksize - 1
  * pixels: the row with reflect-101 borders of r pixels on each side. */
-static void gaussian_row(const uint8_t *src, int w, int cn, const uint16_t *k, int ksize,
-                         uint8_t *pad, uint16_t *out)
+EDGEL_VECTOR_CLONES static void gaussian_row(const uint8_t *src, int w, int cn,
+                                             const uint16_t *k, int ksize, uint8_t *pad,
+                                             uint16_t *out)
 {
     const int r = ksize / 2;
-    for (int x = -r; x < w + r; x++) {
-        const int sx = edgel_reflect101(x, w);
-        for (int c = 0; c < cn; c++)
-            pad[(x + r) * cn + c] = src[sx * cn + c];
+    memcpy(pad + (size_t)r * cn, src, (size_t)w * cn);
+    for (int i = 1; i <= r; i++) {
+        const int left = edgel_reflect101(-i, w), right = edgel_reflect101(w - 1 + i, w);
+        for (int c = 0; c < cn; c++) {
+            pad[(r - i) * cn + c] = src[left * cn + c];
+            pad[(r + w - 1 + i) * cn + c] = src[right * cn + c];
+        }
     }
     const int n = w * cn;
     for (int i = 0; i < n; i++)
@@ -34,6 +38,22 @@ static void gaussian_row(const uint8_t *src, int w, int cn, const uint16_t *k, i
         for (int i = 0; i < n; i++)
             out[i] = (uint16_t)(out[i] + kt * p[i]);
     }
+}
+
+/* Column pass: out = (sum of taps * row-filtered lines + 2^15) >> 16. */
+EDGEL_VECTOR_CLONES static void gaussian_column(const uint16_t *const *rows, const uint16_t *k,
+                                                int ksize, size_t n, uint32_t *acc, uint8_t *out)
+{
+    for (size_t i = 0; i < n; i++)
+        acc[i] = 1u << 15;
+    for (int t = 0; t < ksize; t++) {
+        const uint16_t *row = rows[t];
+        const uint32_t kt = k[t];
+        for (size_t i = 0; i < n; i++)
+            acc[i] += kt * row[i];
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint8_t)(acc[i] >> 16); /* <= 255: taps sum to 256 * 256 */
 }
 
 edgel_status edgel_cpu_gaussian_blur(int threads, const edgel_image *src, const edgel_image *dst,
@@ -69,18 +89,12 @@ edgel_status edgel_cpu_gaussian_blur(int threads, const edgel_image *src, const 
                 const int l = y + ry;
                 gaussian_row(edgel_row_u8(src, edgel_reflect101(l, h)), w, cn, kx, kx_size, pad,
                              ring + n * (size_t)(((l % ky_size) + ky_size) % ky_size));
-                for (size_t i = 0; i < n; i++)
-                    acc[i] = 1u << 15;
+                const uint16_t *rows[EDGEL_MAX_BLUR_KSIZE];
                 for (int t = 0; t < ky_size; t++) {
                     const int lt = y - ry + t;
-                    const uint16_t *row = ring + n * (size_t)(((lt % ky_size) + ky_size) % ky_size);
-                    const uint32_t kt = ky[t];
-                    for (size_t i = 0; i < n; i++)
-                        acc[i] += kt * row[i];
+                    rows[t] = ring + n * (size_t)(((lt % ky_size) + ky_size) % ky_size);
                 }
-                uint8_t *d = edgel_row_u8(dst, y);
-                for (size_t i = 0; i < n; i++)
-                    d[i] = (uint8_t)(acc[i] >> 16); /* <= 255: taps sum to 256 * 256 */
+                gaussian_column(rows, ky, ky_size, n, acc, edgel_row_u8(dst, y));
             }
         }
         free(ring);

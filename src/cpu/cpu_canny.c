@@ -24,17 +24,24 @@ typedef struct offset_stack {
     int failed;
 } offset_stack;
 
-static void stack_push(offset_stack *s, uint32_t v)
+static void stack_grow(offset_stack *s)
+{
+    size_t cap = s->cap ? s->cap * 2 : 4096;
+    uint32_t *items = realloc(s->items, cap * sizeof *items);
+    if (!items) {
+        s->failed = 1;
+        return;
+    }
+    s->items = items;
+    s->cap = cap;
+}
+
+static inline void stack_push(offset_stack *s, uint32_t v)
 {
     if (s->len == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 4096;
-        uint32_t *items = realloc(s->items, cap * sizeof *items);
-        if (!items) {
-            s->failed = 1;
+        stack_grow(s);
+        if (s->failed)
             return;
-        }
-        s->items = items;
-        s->cap = cap;
     }
     s->items[s->len++] = v;
 }
@@ -73,6 +80,7 @@ static sobel_kernel sobel_kernel_for(int aperture)
 
 typedef struct stripe_scratch {
     int32_t *vs, *vd; /* vertical pass results, (w + 2r) * cn each, r pixels of padding */
+    int32_t *gx, *gy; /* horizontal pass results, w * cn each */
     int16_t *line_mem;
     int32_t *mag_mem;
     grad_line lines[3];
@@ -88,7 +96,7 @@ typedef struct canny_job {
 } canny_job;
 
 /* Gradient line of image row y for aperture 3, one channel: int16 all the way, vectorisable. */
-static void sobel3_row_c1(const canny_job *job, int y, stripe_scratch *s, grad_line *out)
+EDGEL_VECTOR_CLONES static void sobel3_row_c1(const canny_job *job, int y, stripe_scratch *s, grad_line *out)
 {
     const edgel_image *src = job->in->src;
     const int w = job->w, h = job->h;
@@ -118,54 +126,83 @@ static void sobel3_row_c1(const canny_job *job, int y, stripe_scratch *s, grad_l
             mag[x] = abs(dx[x]) + abs(dy[x]);
 }
 
-/* Gradient line for any aperture and channel count (int32 sums, 7x7 rounded /16). */
-static void sobel_row_generic(const canny_job *job, int y, stripe_scratch *s, grad_line *out)
+/* Separable Sobel of one row for kernel side n (inlined with n constant, so the tap loops
+ * unroll and the row loops vectorise): vertical pass into vs/vd, replicated r pixels left and
+ * right, then the horizontal pass into gx/gy (w * cn values each). */
+static inline __attribute__((always_inline)) void
+sobel_passes(const uint8_t *const *rows, int n, const int *sm, const int *de, int w, int cn,
+             int32_t *restrict vs, int32_t *restrict vd, int32_t *restrict gx,
+             int32_t *restrict gy)
 {
-    const edgel_image *src = job->in->src;
-    const int w = job->w, h = job->h, cn = job->cn, n = job->k.size, r = n / 2;
-    const int *sm = job->k.smooth, *de = job->k.deriv;
-    const int l2 = job->in->l2, scale16 = job->in->aperture == 7;
-    const uint8_t *rows[7];
-    for (int t = 0; t < n; t++)
-        rows[t] = edgel_row_u8(src, edgel_clamp_index(y + t - r, h));
-    int32_t *vs = s->vs + r * cn, *vd = s->vd + r * cn;
-    for (int i = 0; i < w * cn; i++) {
+    const int r = n / 2, len = w * cn;
+    int32_t *vs0 = vs + r * cn, *vd0 = vd + r * cn;
+    for (int i = 0; i < len; i++) {
         int32_t a = 0, b = 0;
         for (int t = 0; t < n; t++) {
             a += sm[t] * rows[t][i];
             b += de[t] * rows[t][i];
         }
-        vs[i] = a;
-        vd[i] = b;
+        vs0[i] = a;
+        vd0[i] = b;
     }
     for (int p = 1; p <= r; p++)
         for (int c = 0; c < cn; c++) {
-            vs[-p * cn + c] = vs[c];
-            vd[-p * cn + c] = vd[c];
-            vs[(w - 1 + p) * cn + c] = vs[(w - 1) * cn + c];
-            vd[(w - 1 + p) * cn + c] = vd[(w - 1) * cn + c];
+            vs0[-p * cn + c] = vs0[c];
+            vd0[-p * cn + c] = vd0[c];
+            vs0[(w - 1 + p) * cn + c] = vs0[(w - 1) * cn + c];
+            vd0[(w - 1 + p) * cn + c] = vd0[(w - 1) * cn + c];
+        }
+    for (int i = 0; i < len; i++) {
+        int32_t a = 0, b = 0;
+        for (int t = 0; t < n; t++) {
+            a += de[t] * vs[i + t * cn];
+            b += sm[t] * vd[i + t * cn];
+        }
+        gx[i] = a;
+        gy[i] = b;
+    }
+}
+
+EDGEL_VECTOR_CLONES static void sobel_generic_passes(const uint8_t *const *rows, int n,
+                                                     const int *sm, const int *de, int w, int cn,
+                                                     int32_t *vs, int32_t *vd, int32_t *gx,
+                                                     int32_t *gy)
+{
+    switch (n) {
+    case 3: sobel_passes(rows, 3, sm, de, w, cn, vs, vd, gx, gy); break;
+    case 5: sobel_passes(rows, 5, sm, de, w, cn, vs, vd, gx, gy); break;
+    default: sobel_passes(rows, 7, sm, de, w, cn, vs, vd, gx, gy); break;
+    }
+}
+
+/* Gradient line for any aperture and channel count (int32 sums, 7x7 rounded /16); for
+ * several channels, per pixel the one of largest magnitude (the first on ties). */
+static void sobel_row_generic(const canny_job *job, int y, stripe_scratch *s, grad_line *out)
+{
+    const edgel_image *src = job->in->src;
+    const int w = job->w, h = job->h, cn = job->cn, n = job->k.size, r = n / 2;
+    const int l2 = job->in->l2;
+    const uint8_t *rows[7];
+    for (int t = 0; t < n; t++)
+        rows[t] = edgel_row_u8(src, edgel_clamp_index(y + t - r, h));
+    int32_t *gx = s->gx, *gy = s->gy;
+    sobel_generic_passes(rows, n, job->k.smooth, job->k.deriv, w, cn, s->vs, s->vd, gx, gy);
+    const int len = w * cn;
+    if (job->in->aperture == 7)
+        for (int i = 0; i < len; i++) {
+            gx[i] = edgel_div16_round_even(gx[i]);
+            gy[i] = edgel_div16_round_even(gy[i]);
         }
     for (int x = 0; x < w; x++) {
-        int32_t best = -1, bdx = 0, bdy = 0;
-        for (int c = 0; c < cn; c++) {
-            int32_t gx = 0, gy = 0;
-            for (int t = 0; t < n; t++) {
-                gx += de[t] * vs[(x + t - r) * cn + c];
-                gy += sm[t] * vd[(x + t - r) * cn + c];
-            }
-            if (scale16) {
-                gx = edgel_div16_round_even(gx);
-                gy = edgel_div16_round_even(gy);
-            }
-            int32_t m = edgel_magnitude(gx, gy, l2);
-            if (c == 0 || m > best) {
-                best = m;
-                bdx = gx;
-                bdy = gy;
-            }
+        const int i0 = x * cn;
+        int32_t best = edgel_magnitude(gx[i0], gy[i0], l2), bi = i0;
+        for (int c = 1; c < cn; c++) {
+            const int32_t m = edgel_magnitude(gx[i0 + c], gy[i0 + c], l2);
+            bi = m > best ? i0 + c : bi;
+            best = m > best ? m : best;
         }
-        out->dx[x] = (int16_t)bdx;
-        out->dy[x] = (int16_t)bdy;
+        out->dx[x] = (int16_t)gx[bi];
+        out->dy[x] = (int16_t)gy[bi];
         out->mag[x] = best;
     }
 }
@@ -228,7 +265,7 @@ static void write_stage_rows(const canny_job *job, int y, const grad_line *g, co
 
 /* Non-maximum suppression of one row into the map (a vectorised pass), then the strong
  * pixels go on the stack (scanning 8 map bytes at a time: few are strong). */
-static void nms_row(const canny_job *job, const grad_line *prev, const grad_line *cur,
+EDGEL_VECTOR_CLONES static void nms_row(const canny_job *job, const grad_line *prev, const grad_line *cur,
                     const grad_line *next, uint8_t *map, uint32_t map_offset, offset_stack *stack)
 {
     const int w = job->w;
@@ -288,9 +325,11 @@ static int scratch_init(stripe_scratch *s, int w, int cn, int r)
     const size_t padded = (size_t)(w + 2 * r) * (size_t)cn + 2;
     s->vs = malloc(sizeof(int32_t) * padded);
     s->vd = malloc(sizeof(int32_t) * padded);
+    s->gx = malloc(sizeof(int32_t) * padded);
+    s->gy = malloc(sizeof(int32_t) * padded);
     s->line_mem = malloc(sizeof(int16_t) * 6 * (size_t)w);
     s->mag_mem = malloc(sizeof(int32_t) * 3 * (size_t)(w + 2));
-    if (!s->vs || !s->vd || !s->line_mem || !s->mag_mem)
+    if (!s->vs || !s->vd || !s->gx || !s->gy || !s->line_mem || !s->mag_mem)
         return 0;
     for (int i = 0; i < 3; i++) {
         s->lines[i].dx = s->line_mem + (size_t)(2 * i) * w;
@@ -306,6 +345,8 @@ static void scratch_free(stripe_scratch *s)
 {
     free(s->vs);
     free(s->vd);
+    free(s->gx);
+    free(s->gy);
     free(s->line_mem);
     free(s->mag_mem);
     free(s->stack.items);
@@ -339,12 +380,6 @@ static int run_stripe(const canny_job *job, int y0, int y1)
     return ok;
 }
 
-void edgel_cpu_workspace_free(edgel_cpu_workspace *ws)
-{
-    free(ws->map);
-    ws->map = NULL;
-    ws->map_bytes = 0;
-}
 
 edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
                                   const edgel_cpu_canny_input *in, const edgel_image *edges,
@@ -359,15 +394,9 @@ edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
     job.k = sobel_kernel_for(in->src ? in->aperture : 3);
     job.stages = stages;
     job.map.step = (size_t)job.w + 2;
-    const size_t map_bytes = job.map.step * (size_t)(job.h + 2);
-    if (ws->map_bytes < map_bytes) {
-        edgel_cpu_workspace_free(ws);
-        ws->map = malloc(map_bytes);
-        if (!ws->map)
-            return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the hysteresis map");
-        ws->map_bytes = map_bytes;
-    }
-    job.map.data = ws->map;
+    job.map.data = edgel_cpu_buffer_reserve(&ws->map, job.map.step * (size_t)(job.h + 2));
+    if (!job.map.data)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the hysteresis map");
     /* The frame: first and last map rows, and the columns left and right of the image. */
     memset(job.map.data, EDGEL_MAP_NONE, job.map.step);
     memset(job.map.data + job.map.step * (size_t)(job.h + 1), EDGEL_MAP_NONE, job.map.step);

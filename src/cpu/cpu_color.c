@@ -3,18 +3,25 @@
 #include "core/image.h"
 #include "core/pixel_math.h"
 
+EDGEL_VECTOR_CLONES static void gray_row(const uint8_t *s, uint8_t *d, int w, int cn, int ri)
+{
+    const int bi = 2 - ri;
+    if (cn == 3)
+        for (int x = 0; x < w; x++)
+            d[x] = edgel_luma_u8(s[x * 3 + ri], s[x * 3 + 1], s[x * 3 + bi]);
+    else
+        for (int x = 0; x < w; x++)
+            d[x] = edgel_luma_u8(s[x * 4 + ri], s[x * 4 + 1], s[x * 4 + bi]);
+}
+
 edgel_status edgel_cpu_to_gray(int threads, edgel_gray order, const edgel_image *src,
                                const edgel_image *gray)
 {
     const int w = src->width, h = src->height, cn = src->channels;
-    const int ri = order == EDGEL_GRAY_BGR ? 2 : 0, bi = 2 - ri;
+    const int ri = order == EDGEL_GRAY_BGR ? 2 : 0;
     (void)threads;
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (int y = 0; y < h; y++) {
-        const uint8_t *s = edgel_row_u8(src, y);
-        uint8_t *d = edgel_row_u8(gray, y);
-        for (int x = 0; x < w; x++)
-            d[x] = edgel_luma_u8(s[x * cn + ri], s[x * cn + 1], s[x * cn + bi]);
-    }
+    for (int y = 0; y < h; y++)
+        gray_row(edgel_row_u8(src, y), edgel_row_u8(gray, y), w, cn, ri);
     return EDGEL_OK;
 }

@@ -1,0 +1,24 @@
+/* Buffers a context keeps between calls. */
+#include "cpu/cpu.h"
+
+#include <stdlib.h>
+
+uint8_t *edgel_cpu_buffer_reserve(edgel_cpu_buffer *buf, size_t bytes)
+{
+    if (buf->bytes < bytes) {
+        free(buf->data);
+        buf->data = malloc(bytes);
+        buf->bytes = buf->data ? bytes : 0;
+    }
+    return buf->data;
+}
+
+void edgel_cpu_workspace_free(edgel_cpu_workspace *ws)
+{
+    edgel_cpu_buffer *all[] = {&ws->map, &ws->gray, &ws->blurred};
+    for (int i = 0; i < 3; i++) {
+        free(all[i]->data);
+        all[i]->data = NULL;
+        all[i]->bytes = 0;
+    }
+}
