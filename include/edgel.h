@@ -131,6 +131,23 @@ EDGEL_API edgel_status edgel_context_backend(const edgel_context *ctx, edgel_bac
 /** Worker threads the CPU backend uses (after resolving 0 = all cores). */
 EDGEL_API edgel_status edgel_context_threads(const edgel_context *ctx, int32_t *out);
 
+/**
+ * CUDA contexts: the stream (a cudaStream_t) their work is queued on. NULL selects the
+ * context's own stream. Calls on device images return as soon as the work is queued (no host
+ * wait); calls on host images wait for their own results. CPU contexts: EDGEL_OK, no effect.
+ */
+EDGEL_API edgel_status edgel_context_set_stream(edgel_context *ctx, void *stream);
+/** Waits until all work queued by the context has finished (no-op on the CPU). */
+EDGEL_API edgel_status edgel_context_synchronize(edgel_context *ctx);
+/**
+ * Sizes the context's workspaces for frames up to width x height with up to `channels`
+ * channels, in batches of up to `batch` frames. Afterwards calls within those sizes allocate
+ * nothing (on the GPU: no cudaMalloc, no host synchronisation beyond the documented ones).
+ * Without it, workspaces grow on first use.
+ */
+EDGEL_API edgel_status edgel_context_reserve(edgel_context *ctx, int32_t width, int32_t height,
+                                             int32_t channels, int32_t batch);
+
 /* ---- Canny ----------------------------------------------------------------------------- */
 
 typedef enum edgel_preset {
@@ -203,6 +220,16 @@ EDGEL_API edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_can
                                              const edgel_image *dx, const edgel_image *dy,
                                              const edgel_image *edges,
                                              const edgel_canny_stages *stages);
+
+/**
+ * Canny of `count` frames of one size, channel count and memory kind: edges[i] of srcs[i].
+ * On a CUDA context the frames run together (several per launch) and host frames are
+ * streamed through pinned buffers with copies overlapping compute. Results equal `count`
+ * single calls.
+ */
+EDGEL_API edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *params,
+                                         const edgel_image *srcs, const edgel_image *edges,
+                                         int32_t count);
 
 /* ---- building blocks --------------------------------------------------------------------- */
 

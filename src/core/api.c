@@ -6,6 +6,9 @@
 #include "core/params.h"
 #include "core/status.h"
 #include "cpu/cpu.h"
+#ifdef EDGEL_HAVE_CUDA
+#include "cuda/cuda_backend.h"
+#endif
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,9 @@ struct edgel_context {
     int32_t threads;
     int32_t device;
     edgel_cpu_workspace cpu;
+#ifdef EDGEL_HAVE_CUDA
+    edgel_cuda_state *cuda;
+#endif
 };
 
 void edgel_context_options_default(edgel_context_options *options)
@@ -41,20 +47,31 @@ edgel_status edgel_context_create(edgel_backend backend, const edgel_context_opt
                           (int)opts.threads);
     if (opts.device < 0)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "device %d must be >= 0", (int)opts.device);
-    switch (backend) {
-    case EDGEL_BACKEND_AUTO: /* no GPU backend in this build yet: the CPU serves */
-    case EDGEL_BACKEND_CPU:
-        break;
-    case EDGEL_BACKEND_CUDA:
-        return edgel_fail(EDGEL_ERROR_BACKEND_UNAVAILABLE,
-                          "the CUDA backend is not available in this build");
-    default:
+    if (backend != EDGEL_BACKEND_AUTO && backend != EDGEL_BACKEND_CPU &&
+        backend != EDGEL_BACKEND_CUDA)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "unknown backend %d", (int)backend);
-    }
+#ifndef EDGEL_HAVE_CUDA
+    if (backend == EDGEL_BACKEND_CUDA)
+        return edgel_fail(EDGEL_ERROR_BACKEND_UNAVAILABLE,
+                          "this build of edgel has no CUDA backend (built without nvcc)");
+#endif
     edgel_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a context");
     ctx->backend = EDGEL_BACKEND_CPU;
+#ifdef EDGEL_HAVE_CUDA
+    /* auto: the GPU when one is present, else the CPU. */
+    if (backend == EDGEL_BACKEND_CUDA ||
+        (backend == EDGEL_BACKEND_AUTO && edgel_cuda_device_count() > opts.device)) {
+        edgel_status st = edgel_cuda_create(opts.device, &ctx->cuda);
+        if (st == EDGEL_OK)
+            ctx->backend = EDGEL_BACKEND_CUDA;
+        else if (backend == EDGEL_BACKEND_CUDA) {
+            free(ctx);
+            return st;
+        }
+    }
+#endif
     ctx->threads = opts.threads ? opts.threads : edgel_cpu_count();
     ctx->device = opts.device;
     *out = ctx;
@@ -66,7 +83,60 @@ void edgel_context_destroy(edgel_context *ctx)
     if (!ctx)
         return;
     edgel_cpu_workspace_free(&ctx->cpu);
+#ifdef EDGEL_HAVE_CUDA
+    edgel_cuda_destroy(ctx->cuda);
+#endif
     free(ctx);
+}
+
+static int on_gpu(const edgel_context *ctx) { return ctx->backend == EDGEL_BACKEND_CUDA; }
+
+edgel_status edgel_context_set_stream(edgel_context *ctx, void *stream)
+{
+    if (!ctx)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "context is NULL");
+#ifdef EDGEL_HAVE_CUDA
+    if (on_gpu(ctx))
+        return edgel_cuda_set_stream(ctx->cuda, stream);
+#endif
+    (void)stream;
+    return EDGEL_OK;
+}
+
+edgel_status edgel_context_synchronize(edgel_context *ctx)
+{
+    if (!ctx)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "context is NULL");
+#ifdef EDGEL_HAVE_CUDA
+    if (on_gpu(ctx))
+        return edgel_cuda_synchronize(ctx->cuda);
+#endif
+    return EDGEL_OK;
+}
+
+edgel_status edgel_context_reserve(edgel_context *ctx, int32_t width, int32_t height,
+                                   int32_t channels, int32_t batch)
+{
+    if (!ctx)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "context is NULL");
+    if (width < 1 || height < 1 || width > EDGEL_MAX_DIMENSION || height > EDGEL_MAX_DIMENSION ||
+        (int64_t)width * height > EDGEL_MAX_PIXELS)
+        return edgel_fail(EDGEL_ERROR_INVALID_SIZE, "reserve: size %dx%d out of range",
+                          (int)width, (int)height);
+    if (channels != 1 && channels != 3 && channels != 4)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "reserve: channels must be 1, 3 or 4");
+    if (batch < 1)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "reserve: batch must be at least 1");
+#ifdef EDGEL_HAVE_CUDA
+    if (on_gpu(ctx))
+        return edgel_cuda_reserve(ctx->cuda, width, height, channels, batch);
+#endif
+    const size_t px = (size_t)width * (size_t)height;
+    if (!edgel_cpu_buffer_reserve(&ctx->cpu.map, ((size_t)width + 2) * ((size_t)height + 2)) ||
+        !edgel_cpu_buffer_reserve(&ctx->cpu.gray, px) ||
+        !edgel_cpu_buffer_reserve(&ctx->cpu.blurred, px * (size_t)channels))
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "reserve: out of memory");
+    return EDGEL_OK;
 }
 
 edgel_status edgel_context_backend(const edgel_context *ctx, edgel_backend *out)
@@ -92,6 +162,15 @@ static edgel_status check_ctx(const edgel_context *ctx)
     return EDGEL_OK;
 }
 
+/* The memory kind of a call: host on the CPU; on the GPU, whatever the first view says (all
+ * views of a call must agree). */
+static edgel_memory call_memory(const edgel_context *ctx, const edgel_image *first)
+{
+    if (on_gpu(ctx) && first && first->memory == EDGEL_MEMORY_DEVICE)
+        return EDGEL_MEMORY_DEVICE;
+    return EDGEL_MEMORY_HOST;
+}
+
 /* A stage view: right type, one channel (or `channels`), same size as ref, no overlap with
  * the views the call reads or writes. */
 static edgel_status check_stage(const edgel_image *stage, const char *name, edgel_pixel_type type,
@@ -99,7 +178,7 @@ static edgel_status check_stage(const edgel_image *stage, const char *name, edge
 {
     if (!stage)
         return EDGEL_OK;
-    EDGEL_TRY(edgel_check_image(stage, name, type, 1u << channels, EDGEL_MEMORY_HOST));
+    EDGEL_TRY(edgel_check_image(stage, name, type, 1u << channels, ref->memory));
     EDGEL_TRY(edgel_check_same_size(ref, "input", stage, name));
     if (edgel_images_overlap(stage, ref) || edgel_images_overlap(stage, edges))
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "%s overlaps the input or the edges",
@@ -109,7 +188,7 @@ static edgel_status check_stage(const edgel_image *stage, const char *name, edge
 
 static edgel_status check_edges(const edgel_image *edges, const edgel_image *src)
 {
-    EDGEL_TRY(edgel_check_image(edges, "edges", EDGEL_U8, EDGEL_CHANNELS_1, EDGEL_MEMORY_HOST));
+    EDGEL_TRY(edgel_check_image(edges, "edges", EDGEL_U8, EDGEL_CHANNELS_1, src->memory));
     EDGEL_TRY(edgel_check_same_size(src, "input", edges, "edges"));
     int same_view = edges->data == src->data && edges->pitch == src->pitch;
     if (edgel_images_overlap(edges, src) && !(same_view && src->channels == 1 &&
@@ -183,13 +262,13 @@ static edgel_status run_canny(edgel_context *ctx, const edgel_canny_params *para
     return st;
 }
 
-edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
-                         const edgel_image *src, const edgel_image *edges,
-                         const edgel_canny_stages *stages)
+static edgel_status check_canny_call(edgel_context *ctx, const edgel_canny_params *params,
+                                     const edgel_image *src, const edgel_image *edges,
+                                     const edgel_canny_stages *stages)
 {
     EDGEL_TRY(check_ctx(ctx));
     EDGEL_TRY(edgel_check_canny_params(params, 0));
-    EDGEL_TRY(edgel_check_image(src, "input", EDGEL_U8, EDGEL_CHANNELS_ANY, EDGEL_MEMORY_HOST));
+    EDGEL_TRY(edgel_check_image(src, "input", EDGEL_U8, EDGEL_CHANNELS_ANY, call_memory(ctx, src)));
     EDGEL_TRY(check_edges(edges, src));
     if (stages) {
         const int cn = params->gray != EDGEL_GRAY_NONE ? 1 : src->channels;
@@ -203,7 +282,73 @@ edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
             return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
                               "the gray stage needs a gray mode (params.gray)");
     }
+    return EDGEL_OK;
+}
+
+#ifdef EDGEL_HAVE_CUDA
+/* Stages that are the input itself (gray of a gray image, smoothed without blur): the GPU
+ * backend leaves them to this copy. */
+static edgel_status gpu_passthrough_stages(edgel_context *ctx, const edgel_canny_params *params,
+                                           const edgel_image *src, const edgel_canny_stages *st)
+{
+    if (!st)
+        return EDGEL_OK;
+    const edgel_image *copies[2][2] = {
+        {st->gray && src->channels == 1 ? st->gray : NULL, src},
+        {st->smoothed && params->blur == EDGEL_BLUR_NONE &&
+                 !(params->gray != EDGEL_GRAY_NONE && src->channels > 1)
+             ? st->smoothed : NULL, src}};
+    for (int i = 0; i < 2; i++)
+        if (copies[i][0])
+            EDGEL_TRY(edgel_cuda_copy_image(ctx->cuda, copies[i][1], copies[i][0]));
+    return EDGEL_OK;
+}
+#endif
+
+edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
+                         const edgel_image *src, const edgel_image *edges,
+                         const edgel_canny_stages *stages)
+{
+    EDGEL_TRY(check_canny_call(ctx, params, src, edges, stages));
+#ifdef EDGEL_HAVE_CUDA
+    if (on_gpu(ctx)) {
+        EDGEL_TRY(gpu_passthrough_stages(ctx, params, src, stages));
+        return edgel_cuda_canny(ctx->cuda, params, src, edges, 1, stages);
+    }
+#endif
     return run_canny(ctx, params, src, edges, stages);
+}
+
+edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *params,
+                               const edgel_image *srcs, const edgel_image *edges, int32_t count)
+{
+    EDGEL_TRY(check_ctx(ctx));
+    if (!srcs || !edges)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "srcs or edges is NULL");
+    if (count < 1)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "count %d must be at least 1", (int)count);
+    for (int32_t i = 0; i < count; i++) {
+        EDGEL_TRY(check_canny_call(ctx, params, &srcs[i], &edges[i], NULL));
+        if (srcs[i].width != srcs[0].width || srcs[i].height != srcs[0].height ||
+            srcs[i].channels != srcs[0].channels || srcs[i].memory != srcs[0].memory ||
+            srcs[i].pitch != srcs[0].pitch || edges[i].pitch != edges[0].pitch)
+            return edgel_fail(EDGEL_ERROR_INVALID_SIZE,
+                              "frame %d differs from frame 0 in size, channels, pitch or memory",
+                              (int)i);
+        for (int32_t j = 0; j < i; j++)
+            if (edgel_images_overlap(&edges[i], &edges[j]) ||
+                edgel_images_overlap(&edges[i], &srcs[j]) ||
+                edgel_images_overlap(&edges[j], &srcs[i]))
+                return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "frames %d and %d overlap",
+                                  (int)j, (int)i);
+    }
+#ifdef EDGEL_HAVE_CUDA
+    if (on_gpu(ctx))
+        return edgel_cuda_canny(ctx->cuda, params, srcs, edges, count, NULL);
+#endif
+    for (int32_t i = 0; i < count; i++)
+        EDGEL_TRY(run_canny(ctx, params, &srcs[i], &edges[i], NULL));
+    return EDGEL_OK;
 }
 
 edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params *params,
@@ -212,8 +357,9 @@ edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params 
 {
     EDGEL_TRY(check_ctx(ctx));
     EDGEL_TRY(edgel_check_canny_params(params, 1));
-    EDGEL_TRY(edgel_check_image(dx, "dx", EDGEL_S16, EDGEL_CHANNELS_ANY, EDGEL_MEMORY_HOST));
-    EDGEL_TRY(edgel_check_image(dy, "dy", EDGEL_S16, EDGEL_CHANNELS_ANY, EDGEL_MEMORY_HOST));
+    const edgel_memory mem = call_memory(ctx, dx);
+    EDGEL_TRY(edgel_check_image(dx, "dx", EDGEL_S16, EDGEL_CHANNELS_ANY, mem));
+    EDGEL_TRY(edgel_check_image(dy, "dy", EDGEL_S16, EDGEL_CHANNELS_ANY, mem));
     EDGEL_TRY(edgel_check_same_size(dx, "dx", dy, "dy"));
     if (dx->channels != dy->channels)
         return edgel_fail(EDGEL_ERROR_INVALID_SIZE, "dx has %d channels but dy has %d",
@@ -228,6 +374,10 @@ edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params 
         st.magnitude = stages->magnitude;
         st.suppressed = stages->suppressed;
     }
+#ifdef EDGEL_HAVE_CUDA
+    if (on_gpu(ctx))
+        return edgel_cuda_canny_gradients(ctx->cuda, params, dx, dy, edges, stages ? &st : NULL);
+#endif
     edgel_cpu_canny_input in = {NULL, dx, dy, 3, params->l2_gradient,
                                 edgel_opencv_thresholds(params, 1)};
     return edgel_cpu_canny_core(ctx->threads, &ctx->cpu, &in, edges, stages ? &st : NULL);
@@ -239,6 +389,7 @@ edgel_status edgel_to_gray(edgel_context *ctx, edgel_gray order, const edgel_ima
     EDGEL_TRY(check_ctx(ctx));
     if (order != EDGEL_GRAY_RGB && order != EDGEL_GRAY_BGR)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "order must be EDGEL_GRAY_RGB or _BGR");
+    /* On GPU contexts too these building blocks take host images and run on the CPU. */
     EDGEL_TRY(edgel_check_image(src, "input", EDGEL_U8, (1u << 3) | (1u << 4), EDGEL_MEMORY_HOST));
     EDGEL_TRY(edgel_check_image(gray, "gray", EDGEL_U8, EDGEL_CHANNELS_1, EDGEL_MEMORY_HOST));
     EDGEL_TRY(edgel_check_same_size(src, "input", gray, "gray"));

@@ -5,6 +5,10 @@
 #include <stdbool.h>
 #include "edgel.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Checks a view: non-NULL data, sizes within the limits, a known type, channels in
  * `channel_mask` (bit c set = c channels allowed), pitch covering a row, memory kind. */
 edgel_status edgel_check_image(const edgel_image *img, const char *name, edgel_pixel_type type,
@@ -23,5 +27,9 @@ static inline unsigned char *edgel_row_u8(const edgel_image *img, int y)
 {
     return (unsigned char *)img->data + (size_t)y * img->pitch;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,6 +4,10 @@
 
 #include "edgel.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Largest |threshold| accepted: keeps floor(t) inside int32 exactly as OpenCV computes it. */
 #define EDGEL_MAX_ABS_THRESHOLD 1e9
 /* Largest Gaussian kernel side. */
@@ -26,5 +30,9 @@ edgel_status edgel_resolve_gaussian(int32_t ksize, double sigma, int32_t *ksize_
 
 /* OpenCV's bit-exact Gaussian kernel in 8 fractional bits (sums to 256), n odd. */
 void edgel_gaussian_kernel_q8(int n, double sigma, uint16_t *kernel);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,6 +4,10 @@
 
 #include "edgel.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #if defined(__GNUC__)
 #  define EDGEL_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
@@ -20,5 +24,9 @@ edgel_status edgel_fail(edgel_status status, const char *fmt, ...) EDGEL_PRINTF(
         if (try_status_ != EDGEL_OK)        \
             return try_status_;             \
     } while (0)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #include <stddef.h>
 #include "edgel.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Files larger than this are refused. */
 #define EDGEL_IO_MAX_FILE_BYTES ((size_t)1 << 32)
 
@@ -55,5 +59,9 @@ edgel_status edgel_pfm_write(const char *path, const edgel_image *img);
 /* Allocates a packed host image, refusing sizes beyond the library limits. */
 edgel_status edgel_io_alloc(edgel_image *out, long long width, long long height, int channels,
                             edgel_pixel_type type, const char *what);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,43 @@
+/* Internal: the CUDA backend as the rest of the library sees it (plain C). Arguments have
+ * been checked by src/core/api.c; views are all host or all device memory. */
+#ifndef EDGEL_CUDA_BACKEND_H
+#define EDGEL_CUDA_BACKEND_H
+
+#include "edgel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct edgel_cuda_state edgel_cuda_state;
+
+/* EDGEL_ERROR_BACKEND_UNAVAILABLE when no usable device is present. */
+edgel_status edgel_cuda_create(int device, edgel_cuda_state **out);
+void edgel_cuda_destroy(edgel_cuda_state *state);
+/* Number of CUDA devices (0 when the runtime finds none or fails). */
+int edgel_cuda_device_count(void);
+
+edgel_status edgel_cuda_set_stream(edgel_cuda_state *state, void *stream);
+edgel_status edgel_cuda_synchronize(edgel_cuda_state *state);
+edgel_status edgel_cuda_reserve(edgel_cuda_state *state, int width, int height, int channels,
+                                int batch);
+
+/* Copies src into dst (same size and type; both host or both device), on the context's
+ * stream. */
+edgel_status edgel_cuda_copy_image(edgel_cuda_state *state, const edgel_image *src,
+                                   const edgel_image *dst);
+
+/* Canny of `count` frames (count 1 may carry stages; batches may not). */
+edgel_status edgel_cuda_canny(edgel_cuda_state *state, const edgel_canny_params *params,
+                              const edgel_image *srcs, const edgel_image *edges, int count,
+                              const edgel_canny_stages *stages);
+edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *state, const edgel_canny_params *params,
+                                        const edgel_image *dx, const edgel_image *dy,
+                                        const edgel_image *edges,
+                                        const edgel_canny_stages *stages);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

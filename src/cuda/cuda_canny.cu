@@ -1,0 +1,637 @@
+/*
+ * The CUDA backend: device workspaces, streams, host staging, and the launch sequence of the
+ * opencv preset (kernels in cuda_kernels.cuh).
+ *
+ * Where the host waits, and only there:
+ *  - calls on host images wait for their own results (cudaStreamSynchronize on the slot's
+ *    stream before reading the pinned output);
+ *  - a workspace that must grow beyond its reserved size is reallocated (cudaFree and
+ *    cudaMalloc synchronise the device); edgel_context_reserve avoids that;
+ *  - edgel_context_synchronize, on request.
+ * Calls on device images only queue work on the context's stream.
+ */
+#include "cuda/cuda_backend.h"
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/image.h"
+#include "core/params.h"
+#include "core/status.h"
+#include "cuda/cuda_kernels.cuh"
+
+#define CUDA_TRY(call)                                                                       \
+    do {                                                                                     \
+        cudaError_t err_ = (call);                                                           \
+        if (err_ != cudaSuccess)                                                             \
+            return edgel_fail(EDGEL_ERROR_DEVICE, "%s: %s", #call, cudaGetErrorString(err_)); \
+    } while (0)
+
+/* Device buffers for `frames` frames of up to `pixels` pixels and `channels` channels. */
+struct workspace {
+    size_t pixels, frames;
+    int channels;
+    uint8_t *map, *gray, *blur;
+    uint32_t *labels;
+    uint16_t *tmp;
+};
+
+/* What a call on host images needs besides the workspace: a stream, device copies of the
+ * frame and its edges, and pinned staging buffers. Two slots alternate so that one frame's
+ * copies overlap the other's kernels. */
+struct host_slot {
+    cudaStream_t stream;
+    workspace ws;
+    uint8_t *d_in, *d_out, *h_in, *h_out;
+    size_t in_bytes, out_bytes;
+    const edgel_image *pending; /* edges view waiting for h_out */
+};
+
+/* Device copies of the intermediate results of one frame, for host calls with stages. */
+struct stage_buffers {
+    size_t pixels;
+    int16_t *dx, *dy;
+    int32_t *mag;
+    uint8_t *sup;
+};
+
+struct edgel_cuda_state {
+    int device;
+    cudaStream_t own_stream, stream;
+    workspace ws; /* for device images, on `stream` */
+    host_slot slots[2];
+    stage_buffers stages;
+};
+
+static void free_workspace(workspace *ws)
+{
+    cudaFree(ws->map);
+    cudaFree(ws->gray);
+    cudaFree(ws->blur);
+    cudaFree(ws->labels);
+    cudaFree(ws->tmp);
+    memset(ws, 0, sizeof *ws);
+}
+
+static edgel_status ensure_workspace(workspace *ws, size_t pixels, size_t frames, int channels)
+{
+    if (ws->map && ws->pixels >= pixels && ws->frames >= frames && ws->channels >= channels)
+        return EDGEL_OK;
+    pixels = pixels > ws->pixels ? pixels : ws->pixels;
+    frames = frames > ws->frames ? frames : ws->frames;
+    channels = channels > ws->channels ? channels : ws->channels;
+    free_workspace(ws);
+    const size_t n = pixels * frames;
+    CUDA_TRY(cudaMalloc(&ws->map, n));
+    CUDA_TRY(cudaMalloc(&ws->gray, n));
+    CUDA_TRY(cudaMalloc(&ws->blur, n * channels));
+    CUDA_TRY(cudaMalloc(&ws->labels, n * sizeof(uint32_t)));
+    CUDA_TRY(cudaMalloc(&ws->tmp, n * channels * sizeof(uint16_t)));
+    ws->pixels = pixels;
+    ws->frames = frames;
+    ws->channels = channels;
+    return EDGEL_OK;
+}
+
+static edgel_status ensure_slot(host_slot *s, size_t in_bytes, size_t out_bytes)
+{
+    if (s->in_bytes < in_bytes) {
+        cudaFree(s->d_in);
+        cudaFreeHost(s->h_in);
+        s->d_in = s->h_in = NULL;
+        s->in_bytes = 0;
+        CUDA_TRY(cudaMalloc(&s->d_in, in_bytes));
+        CUDA_TRY(cudaMallocHost(&s->h_in, in_bytes));
+        s->in_bytes = in_bytes;
+    }
+    if (s->out_bytes < out_bytes) {
+        cudaFree(s->d_out);
+        cudaFreeHost(s->h_out);
+        s->d_out = s->h_out = NULL;
+        s->out_bytes = 0;
+        CUDA_TRY(cudaMalloc(&s->d_out, out_bytes));
+        CUDA_TRY(cudaMallocHost(&s->h_out, out_bytes));
+        s->out_bytes = out_bytes;
+    }
+    return EDGEL_OK;
+}
+
+extern "C" int edgel_cuda_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError(); /* clear the sticky "no device" error */
+        return 0;
+    }
+    return n;
+}
+
+extern "C" edgel_status edgel_cuda_create(int device, edgel_cuda_state **out)
+{
+    *out = NULL;
+    int n = edgel_cuda_device_count();
+    if (n == 0)
+        return edgel_fail(EDGEL_ERROR_BACKEND_UNAVAILABLE, "no CUDA device is present");
+    if (device >= n)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "CUDA device %d requested, %d present",
+                          device, n);
+    CUDA_TRY(cudaSetDevice(device));
+    edgel_cuda_state *s = (edgel_cuda_state *)calloc(1, sizeof *s);
+    if (!s)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a CUDA context");
+    s->device = device;
+    cudaError_t err = cudaStreamCreateWithFlags(&s->own_stream, cudaStreamNonBlocking);
+    for (int i = 0; i < 2 && err == cudaSuccess; i++)
+        err = cudaStreamCreateWithFlags(&s->slots[i].stream, cudaStreamNonBlocking);
+    if (err != cudaSuccess) {
+        edgel_cuda_destroy(s);
+        return edgel_fail(EDGEL_ERROR_DEVICE, "creating CUDA streams: %s", cudaGetErrorString(err));
+    }
+    s->stream = s->own_stream;
+    *out = s;
+    return EDGEL_OK;
+}
+
+extern "C" void edgel_cuda_destroy(edgel_cuda_state *s)
+{
+    if (!s)
+        return;
+    cudaSetDevice(s->device);
+    cudaStreamSynchronize(s->stream);
+    free_workspace(&s->ws);
+    for (int i = 0; i < 2; i++) {
+        host_slot *h = &s->slots[i];
+        if (h->stream)
+            cudaStreamSynchronize(h->stream);
+        free_workspace(&h->ws);
+        cudaFree(h->d_in);
+        cudaFree(h->d_out);
+        cudaFreeHost(h->h_in);
+        cudaFreeHost(h->h_out);
+        if (h->stream)
+            cudaStreamDestroy(h->stream);
+    }
+    cudaFree(s->stages.dx);
+    cudaFree(s->stages.dy);
+    cudaFree(s->stages.mag);
+    cudaFree(s->stages.sup);
+    if (s->own_stream)
+        cudaStreamDestroy(s->own_stream);
+    free(s);
+}
+
+extern "C" edgel_status edgel_cuda_set_stream(edgel_cuda_state *s, void *stream)
+{
+    s->stream = stream ? (cudaStream_t)stream : s->own_stream;
+    return EDGEL_OK;
+}
+
+extern "C" edgel_status edgel_cuda_synchronize(edgel_cuda_state *s)
+{
+    CUDA_TRY(cudaSetDevice(s->device));
+    CUDA_TRY(cudaStreamSynchronize(s->stream));
+    for (int i = 0; i < 2; i++)
+        CUDA_TRY(cudaStreamSynchronize(s->slots[i].stream));
+    return EDGEL_OK;
+}
+
+static size_t frames_per_launch(size_t pixels, int channels)
+{
+    /* Enough frames per launch to fill the GPU with small frames, within ~1 GiB of workspace. */
+    const size_t per_frame = pixels * (1 + 1 + 4 + 3 * (size_t)channels);
+    size_t n = ((size_t)1 << 30) / (per_frame ? per_frame : 1);
+    if (n > EDGEL_CUDA_MAX_FRAMES)
+        n = EDGEL_CUDA_MAX_FRAMES;
+    return n ? n : 1;
+}
+
+extern "C" edgel_status edgel_cuda_reserve(edgel_cuda_state *s, int width, int height,
+                                           int channels, int batch)
+{
+    CUDA_TRY(cudaSetDevice(s->device));
+    const size_t px = (size_t)width * height;
+    size_t frames = frames_per_launch(px, channels);
+    if ((size_t)batch < frames)
+        frames = (size_t)batch;
+    EDGEL_TRY(ensure_workspace(&s->ws, px, frames, channels));
+    for (int i = 0; i < 2; i++) {
+        EDGEL_TRY(ensure_workspace(&s->slots[i].ws, px, 1, channels));
+        EDGEL_TRY(ensure_slot(&s->slots[i], px * channels, px));
+    }
+    return EDGEL_OK;
+}
+
+extern "C" edgel_status edgel_cuda_copy_image(edgel_cuda_state *s, const edgel_image *src,
+                                              const edgel_image *dst)
+{
+    CUDA_TRY(cudaSetDevice(s->device));
+    const cudaMemcpyKind kind = src->memory == EDGEL_MEMORY_DEVICE ? cudaMemcpyDeviceToDevice
+                                                                   : cudaMemcpyHostToHost;
+    CUDA_TRY(cudaMemcpy2DAsync(dst->data, dst->pitch, src->data, src->pitch, edgel_row_bytes(src),
+                               src->height, kind, s->stream));
+    if (kind == cudaMemcpyHostToHost)
+        CUDA_TRY(cudaStreamSynchronize(s->stream));
+    return EDGEL_OK;
+}
+
+/* Device pointers of the single-frame stages (NULL members when not wanted). */
+struct device_stages {
+    canny_stage_out out;
+    uint8_t *gray, *smoothed;
+    size_t gray_pitch, smoothed_pitch;
+};
+
+static sobel_taps taps_for(int aperture, int from_gradients)
+{
+    sobel_taps t;
+    memset(&t, 0, sizeof t);
+    static const int s3[] = {1, 2, 1}, d3[] = {-1, 0, 1}, sch[] = {3, 10, 3};
+    static const int s5[] = {1, 4, 6, 4, 1}, d5[] = {-1, -2, 0, 2, 1};
+    static const int s7[] = {1, 6, 15, 20, 15, 6, 1}, d7[] = {-1, -4, -5, 0, 5, 4, 1};
+    const int *sm = s3, *de = d3;
+    t.size = 3;
+    if (!from_gradients && aperture == 5)
+        sm = s5, de = d5, t.size = 5;
+    else if (!from_gradients && aperture == 7)
+        sm = s7, de = d7, t.size = 7, t.scale16 = 1;
+    else if (!from_gradients && aperture == EDGEL_APERTURE_SCHARR)
+        sm = sch;
+    t.radius = t.size / 2;
+    for (int i = 0; i < t.size; i++) {
+        t.smooth[i] = sm[i];
+        t.deriv[i] = de[i];
+    }
+    return t;
+}
+
+static gauss_taps gauss_for(int n, double sigma)
+{
+    gauss_taps t;
+    memset(&t, 0, sizeof t);
+    t.size = n;
+    edgel_gaussian_kernel_q8(n, sigma, t.k);
+    return t;
+}
+
+/*
+ * The whole pipeline for `nframes` frames on `stream`: frames.src are u8 frames of `cn`
+ * channels (device), frames.dst their edge maps (device). With one frame, `st` may redirect
+ * the gray/smoothed intermediates and receive the other stages.
+ */
+static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
+                                    const edgel_canny_params *p, frame_table frames,
+                                    int nframes, int w, int h, int cn, const device_stages *st)
+{
+    const dim3 block2d(32, 8), grid2d((w + 31) / 32, (h + 7) / 8, nframes);
+    frame_table cur = frames; /* cur.src: what the next stage reads */
+
+    if (p->gray != EDGEL_GRAY_NONE && cn > 1) {
+        frame_table t = frames;
+        for (int z = 0; z < nframes; z++)
+            t.dst[z] = st && st->gray ? st->gray : ws->gray + z * ws->pixels;
+        t.dst_pitch = st && st->gray ? st->gray_pitch : (size_t)w;
+        gray_kernel<<<grid2d, block2d, 0, stream>>>(t, w, h, cn, p->gray == EDGEL_GRAY_BGR ? 2 : 0);
+        for (int z = 0; z < nframes; z++)
+            cur.src[z] = t.dst[z];
+        cur.src_pitch = t.dst_pitch;
+        cn = 1;
+    }
+    if (p->blur != EDGEL_BLUR_NONE) {
+        frame_table t = cur;
+        for (int z = 0; z < nframes; z++)
+            t.dst[z] = st && st->smoothed ? st->smoothed : ws->blur + z * ws->pixels * ws->channels;
+        t.dst_pitch = st && st->smoothed ? st->smoothed_pitch : (size_t)w * cn;
+        const dim3 rows_grid((w * cn + 127) / 128, h, nframes);
+        if (p->blur == EDGEL_BLUR_GAUSSIAN) {
+            int32_t k;
+            EDGEL_TRY(edgel_resolve_gaussian(p->blur_ksize, p->blur_sigma, &k));
+            const gauss_taps kx = gauss_for(w == 1 ? 1 : k, p->blur_sigma);
+            const gauss_taps ky = gauss_for(h == 1 ? 1 : k, p->blur_sigma);
+            const size_t tmp_stride = ws->pixels * ws->channels;
+            gaussian_rows<<<rows_grid, 128, 0, stream>>>(t, ws->tmp, tmp_stride, w, h, cn, kx);
+            gaussian_columns<<<rows_grid, 128, 0, stream>>>(t, ws->tmp, tmp_stride, w, h, cn, ky);
+        } else {
+            blur_5x5_159<<<rows_grid, 128, 0, stream>>>(t, w, h, cn);
+        }
+        for (int z = 0; z < nframes; z++)
+            cur.src[z] = t.dst[z];
+        cur.src_pitch = t.dst_pitch;
+    }
+
+    canny_workspace cw = {ws->map, ws->labels, ws->pixels, ws->pixels};
+    const edgel_int_thresholds th = edgel_opencv_thresholds(p, 0);
+    canny_geometry g = {w, h, cn, th.low, th.high, p->l2_gradient};
+    canny_stage_out so;
+    memset(&so, 0, sizeof so);
+    if (st)
+        so = st->out;
+    const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, nframes);
+    const dim3 tile_block(EDGEL_TILE, EDGEL_TILE_ROWS);
+    const sobel_taps taps = taps_for(p->aperture, 0);
+    switch (taps.radius) {
+    case 1: canny_tile_kernel<1, false><<<tiles, tile_block, 0, stream>>>(cur, NULL, 0, cw, g, taps, so); break;
+    case 2: canny_tile_kernel<2, false><<<tiles, tile_block, 0, stream>>>(cur, NULL, 0, cw, g, taps, so); break;
+    default: canny_tile_kernel<3, false><<<tiles, tile_block, 0, stream>>>(cur, NULL, 0, cw, g, taps, so); break;
+    }
+    merge_tile_borders<<<tiles, 2 * EDGEL_TILE, 0, stream>>>(cw, g);
+    mark_strong_roots<<<grid2d, block2d, 0, stream>>>(cw, g);
+    write_edges<<<grid2d, block2d, 0, stream>>>(frames, cw, g);
+    CUDA_TRY(cudaGetLastError());
+    return EDGEL_OK;
+}
+
+/* Stage views of a device call, as device pointers. */
+static device_stages device_stage_pointers(const edgel_canny_stages *s)
+{
+    device_stages d;
+    memset(&d, 0, sizeof d);
+    if (!s)
+        return d;
+    if (s->dx) {
+        d.out.dx = (int16_t *)s->dx->data;
+        d.out.dx_pitch = s->dx->pitch;
+    }
+    if (s->dy) {
+        d.out.dy = (int16_t *)s->dy->data;
+        d.out.dy_pitch = s->dy->pitch;
+    }
+    if (s->magnitude) {
+        d.out.mag = (int32_t *)s->magnitude->data;
+        d.out.mag_pitch = s->magnitude->pitch;
+    }
+    if (s->suppressed) {
+        d.out.suppressed = (uint8_t *)s->suppressed->data;
+        d.out.sup_pitch = s->suppressed->pitch;
+    }
+    if (s->gray) {
+        d.gray = (uint8_t *)s->gray->data;
+        d.gray_pitch = s->gray->pitch;
+    }
+    if (s->smoothed) {
+        d.smoothed = (uint8_t *)s->smoothed->data;
+        d.smoothed_pitch = s->smoothed->pitch;
+    }
+    return d;
+}
+
+/* The kernel needs dx and dy together; give it scratch for the one not asked for. */
+static edgel_status complete_gradient_stages(edgel_cuda_state *s, device_stages *d, size_t px,
+                                             int w)
+{
+    if (!d->out.dx == !d->out.dy)
+        return EDGEL_OK;
+    if (s->stages.pixels < px || !s->stages.dx) {
+        cudaFree(s->stages.dx);
+        s->stages.dx = NULL;
+        CUDA_TRY(cudaMalloc(&s->stages.dx, px * sizeof(int16_t)));
+    }
+    if (!d->out.dx) {
+        d->out.dx = s->stages.dx;
+        d->out.dx_pitch = (size_t)w * 2;
+    } else {
+        d->out.dy = s->stages.dx;
+        d->out.dy_pitch = (size_t)w * 2;
+    }
+    return EDGEL_OK;
+}
+
+static edgel_status canny_device(edgel_cuda_state *s, const edgel_canny_params *p,
+                                 const edgel_image *srcs, const edgel_image *edges, int count,
+                                 const edgel_canny_stages *stages)
+{
+    const int w = srcs[0].width, h = srcs[0].height, cn = srcs[0].channels;
+    const size_t px = (size_t)w * h;
+    const size_t per_launch = frames_per_launch(px, cn);
+    EDGEL_TRY(ensure_workspace(&s->ws, px, count < (int)per_launch ? (size_t)count : per_launch, cn));
+    device_stages ds = device_stage_pointers(stages);
+    if (stages)
+        EDGEL_TRY(complete_gradient_stages(s, &ds, px, w));
+    for (int first = 0; first < count; first += (int)s->ws.frames) {
+        const int n = count - first < (int)s->ws.frames ? count - first : (int)s->ws.frames;
+        frame_table t;
+        memset(&t, 0, sizeof t);
+        for (int z = 0; z < n; z++) {
+            t.src[z] = (const uint8_t *)srcs[first + z].data;
+            t.dst[z] = (uint8_t *)edges[first + z].data;
+        }
+        t.src_pitch = srcs[first].pitch;
+        t.dst_pitch = edges[first].pitch;
+        EDGEL_TRY(launch_pipeline(s->stream, &s->ws, p, t, n, w, h, cn, stages ? &ds : NULL));
+    }
+    return EDGEL_OK;
+}
+
+/* Copies a host view into a packed buffer, and back. */
+static void pack_rows(const edgel_image *img, uint8_t *dst)
+{
+    const size_t row = edgel_row_bytes(img);
+    for (int y = 0; y < img->height; y++)
+        memcpy(dst + y * row, (const uint8_t *)img->data + y * img->pitch, row);
+}
+
+static void unpack_rows(const uint8_t *src, const edgel_image *img)
+{
+    const size_t row = edgel_row_bytes(img);
+    for (int y = 0; y < img->height; y++)
+        memcpy((uint8_t *)img->data + y * img->pitch, src + y * row, row);
+}
+
+static edgel_status finish_slot(host_slot *slot)
+{
+    if (!slot->pending)
+        return EDGEL_OK;
+    CUDA_TRY(cudaStreamSynchronize(slot->stream));
+    unpack_rows(slot->h_out, slot->pending);
+    slot->pending = NULL;
+    return EDGEL_OK;
+}
+
+/* Host stage views: run the stages into device buffers, then copy them down. */
+static edgel_status host_stages(edgel_cuda_state *s, host_slot *slot,
+                                const edgel_canny_stages *stages, device_stages *ds, size_t px,
+                                int w)
+{
+    stage_buffers *b = &s->stages;
+    if (b->pixels < px) {
+        cudaFree(b->dx);
+        cudaFree(b->dy);
+        cudaFree(b->mag);
+        cudaFree(b->sup);
+        memset(b, 0, sizeof *b);
+        CUDA_TRY(cudaMalloc(&b->dx, px * 2));
+        CUDA_TRY(cudaMalloc(&b->dy, px * 2));
+        CUDA_TRY(cudaMalloc(&b->mag, px * 4));
+        CUDA_TRY(cudaMalloc(&b->sup, px));
+        b->pixels = px;
+    }
+    memset(ds, 0, sizeof *ds);
+    if (stages->dx || stages->dy) {
+        ds->out.dx = b->dx;
+        ds->out.dy = b->dy;
+        ds->out.dx_pitch = ds->out.dy_pitch = (size_t)w * 2;
+    }
+    if (stages->magnitude) {
+        ds->out.mag = b->mag;
+        ds->out.mag_pitch = (size_t)w * 4;
+    }
+    if (stages->suppressed) {
+        ds->out.suppressed = b->sup;
+        ds->out.sup_pitch = (size_t)w;
+    }
+    if (stages->gray) {
+        ds->gray = slot->ws.gray;
+        ds->gray_pitch = (size_t)w;
+    }
+    if (stages->smoothed) {
+        ds->smoothed = slot->ws.blur;
+        ds->smoothed_pitch = (size_t)w * stages->smoothed->channels;
+    }
+    return EDGEL_OK;
+}
+
+static edgel_status copy_stage_down(cudaStream_t stream, const edgel_image *view, const void *dev,
+                                    size_t dev_pitch)
+{
+    if (!view)
+        return EDGEL_OK;
+    CUDA_TRY(cudaMemcpy2DAsync(view->data, view->pitch, dev, dev_pitch, edgel_row_bytes(view),
+                               view->height, cudaMemcpyDeviceToHost, stream));
+    return EDGEL_OK;
+}
+
+static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
+                               const edgel_image *srcs, const edgel_image *edges, int count,
+                               const edgel_canny_stages *stages)
+{
+    const int w = srcs[0].width, h = srcs[0].height, cn = srcs[0].channels;
+    const size_t px = (size_t)w * h;
+    for (int i = 0; i < 2 && i < count; i++) {
+        EDGEL_TRY(ensure_workspace(&s->slots[i].ws, px, 1, cn));
+        EDGEL_TRY(ensure_slot(&s->slots[i], px * cn, px));
+    }
+    edgel_status st = EDGEL_OK;
+    for (int i = 0; i < count && st == EDGEL_OK; i++) {
+        host_slot *slot = &s->slots[i & 1];
+        st = finish_slot(slot); /* frame i-2's edges out of this slot's pinned buffer */
+        if (st != EDGEL_OK)
+            break;
+        pack_rows(&srcs[i], slot->h_in);
+        cudaError_t err = cudaMemcpyAsync(slot->d_in, slot->h_in, px * cn, cudaMemcpyHostToDevice,
+                                          slot->stream);
+        if (err != cudaSuccess)
+            return edgel_fail(EDGEL_ERROR_DEVICE, "copy to device: %s", cudaGetErrorString(err));
+        frame_table t;
+        memset(&t, 0, sizeof t);
+        t.src[0] = slot->d_in;
+        t.dst[0] = slot->d_out;
+        t.src_pitch = (size_t)w * cn;
+        t.dst_pitch = (size_t)w;
+        device_stages ds;
+        if (stages)
+            st = host_stages(s, slot, stages, &ds, px, w);
+        if (st == EDGEL_OK)
+            st = launch_pipeline(slot->stream, &slot->ws, p, t, 1, w, h, cn, stages ? &ds : NULL);
+        if (st == EDGEL_OK && stages) {
+            st = copy_stage_down(slot->stream, stages->dx, ds.out.dx, ds.out.dx_pitch);
+            if (st == EDGEL_OK)
+                st = copy_stage_down(slot->stream, stages->dy, ds.out.dy, ds.out.dy_pitch);
+            if (st == EDGEL_OK)
+                st = copy_stage_down(slot->stream, stages->magnitude, ds.out.mag, ds.out.mag_pitch);
+            if (st == EDGEL_OK)
+                st = copy_stage_down(slot->stream, stages->suppressed, ds.out.suppressed,
+                                     ds.out.sup_pitch);
+            if (st == EDGEL_OK && stages->gray && p->gray != EDGEL_GRAY_NONE && cn > 1)
+                st = copy_stage_down(slot->stream, stages->gray, ds.gray, ds.gray_pitch);
+            if (st == EDGEL_OK && stages->smoothed && p->blur != EDGEL_BLUR_NONE)
+                st = copy_stage_down(slot->stream, stages->smoothed, ds.smoothed, ds.smoothed_pitch);
+        }
+        if (st != EDGEL_OK)
+            break;
+        err = cudaMemcpyAsync(slot->h_out, slot->d_out, px, cudaMemcpyDeviceToHost, slot->stream);
+        if (err != cudaSuccess)
+            return edgel_fail(EDGEL_ERROR_DEVICE, "copy to host: %s", cudaGetErrorString(err));
+        slot->pending = &edges[i];
+    }
+    for (int i = 0; i < 2; i++) {
+        edgel_status f = finish_slot(&s->slots[i]);
+        if (st == EDGEL_OK)
+            st = f;
+    }
+    return st;
+}
+
+extern "C" edgel_status edgel_cuda_canny(edgel_cuda_state *s, const edgel_canny_params *p,
+                                         const edgel_image *srcs, const edgel_image *edges,
+                                         int count, const edgel_canny_stages *stages)
+{
+    CUDA_TRY(cudaSetDevice(s->device));
+    if (srcs[0].memory == EDGEL_MEMORY_DEVICE)
+        return canny_device(s, p, srcs, edges, count, stages);
+    return canny_host(s, p, srcs, edges, count, stages);
+}
+
+extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
+                                                   const edgel_canny_params *p,
+                                                   const edgel_image *dx, const edgel_image *dy,
+                                                   const edgel_image *edges,
+                                                   const edgel_canny_stages *stages)
+{
+    CUDA_TRY(cudaSetDevice(s->device));
+    const int w = dx->width, h = dx->height, cn = dx->channels;
+    const size_t px = (size_t)w * h;
+    const int on_host = dx->memory == EDGEL_MEMORY_HOST;
+    cudaStream_t stream = on_host ? s->slots[0].stream : s->stream;
+    workspace *ws = on_host ? &s->slots[0].ws : &s->ws;
+    EDGEL_TRY(ensure_workspace(ws, px, 1, 1));
+    const int16_t *ddx = (const int16_t *)dx->data, *ddy = (const int16_t *)dy->data;
+    uint8_t *dedges = (uint8_t *)edges->data;
+    size_t dx_pitch = dx->pitch, dy_pitch = dy->pitch, e_pitch = edges->pitch;
+    host_slot *slot = &s->slots[0];
+    if (on_host) {
+        const size_t row = (size_t)w * cn * 2;
+        EDGEL_TRY(ensure_slot(slot, 2 * row * h, px));
+        pack_rows(dx, slot->h_in);
+        pack_rows(dy, slot->h_in + row * h);
+        CUDA_TRY(cudaMemcpyAsync(slot->d_in, slot->h_in, 2 * row * h, cudaMemcpyHostToDevice, stream));
+        ddx = (const int16_t *)slot->d_in;
+        ddy = (const int16_t *)(slot->d_in + row * h);
+        dx_pitch = dy_pitch = row;
+        dedges = slot->d_out;
+        e_pitch = (size_t)w;
+    }
+    device_stages ds;
+    memset(&ds, 0, sizeof ds);
+    if (stages && on_host) {
+        EDGEL_TRY(host_stages(s, slot, stages, &ds, px, w));
+    } else if (stages) {
+        ds = device_stage_pointers(stages);
+    }
+    frame_table t;
+    memset(&t, 0, sizeof t);
+    t.src[0] = (const uint8_t *)ddx;
+    t.dst[0] = dedges;
+    t.src_pitch = dx_pitch;
+    t.dst_pitch = e_pitch;
+    canny_workspace cw = {ws->map, ws->labels, ws->pixels, ws->pixels};
+    const edgel_int_thresholds th = edgel_opencv_thresholds(p, 1);
+    canny_geometry g = {w, h, cn, th.low, th.high, p->l2_gradient};
+    const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, 1);
+    const dim3 block2d(32, 8), grid2d((w + 31) / 32, (h + 7) / 8, 1);
+    canny_tile_kernel<1, true><<<tiles, dim3(EDGEL_TILE, EDGEL_TILE_ROWS), 0, stream>>>(
+        t, ddy, dy_pitch, cw, g, taps_for(3, 1), ds.out);
+    merge_tile_borders<<<tiles, 2 * EDGEL_TILE, 0, stream>>>(cw, g);
+    mark_strong_roots<<<grid2d, block2d, 0, stream>>>(cw, g);
+    write_edges<<<grid2d, block2d, 0, stream>>>(t, cw, g);
+    CUDA_TRY(cudaGetLastError());
+    if (on_host) {
+        if (stages) {
+            EDGEL_TRY(copy_stage_down(stream, stages->magnitude, ds.out.mag, ds.out.mag_pitch));
+            EDGEL_TRY(copy_stage_down(stream, stages->suppressed, ds.out.suppressed, ds.out.sup_pitch));
+        }
+        CUDA_TRY(cudaMemcpyAsync(slot->h_out, slot->d_out, px, cudaMemcpyDeviceToHost, stream));
+        slot->pending = edges;
+        EDGEL_TRY(finish_slot(slot));
+    }
+    return EDGEL_OK;
+}

@@ -1,0 +1,445 @@
+/*
+ * GPU suite: the CUDA backend must give the CPU backend's bytes (and so cv2.Canny's) for every
+ * option, size, memory kind, batch and stream arrangement. Run by scripts/gpu-check.sh on a
+ * machine with an NVIDIA GPU; exits 77 (skipped) where there is none.
+ *
+ *   test_gpu [--small] [BSDS500_DIR]
+ *
+ * --small: a few small cases only (for compute-sanitizer).
+ */
+#include <cuda_runtime.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../check.h"
+#include "edgel.h"
+#include "io/image_io.h"
+
+static edgel_context *cpu, *gpu, *gpu2;
+static uint32_t rng = 2024;
+
+static uint32_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+
+#define CUDA_CHECK(call)                                                                  \
+    do {                                                                                  \
+        cudaError_t e_ = (call);                                                          \
+        if (e_ != cudaSuccess) {                                                          \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            exit(1);                                                                      \
+        }                                                                                 \
+    } while (0)
+
+static size_t count_diff(const uint8_t *a, const uint8_t *b, size_t n, size_t *first)
+{
+    size_t d = 0;
+    *first = (size_t)-1;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) {
+            if (d == 0)
+                *first = i;
+            d++;
+        }
+    return d;
+}
+
+static edgel_image device_copy(const edgel_image *host)
+{
+    edgel_image d = *host;
+    d.pitch = edgel_pixel_size(host->type) * (size_t)host->width * host->channels + 64; /* pitched */
+    CUDA_CHECK(cudaMalloc(&d.data, d.pitch * host->height));
+    CUDA_CHECK(cudaMemcpy2D(d.data, d.pitch, host->data, host->pitch,
+                            (size_t)host->width * host->channels * edgel_pixel_size(host->type),
+                            host->height, cudaMemcpyHostToDevice));
+    d.memory = EDGEL_MEMORY_DEVICE;
+    return d;
+}
+
+static void device_download(const edgel_image *dev, void *host)
+{
+    const size_t row = (size_t)dev->width * dev->channels * edgel_pixel_size(dev->type);
+    CUDA_CHECK(cudaMemcpy2D(host, row, dev->data, dev->pitch, row, dev->height,
+                            cudaMemcpyDeviceToHost));
+}
+
+static void describe(char *buf, size_t n, const edgel_canny_params *p, const edgel_image *src)
+{
+    snprintf(buf, n, "%dx%dx%d aperture %d l2 %d %g/%g gray %d blur %d(%g,%d)", (int)src->width,
+             (int)src->height, (int)src->channels, (int)p->aperture, (int)p->l2_gradient,
+             p->low_threshold, p->high_threshold, (int)p->gray, (int)p->blur, p->blur_sigma,
+             (int)p->blur_ksize);
+}
+
+/* CPU, GPU on host memory and GPU on device memory must agree byte for byte. */
+static void compare_case(const edgel_canny_params *p, const edgel_image *src, const char *name)
+{
+    const size_t n = (size_t)src->width * src->height;
+    uint8_t *ref = malloc(n), *got = malloc(n);
+    edgel_image er = edgel_image_host(ref, src->width, src->height, EDGEL_U8, 1);
+    edgel_image eg = edgel_image_host(got, src->width, src->height, EDGEL_U8, 1);
+    char what[256];
+    describe(what, sizeof what, p, src);
+    CHECK(edgel_canny(cpu, p, src, &er, NULL) == EDGEL_OK);
+    memset(got, 0x5A, n); /* poison: every byte must be written */
+    edgel_status st = edgel_canny(gpu, p, src, &eg, NULL);
+    size_t first = 0, d = st == EDGEL_OK ? count_diff(ref, got, n, &first) : n;
+    if (d)
+        fprintf(stderr, "%s %s host: %s, %zu pixels differ (first at %zu)\n", name, what,
+                edgel_status_name(st), d, first);
+    CHECK(d == 0);
+    edgel_image ds = device_copy(src);
+    edgel_image de = {NULL, src->width, src->height, 0, EDGEL_U8, 1, EDGEL_MEMORY_DEVICE};
+    de.pitch = (size_t)src->width + 32;
+    CUDA_CHECK(cudaMalloc(&de.data, de.pitch * src->height));
+    CUDA_CHECK(cudaMemset(de.data, 0x5A, de.pitch * src->height));
+    st = edgel_canny(gpu, p, &ds, &de, NULL);
+    if (st == EDGEL_OK)
+        st = edgel_context_synchronize(gpu);
+    memset(got, 0x5A, n);
+    if (st == EDGEL_OK)
+        device_download(&de, got);
+    d = st == EDGEL_OK ? count_diff(ref, got, n, &first) : n;
+    if (d)
+        fprintf(stderr, "%s %s device: %s (%s), %zu pixels differ (first at %zu)\n", name, what,
+                edgel_status_name(st), edgel_last_error(), d, first);
+    CHECK(d == 0);
+    cudaFree(ds.data);
+    cudaFree(de.data);
+    free(ref);
+    free(got);
+}
+
+/* Every stage the CPU gives, the GPU gives too. */
+static void compare_stages(const edgel_canny_params *p, const edgel_image *src)
+{
+    const int w = src->width, h = src->height;
+    const size_t n = (size_t)w * h;
+    const int scn = p->gray != EDGEL_GRAY_NONE ? 1 : src->channels;
+    void *buf[2][7];
+    edgel_image v[2][7];
+    static const edgel_pixel_type types[7] = {EDGEL_U8, EDGEL_U8, EDGEL_U8, EDGEL_S16,
+                                              EDGEL_S16, EDGEL_S32, EDGEL_U8};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 7; i++) {
+            const int cn = i == 2 ? scn : 1;
+            buf[k][i] = malloc(n * cn * edgel_pixel_size(types[i]));
+            memset(buf[k][i], 0x33, n * cn * edgel_pixel_size(types[i]));
+            v[k][i] = edgel_image_host(buf[k][i], w, h, types[i], cn);
+        }
+    for (int k = 0; k < 2; k++) {
+        edgel_canny_stages st = {p->gray != EDGEL_GRAY_NONE ? &v[k][1] : NULL, &v[k][2], &v[k][3],
+                                 &v[k][4], &v[k][5], &v[k][6]};
+        CHECK(edgel_canny(k ? gpu : cpu, p, src, &v[k][0], &st) == EDGEL_OK);
+    }
+    static const char *names[7] = {"edges", "gray", "smoothed", "dx", "dy", "magnitude",
+                                   "suppressed"};
+    for (int i = 0; i < 7; i++) {
+        if (i == 1 && p->gray == EDGEL_GRAY_NONE)
+            continue;
+        const int cn = i == 2 ? scn : 1;
+        const size_t bytes = n * cn * edgel_pixel_size(types[i]);
+        size_t first, d = count_diff(buf[0][i], buf[1][i], bytes, &first);
+        if (d)
+            fprintf(stderr, "stage %s: %zu bytes differ (first at %zu)\n", names[i], d, first);
+        CHECK(d == 0);
+    }
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 7; i++)
+            free(buf[k][i]);
+}
+
+static const int apertures[] = {3, 5, 7, EDGEL_APERTURE_SCHARR};
+static const double thresholds[][2] = {{50, 150}, {0, 0},   {-10, 40}, {120, 100}, {77.5, 77.5},
+                                       {10.25, 300.75}, {400, 1000}, {1e6, 2e6}, {30, 31}};
+
+static void params_for(int k, edgel_canny_params *p)
+{
+    edgel_canny_params_default(p);
+    p->aperture = apertures[k % 4];
+    p->l2_gradient = p->aperture == EDGEL_APERTURE_SCHARR ? 1 : (k / 4) % 2;
+    const int t = k % (int)(sizeof thresholds / sizeof thresholds[0]);
+    p->low_threshold = thresholds[t][0];
+    p->high_threshold = thresholds[t][1];
+}
+
+/* A w x h crop or mirrored tiling of a photograph, with `cn` channels. */
+static edgel_image make_frame(const edgel_image *photo, int w, int h, int cn, void **mem)
+{
+    *mem = malloc((size_t)w * h * cn);
+    uint8_t *d = *mem;
+    const int ox = (int)(next_random() % (unsigned)photo->width);
+    const int oy = (int)(next_random() % (unsigned)photo->height);
+    for (int y = 0; y < h; y++) {
+        int sy = (y + oy) % (2 * photo->height);
+        sy = sy < photo->height ? sy : 2 * photo->height - 1 - sy;
+        const uint8_t *row = (const uint8_t *)photo->data + (size_t)sy * photo->pitch;
+        for (int x = 0; x < w; x++) {
+            int sx = (x + ox) % (2 * photo->width);
+            sx = sx < photo->width ? sx : 2 * photo->width - 1 - sx;
+            for (int c = 0; c < cn; c++)
+                d[((size_t)y * w + x) * cn + c] =
+                    c < photo->channels ? row[(size_t)sx * photo->channels + c]
+                                        : (uint8_t)(next_random() & 255);
+        }
+    }
+    return edgel_image_host(d, w, h, EDGEL_U8, cn);
+}
+
+static int load_photos(const char *dir, edgel_image *photos, int max)
+{
+    static const char *subs[] = {"train", "val", "test"};
+    int n = 0;
+    for (int s = 0; s < 3; s++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, subs[s]);
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d && (e = readdir(d)) && n < max) {
+            if (!strstr(e->d_name, ".jpg"))
+                continue;
+            char file[2048];
+            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+            if (edgel_io_read(file, &photos[n]) == EDGEL_OK)
+                n++;
+        }
+        if (d)
+            closedir(d);
+    }
+    return n;
+}
+
+static void test_photos(edgel_image *photos, int n)
+{
+    for (int i = 0; i < n; i++) {
+        edgel_canny_params p;
+        params_for(i, &p);
+        p.gray = EDGEL_GRAY_RGB;
+        compare_case(&p, &photos[i], "bsds");
+        params_for(i * 7 + 3, &p); /* OpenCV's colour Canny */
+        compare_case(&p, &photos[i], "bsds colour");
+        edgel_canny_params_default(&p);
+        p.gray = EDGEL_GRAY_RGB;
+        p.blur = i % 3 ? EDGEL_BLUR_GAUSSIAN : EDGEL_BLUR_5X5_159;
+        p.blur_sigma = 0.8 + (i % 5) * 0.6;
+        compare_case(&p, &photos[i], "bsds blurred");
+    }
+    printf("photos: %d images compared\n", n);
+}
+
+static void test_sizes(const edgel_image *photo, int small)
+{
+    static const int sizes[][2] = {{1, 1},     {1, 7},     {7, 1},      {2, 2},     {3, 3},
+                                   {31, 33},   {32, 32},   {33, 31},    {64, 64},   {65, 63},
+                                   {127, 129}, {481, 321}, {1000, 999}, {1920, 1080},
+                                   {2047, 1153}, {4095, 4093}, {4096, 4096}};
+    const int count = small ? 10 : (int)(sizeof sizes / sizeof sizes[0]);
+    for (int s = 0; s < count; s++) {
+        const int w = sizes[s][0], h = sizes[s][1];
+        const int options = small ? 4 : (w * h > 4000000 ? 6 : 16);
+        for (int k = 0; k < options; k++) {
+            void *mem;
+            const int cn = k % 3 == 0 ? 1 : (k % 3 == 1 ? 3 : 4);
+            edgel_image img = make_frame(photo, w, h, cn, &mem);
+            edgel_canny_params p;
+            params_for(k + s, &p);
+            if (k % 5 == 1)
+                p.gray = EDGEL_GRAY_BGR;
+            if (k % 4 == 2) {
+                p.blur = EDGEL_BLUR_GAUSSIAN;
+                p.blur_sigma = 0.5 + k * 0.3;
+            } else if (k % 7 == 3) {
+                p.blur = EDGEL_BLUR_5X5_159;
+            }
+            compare_case(&p, &img, "size");
+            free(mem);
+        }
+    }
+    printf("sizes: %d sizes compared\n", count);
+}
+
+static void test_stages(const edgel_image *photo)
+{
+    for (int k = 0; k < 8; k++) {
+        void *mem;
+        edgel_image img = make_frame(photo, 300 + k * 37, 200 + k * 11, k % 2 ? 3 : 1, &mem);
+        edgel_canny_params p;
+        params_for(k, &p);
+        p.gray = k % 4 == 1 ? EDGEL_GRAY_RGB : EDGEL_GRAY_NONE;
+        p.blur = k % 3 == 0 ? EDGEL_BLUR_GAUSSIAN : EDGEL_BLUR_NONE;
+        p.blur_sigma = 1.3;
+        compare_stages(&p, &img);
+        free(mem);
+    }
+    printf("stages compared\n");
+}
+
+static void test_gradients(const edgel_image *photo)
+{
+    for (int k = 0; k < 12; k++) {
+        const int w = 17 + k * 53, h = 9 + k * 41, cn = k % 2 ? 3 : 1;
+        const size_t n = (size_t)w * h * cn;
+        int16_t *dx = malloc(n * 2), *dy = malloc(n * 2);
+        const int limit = k < 4 ? 300 : (k < 8 ? 5000 : 32768);
+        for (size_t i = 0; i < n; i++) {
+            dx[i] = (int16_t)((int)(next_random() % (2 * limit)) - limit);
+            dy[i] = (int16_t)((int)(next_random() % (2 * limit)) - limit);
+        }
+        (void)photo;
+        edgel_image vx = edgel_image_host(dx, w, h, EDGEL_S16, cn);
+        edgel_image vy = edgel_image_host(dy, w, h, EDGEL_S16, cn);
+        uint8_t *a = malloc((size_t)w * h), *b = malloc((size_t)w * h);
+        edgel_image ea = edgel_image_host(a, w, h, EDGEL_U8, 1);
+        edgel_image eb = edgel_image_host(b, w, h, EDGEL_U8, 1);
+        edgel_canny_params p;
+        params_for(k, &p);
+        CHECK(edgel_canny_gradients(cpu, &p, &vx, &vy, &ea, NULL) == EDGEL_OK);
+        CHECK(edgel_canny_gradients(gpu, &p, &vx, &vy, &eb, NULL) == EDGEL_OK);
+        CHECK(memcmp(a, b, (size_t)w * h) == 0);
+        edgel_image dvx = device_copy(&vx), dvy = device_copy(&vy);
+        edgel_image de = {NULL, w, h, (size_t)w, EDGEL_U8, 1, EDGEL_MEMORY_DEVICE};
+        CUDA_CHECK(cudaMalloc(&de.data, (size_t)w * h));
+        CHECK(edgel_canny_gradients(gpu, &p, &dvx, &dvy, &de, NULL) == EDGEL_OK);
+        CHECK(edgel_context_synchronize(gpu) == EDGEL_OK);
+        memset(b, 0x5A, (size_t)w * h);
+        device_download(&de, b);
+        CHECK(memcmp(a, b, (size_t)w * h) == 0);
+        cudaFree(dvx.data);
+        cudaFree(dvy.data);
+        cudaFree(de.data);
+        free(dx);
+        free(dy);
+        free(a);
+        free(b);
+    }
+    printf("gradients compared\n");
+}
+
+/* A batch (host and device) and two contexts on two streams give the single calls' bytes. */
+static void test_batches_and_streams(const edgel_image *photo, int small)
+{
+    const int count = small ? 3 : 70, w = small ? 97 : 640, h = small ? 61 : 360;
+    edgel_image *src = calloc(count, sizeof *src), *ref = calloc(count, sizeof *ref);
+    edgel_image *out = calloc(count, sizeof *out), *dsrc = calloc(count, sizeof *dsrc);
+    edgel_image *dout = calloc(count, sizeof *dout);
+    void **mem = calloc(count, sizeof *mem);
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    p.gray = EDGEL_GRAY_RGB;
+    p.blur = EDGEL_BLUR_GAUSSIAN;
+    p.blur_sigma = 1.2;
+    for (int i = 0; i < count; i++) {
+        src[i] = make_frame(photo, w, h, 3, &mem[i]);
+        ref[i] = edgel_image_host(malloc((size_t)w * h), w, h, EDGEL_U8, 1);
+        out[i] = edgel_image_host(malloc((size_t)w * h), w, h, EDGEL_U8, 1);
+        memset(out[i].data, 0x5A, (size_t)w * h);
+        CHECK(edgel_canny(cpu, &p, &src[i], &ref[i], NULL) == EDGEL_OK);
+        dsrc[i] = device_copy(&src[i]);
+        dout[i] = (edgel_image){NULL, w, h, (size_t)w, EDGEL_U8, 1, EDGEL_MEMORY_DEVICE};
+        CUDA_CHECK(cudaMalloc(&dout[i].data, (size_t)w * h));
+    }
+    int same = 1;
+    CHECK(edgel_canny_batch(gpu, &p, src, out, count) == EDGEL_OK);
+    for (int i = 0; i < count; i++)
+        same &= memcmp(ref[i].data, out[i].data, (size_t)w * h) == 0;
+    CHECK(same);
+    CHECK(edgel_canny_batch(gpu, &p, dsrc, dout, count) == EDGEL_OK);
+    CHECK(edgel_context_synchronize(gpu) == EDGEL_OK);
+    same = 1;
+    for (int i = 0; i < count; i++) {
+        memset(out[i].data, 0x5A, (size_t)w * h);
+        device_download(&dout[i], out[i].data);
+        same &= memcmp(ref[i].data, out[i].data, (size_t)w * h) == 0;
+    }
+    CHECK(same);
+    /* Two contexts, each on a stream of the caller's, frames interleaved. */
+    cudaStream_t s1, s2;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+    CHECK(edgel_context_set_stream(gpu, s1) == EDGEL_OK);
+    CHECK(edgel_context_set_stream(gpu2, s2) == EDGEL_OK);
+    for (int i = 0; i < count; i++)
+        CUDA_CHECK(cudaMemset(dout[i].data, 0x5A, (size_t)w * h));
+    for (int i = 0; i < count; i++)
+        CHECK(edgel_canny(i % 2 ? gpu2 : gpu, &p, &dsrc[i], &dout[i], NULL) == EDGEL_OK);
+    CHECK(edgel_context_synchronize(gpu) == EDGEL_OK);
+    CHECK(edgel_context_synchronize(gpu2) == EDGEL_OK);
+    same = 1;
+    for (int i = 0; i < count; i++) {
+        device_download(&dout[i], out[i].data);
+        same &= memcmp(ref[i].data, out[i].data, (size_t)w * h) == 0;
+    }
+    CHECK(same);
+    edgel_context_set_stream(gpu, NULL);
+    edgel_context_set_stream(gpu2, NULL);
+    cudaStreamDestroy(s1);
+    cudaStreamDestroy(s2);
+    for (int i = 0; i < count; i++) {
+        free(mem[i]);
+        free(ref[i].data);
+        free(out[i].data);
+        cudaFree(dsrc[i].data);
+        cudaFree(dout[i].data);
+    }
+    free(src), free(ref), free(out), free(dsrc), free(dout), free(mem);
+    printf("batches and streams: %d frames compared\n", count);
+}
+
+int main(int argc, char **argv)
+{
+    int small = 0;
+    const char *dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--small"))
+            small = 1;
+        else
+            dir = argv[i];
+    }
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        printf("test_gpu: no CUDA device, skipped\n");
+        return 77;
+    }
+    edgel_context_options o;
+    edgel_context_options_default(&o);
+    if (edgel_context_create(EDGEL_BACKEND_CPU, &o, &cpu) != EDGEL_OK ||
+        edgel_context_create(EDGEL_BACKEND_CUDA, &o, &gpu) != EDGEL_OK ||
+        edgel_context_create(EDGEL_BACKEND_CUDA, &o, &gpu2) != EDGEL_OK) {
+        fprintf(stderr, "test_gpu: contexts: %s\n", edgel_last_error());
+        return 1;
+    }
+    edgel_backend b;
+    edgel_context *autoctx;
+    CHECK(edgel_context_create(EDGEL_BACKEND_AUTO, NULL, &autoctx) == EDGEL_OK);
+    CHECK(edgel_context_backend(autoctx, &b) == EDGEL_OK && b == EDGEL_BACKEND_CUDA);
+    edgel_context_destroy(autoctx);
+
+    enum { MAX_PHOTOS = 500 };
+    edgel_image *photos = calloc(MAX_PHOTOS, sizeof *photos);
+    int n = dir ? load_photos(dir, photos, small ? 2 : MAX_PHOTOS) : 0;
+    uint8_t fallback[64 * 48 * 3];
+    if (n == 0) { /* no photographs given: a smooth synthetic frame */
+        for (int i = 0; i < 64 * 48 * 3; i++)
+            fallback[i] = (uint8_t)((i / 3 % 64) * 3 + (i / 192) * 2 + (next_random() & 7));
+        photos[0] = edgel_image_host(fallback, 64, 48, EDGEL_U8, 3);
+    }
+    if (n > 0)
+        test_photos(photos, n);
+    test_sizes(&photos[0], small);
+    test_stages(&photos[0]);
+    test_gradients(&photos[0]);
+    test_batches_and_streams(&photos[0], small);
+    for (int i = 0; i < n; i++)
+        edgel_io_free(&photos[i]);
+    free(photos);
+    edgel_context_destroy(cpu);
+    edgel_context_destroy(gpu);
+    edgel_context_destroy(gpu2);
+    return check_summary("test_gpu");
+}
