@@ -285,36 +285,14 @@ static edgel_status check_canny_call(edgel_context *ctx, const edgel_canny_param
     return EDGEL_OK;
 }
 
-#ifdef EDGEL_HAVE_CUDA
-/* Stages that are the input itself (gray of a gray image, smoothed without blur): the GPU
- * backend leaves them to this copy. */
-static edgel_status gpu_passthrough_stages(edgel_context *ctx, const edgel_canny_params *params,
-                                           const edgel_image *src, const edgel_canny_stages *st)
-{
-    if (!st)
-        return EDGEL_OK;
-    const edgel_image *copies[2][2] = {
-        {st->gray && src->channels == 1 ? st->gray : NULL, src},
-        {st->smoothed && params->blur == EDGEL_BLUR_NONE &&
-                 !(params->gray != EDGEL_GRAY_NONE && src->channels > 1)
-             ? st->smoothed : NULL, src}};
-    for (int i = 0; i < 2; i++)
-        if (copies[i][0])
-            EDGEL_TRY(edgel_cuda_copy_image(ctx->cuda, copies[i][1], copies[i][0]));
-    return EDGEL_OK;
-}
-#endif
-
 edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
                          const edgel_image *src, const edgel_image *edges,
                          const edgel_canny_stages *stages)
 {
     EDGEL_TRY(check_canny_call(ctx, params, src, edges, stages));
 #ifdef EDGEL_HAVE_CUDA
-    if (on_gpu(ctx)) {
-        EDGEL_TRY(gpu_passthrough_stages(ctx, params, src, stages));
+    if (on_gpu(ctx))
         return edgel_cuda_canny(ctx->cuda, params, src, edges, 1, stages);
-    }
 #endif
     return run_canny(ctx, params, src, edges, stages);
 }

@@ -22,11 +22,6 @@ edgel_status edgel_cuda_synchronize(edgel_cuda_state *state);
 edgel_status edgel_cuda_reserve(edgel_cuda_state *state, int width, int height, int channels,
                                 int batch);
 
-/* Copies src into dst (same size and type; both host or both device), on the context's
- * stream. */
-edgel_status edgel_cuda_copy_image(edgel_cuda_state *state, const edgel_image *src,
-                                   const edgel_image *dst);
-
 /* Canny of `count` frames (count 1 may carry stages; batches may not). */
 edgel_status edgel_cuda_canny(edgel_cuda_state *state, const edgel_canny_params *params,
                               const edgel_image *srcs, const edgel_image *edges, int count,

@@ -222,19 +222,6 @@ extern "C" edgel_status edgel_cuda_reserve(edgel_cuda_state *s, int width, int h
     return EDGEL_OK;
 }
 
-extern "C" edgel_status edgel_cuda_copy_image(edgel_cuda_state *s, const edgel_image *src,
-                                              const edgel_image *dst)
-{
-    CUDA_TRY(cudaSetDevice(s->device));
-    const cudaMemcpyKind kind = src->memory == EDGEL_MEMORY_DEVICE ? cudaMemcpyDeviceToDevice
-                                                                   : cudaMemcpyHostToHost;
-    CUDA_TRY(cudaMemcpy2DAsync(dst->data, dst->pitch, src->data, src->pitch, edgel_row_bytes(src),
-                               src->height, kind, s->stream));
-    if (kind == cudaMemcpyHostToHost)
-        CUDA_TRY(cudaStreamSynchronize(s->stream));
-    return EDGEL_OK;
-}
-
 /* Device pointers of the single-frame stages (NULL members when not wanted). */
 struct device_stages {
     canny_stage_out out;
@@ -296,13 +283,16 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
             cur.src[z] = t.dst[z];
         cur.src_pitch = t.dst_pitch;
         cn = 1;
+    } else if (st && st->gray) { /* the gray stage of a gray frame is the frame */
+        CUDA_TRY(cudaMemcpy2DAsync(st->gray, st->gray_pitch, cur.src[0], cur.src_pitch, (size_t)w,
+                                   h, cudaMemcpyDeviceToDevice, stream));
     }
     if (p->blur != EDGEL_BLUR_NONE) {
         frame_table t = cur;
         for (int z = 0; z < nframes; z++)
             t.dst[z] = st && st->smoothed ? st->smoothed : ws->blur + z * ws->pixels * ws->channels;
         t.dst_pitch = st && st->smoothed ? st->smoothed_pitch : (size_t)w * cn;
-        const dim3 rows_grid((w * cn + 127) / 128, h, nframes);
+        const dim3 rows_grid((w * cn + 127) / 128, h < 65535 ? h : 65535, nframes);
         if (p->blur == EDGEL_BLUR_GAUSSIAN) {
             int32_t k;
             EDGEL_TRY(edgel_resolve_gaussian(p->blur_ksize, p->blur_sigma, &k));
@@ -318,6 +308,11 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
             cur.src[z] = t.dst[z];
         cur.src_pitch = t.dst_pitch;
     }
+
+    /* The smoothed stage without blur is the image Canny reads. */
+    if (st && st->smoothed && p->blur == EDGEL_BLUR_NONE)
+        CUDA_TRY(cudaMemcpy2DAsync(st->smoothed, st->smoothed_pitch, cur.src[0], cur.src_pitch,
+                                   (size_t)w * cn, h, cudaMemcpyDeviceToDevice, stream));
 
     canny_workspace cw = {ws->map, ws->labels, ws->pixels, ws->pixels};
     const edgel_int_thresholds th = edgel_opencv_thresholds(p, 0);
@@ -519,8 +514,10 @@ static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
         pack_rows(&srcs[i], slot->h_in);
         cudaError_t err = cudaMemcpyAsync(slot->d_in, slot->h_in, px * cn, cudaMemcpyHostToDevice,
                                           slot->stream);
-        if (err != cudaSuccess)
-            return edgel_fail(EDGEL_ERROR_DEVICE, "copy to device: %s", cudaGetErrorString(err));
+        if (err != cudaSuccess) {
+            st = edgel_fail(EDGEL_ERROR_DEVICE, "copy to device: %s", cudaGetErrorString(err));
+            break;
+        }
         frame_table t;
         memset(&t, 0, sizeof t);
         t.src[0] = slot->d_in;
@@ -541,16 +538,18 @@ static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
             if (st == EDGEL_OK)
                 st = copy_stage_down(slot->stream, stages->suppressed, ds.out.suppressed,
                                      ds.out.sup_pitch);
-            if (st == EDGEL_OK && stages->gray && p->gray != EDGEL_GRAY_NONE && cn > 1)
+            if (st == EDGEL_OK)
                 st = copy_stage_down(slot->stream, stages->gray, ds.gray, ds.gray_pitch);
-            if (st == EDGEL_OK && stages->smoothed && p->blur != EDGEL_BLUR_NONE)
+            if (st == EDGEL_OK)
                 st = copy_stage_down(slot->stream, stages->smoothed, ds.smoothed, ds.smoothed_pitch);
         }
         if (st != EDGEL_OK)
             break;
         err = cudaMemcpyAsync(slot->h_out, slot->d_out, px, cudaMemcpyDeviceToHost, slot->stream);
-        if (err != cudaSuccess)
-            return edgel_fail(EDGEL_ERROR_DEVICE, "copy to host: %s", cudaGetErrorString(err));
+        if (err != cudaSuccess) {
+            st = edgel_fail(EDGEL_ERROR_DEVICE, "copy to host: %s", cudaGetErrorString(err));
+            break;
+        }
         slot->pending = &edges[i];
     }
     for (int i = 0; i < 2; i++) {

@@ -341,15 +341,17 @@ __global__ void gaussian_rows(frame_table frames, uint16_t *tmp, size_t tmp_stri
                               int height, int cn, gauss_taps taps)
 {
     const int ksize = taps.size;
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x, z = blockIdx.z;
     if (i >= width * cn)
         return;
     const int x = i / cn, ch = i - x * cn, r = ksize / 2;
-    const uint8_t *row = frames.src[z] + (size_t)y * frames.src_pitch;
-    uint32_t acc = 0;
-    for (int t = 0; t < ksize; t++)
-        acc += taps.k[t] * (uint32_t)__ldg(row + (size_t)edgel_reflect101(x + t - r, width) * cn + ch);
-    tmp[z * tmp_stride + (size_t)y * width * cn + i] = (uint16_t)acc;
+    for (int y = blockIdx.y; y < height; y += gridDim.y) {
+        const uint8_t *row = frames.src[z] + (size_t)y * frames.src_pitch;
+        uint32_t acc = 0;
+        for (int t = 0; t < ksize; t++)
+            acc += taps.k[t] * (uint32_t)__ldg(row + (size_t)edgel_reflect101(x + t - r, width) * cn + ch);
+        tmp[z * tmp_stride + (size_t)y * width * cn + i] = (uint16_t)acc;
+    }
 }
 
 /* Column pass: 16 fractional bits, round half up. */
@@ -357,32 +359,36 @@ __global__ void gaussian_columns(frame_table frames, const uint16_t *tmp, size_t
                                  int width, int height, int cn, gauss_taps taps)
 {
     const int ksize = taps.size;
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x, z = blockIdx.z;
     if (i >= width * cn)
         return;
     const int r = ksize / 2;
     const uint16_t *base = tmp + z * tmp_stride;
-    uint32_t acc = 1u << 15;
-    for (int t = 0; t < ksize; t++)
-        acc += taps.k[t] * (uint32_t)base[(size_t)edgel_reflect101(y + t - r, height) * width * cn + i];
-    frames.dst[z][(size_t)y * frames.dst_pitch + i] = (uint8_t)(acc >> 16);
+    for (int y = blockIdx.y; y < height; y += gridDim.y) {
+        uint32_t acc = 1u << 15;
+        for (int t = 0; t < ksize; t++)
+            acc += taps.k[t] * (uint32_t)base[(size_t)edgel_reflect101(y + t - r, height) * width * cn + i];
+        frames.dst[z][(size_t)y * frames.dst_pitch + i] = (uint8_t)(acc >> 16);
+    }
 }
 
 __global__ void blur_5x5_159(frame_table frames, int width, int height, int cn)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x, z = blockIdx.z;
     if (i >= width * cn)
         return;
     const int k[5][5] = {{2, 4, 5, 4, 2}, {4, 9, 12, 9, 4}, {5, 12, 15, 12, 5}, {4, 9, 12, 9, 4},
                          {2, 4, 5, 4, 2}};
     const int x = i / cn, ch = i - x * cn;
-    int sum = 0;
-    for (int a = 0; a < 5; a++) {
-        const uint8_t *row = frames.src[z] + (size_t)edgel_reflect101(y + a - 2, height) * frames.src_pitch;
-        for (int b = 0; b < 5; b++)
-            sum += k[a][b] * __ldg(row + (size_t)edgel_reflect101(x + b - 2, width) * cn + ch);
+    for (int y = blockIdx.y; y < height; y += gridDim.y) {
+        int sum = 0;
+        for (int a = 0; a < 5; a++) {
+            const uint8_t *row = frames.src[z] + (size_t)edgel_reflect101(y + a - 2, height) * frames.src_pitch;
+            for (int b = 0; b < 5; b++)
+                sum += k[a][b] * __ldg(row + (size_t)edgel_reflect101(x + b - 2, width) * cn + ch);
+        }
+        frames.dst[z][(size_t)y * frames.dst_pitch + i] = (uint8_t)((sum + 79) / 159);
     }
-    frames.dst[z][(size_t)y * frames.dst_pitch + i] = (uint8_t)((sum + 79) / 159);
 }
 
 #endif

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The GPU check, on a machine with an NVIDIA GPU (run from the repository root; logs go to
+# $OUT, default out/gpu-check):
+#   1. build for sm_90 (Release), with the system's libpng/libjpeg or the carried deps/
+#   2. the CPU tests (ctest) and the GPU suite: CPU-vs-GPU byte identity on all BSDS500
+#      photographs (data-local/bsds500) and on sizes 1x1 to 4096x4096 for every option,
+#      stages, user gradients, batches and streams
+#   3. compute-sanitizer memcheck and racecheck on the small cases
+#   4. the benchmark against NPP, and cv2.Canny with all CPU threads where cv2 is installed
+# Prepare the carried folders first with scripts/prepare-device-deps.sh.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out/gpu-check}
+mkdir -p "$OUT"
+log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+status=0
+
+log "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -n1); $(date -u +%Y-%m-%d)"
+nvcc --version | tail -n1
+
+cmake_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEDGEL_BUILD_TESTS=ON)
+if [ ! -f /usr/include/png.h ] || ! ls /usr/include/jpeglib.h /usr/include/*/jpeglib.h >/dev/null 2>&1; then
+  d=$(pwd)/deps
+  cmake_args+=(-DPNG_PNG_INCLUDE_DIR="$d/include" -DPNG_LIBRARY="$d/lib/libpng16.so"
+               -DZLIB_INCLUDE_DIR="$d/include" -DZLIB_LIBRARY="$d/lib/libz.so"
+               -DJPEG_INCLUDE_DIR="$d/include" -DJPEG_LIBRARY="$d/lib/libjpeg.so")
+  export LD_LIBRARY_PATH="$d/lib:${LD_LIBRARY_PATH:-}"
+  log "using carried libpng/libjpeg from deps/"
+fi
+if ! cmake -S . -B build-gpu "${cmake_args[@]}" >"$OUT/configure.log" 2>&1; then
+  tail -n 30 "$OUT/configure.log"; exit 1
+fi
+if ! cmake --build build-gpu -j"$(nproc)" >"$OUT/build.log" 2>&1; then
+  grep -E "error|Error" "$OUT/build.log" | head -n 30; exit 1
+fi
+log "built"
+
+log "CPU tests"
+ctest --test-dir build-gpu --output-on-failure >"$OUT/ctest.log" 2>&1 || status=1
+tail -n 3 "$OUT/ctest.log"
+
+log "GPU suite (CPU-vs-GPU identity)"
+./build-gpu/tests/test_gpu data-local/bsds500 >"$OUT/test_gpu.log" 2>&1 || status=1
+grep -v "^$" "$OUT/test_gpu.log" | tail -n 12
+
+log "compute-sanitizer memcheck"
+compute-sanitizer --tool memcheck --error-exitcode 9 ./build-gpu/tests/test_gpu --small \
+  >"$OUT/memcheck.log" 2>&1 || status=1
+tail -n 3 "$OUT/memcheck.log"
+log "compute-sanitizer racecheck"
+compute-sanitizer --tool racecheck --error-exitcode 9 ./build-gpu/tests/test_gpu --small \
+  >"$OUT/racecheck.log" 2>&1 || status=1
+tail -n 3 "$OUT/racecheck.log"
+
+log "benchmark"
+./build-gpu/bench/bench_gpu data-local/bsds500 "${EDGEL_BENCH_RUNS:-100}" >"$OUT/bench_gpu.md" 2>&1 || status=1
+if python3 -c "import cv2" 2>/dev/null; then
+  EDGEL_LIBRARY=build-gpu/libedgel.so PYTHONPATH=python python3 bench/bench_cpu_vs_opencv.py \
+    --sizes 512x512,1080p,4K,8K --threads "$(nproc)" --image data-local/bsds500/test/100039.jpg \
+    --runs 21 >"$OUT/opencv_cpu.md" 2>&1 || status=1
+else
+  echo "cv2 is not installed on this machine: no OpenCV column" >"$OUT/opencv_cpu.md"
+fi
+cat "$OUT/bench_gpu.md" "$OUT/opencv_cpu.md"
+log "exit status $status"
+exit $status

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Copies what scripts/gpu-check.sh needs on the GPU machine but may not find there into
+# ignored folders that travel with the device call: the BSDS500 photographs (data-local/) and
+# libpng / libjpeg-turbo / zlib headers and shared libraries from this machine (deps/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p data-local deps/include deps/lib
+rsync -a ../shared/data/bsds500 data-local/ 2>/dev/null || cp -r ../shared/data/bsds500 data-local/
+for h in png.h pngconf.h pnglibconf.h zlib.h zconf.h jpeglib.h jmorecfg.h jerror.h; do
+  f=$(find /usr/include -name "$h" | head -n1); cp "$f" deps/include/
+done
+cp "$(find /usr/include -name jconfig.h | head -n1)" deps/include/
+for l in libpng16.so.16 libjpeg.so.62 libz.so.1; do
+  cp -L "$(ldconfig -p | awk -v l="$l" '$1 == l {print $NF; exit}')" deps/lib/
+done
+ln -sf libpng16.so.16 deps/lib/libpng16.so
+ln -sf libjpeg.so.62 deps/lib/libjpeg.so
+ln -sf libz.so.1 deps/lib/libz.so
+du -sh data-local deps
