@@ -44,11 +44,11 @@ log "GPU suite (CPU-vs-GPU identity)"
 grep -v "^$" "$OUT/test_gpu.log" | tail -n 12
 
 log "compute-sanitizer memcheck"
-compute-sanitizer --tool memcheck --error-exitcode 9 ./build-gpu/tests/test_gpu --small \
+timeout 180 compute-sanitizer --tool memcheck --error-exitcode 9 ./build-gpu/tests/test_gpu --small \
   >"$OUT/memcheck.log" 2>&1 || status=1
 tail -n 3 "$OUT/memcheck.log"
 log "compute-sanitizer racecheck"
-compute-sanitizer --tool racecheck --error-exitcode 9 ./build-gpu/tests/test_gpu --small \
+timeout 180 compute-sanitizer --tool racecheck --error-exitcode 9 ./build-gpu/tests/test_gpu --small \
   >"$OUT/racecheck.log" 2>&1 || status=1
 tail -n 3 "$OUT/racecheck.log"
 
