@@ -61,6 +61,11 @@ if python3 -c "import cv2" 2>/dev/null; then
 else
   echo "cv2 is not installed on this machine: no OpenCV column" >"$OUT/opencv_cpu.md"
 fi
+log "per-kernel device time at 1920x1080 (Nsight Compute, one call)"
+timeout 120 ncu --clock-control none --launch-skip 40 --launch-count 4 \
+  --metrics gpu__time_duration.sum,dram__bytes.sum ./build-gpu/bench/bench_gpu data-local/bsds500 \
+  20 1920x1080 >"$OUT/ncu.log" 2>&1
+grep -E "^  [a-z_]+.*\(|gpu__time_duration|dram__bytes" "$OUT/ncu.log" | sed 's/^ *//' | head -n 24
 cat "$OUT/bench_gpu.md" "$OUT/opencv_cpu.md"
 log "exit status $status"
 exit $status

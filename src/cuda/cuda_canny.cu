@@ -32,7 +32,7 @@
 struct workspace {
     size_t pixels, frames;
     int channels;
-    uint8_t *map, *gray, *blur;
+    uint8_t *map, *gray, *blur, *strong;
     uint32_t *labels;
     uint16_t *tmp;
 };
@@ -67,6 +67,7 @@ struct edgel_cuda_state {
 static void free_workspace(workspace *ws)
 {
     cudaFree(ws->map);
+    cudaFree(ws->strong);
     cudaFree(ws->gray);
     cudaFree(ws->blur);
     cudaFree(ws->labels);
@@ -84,6 +85,7 @@ static edgel_status ensure_workspace(workspace *ws, size_t pixels, size_t frames
     free_workspace(ws);
     const size_t n = pixels * frames;
     CUDA_TRY(cudaMalloc(&ws->map, n));
+    CUDA_TRY(cudaMalloc(&ws->strong, n));
     CUDA_TRY(cudaMalloc(&ws->gray, n));
     CUDA_TRY(cudaMalloc(&ws->blur, n * channels));
     CUDA_TRY(cudaMalloc(&ws->labels, n * sizeof(uint32_t)));
@@ -199,7 +201,7 @@ extern "C" edgel_status edgel_cuda_synchronize(edgel_cuda_state *s)
 static size_t frames_per_launch(size_t pixels, int channels)
 {
     /* Enough frames per launch to fill the GPU with small frames, within ~1 GiB of workspace. */
-    const size_t per_frame = pixels * (1 + 1 + 4 + 3 * (size_t)channels);
+    const size_t per_frame = pixels * (1 + 1 + 1 + 4 + 3 * (size_t)channels);
     size_t n = ((size_t)1 << 30) / (per_frame ? per_frame : 1);
     if (n > EDGEL_CUDA_MAX_FRAMES)
         n = EDGEL_CUDA_MAX_FRAMES;
@@ -314,7 +316,7 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
         CUDA_TRY(cudaMemcpy2DAsync(st->smoothed, st->smoothed_pitch, cur.src[0], cur.src_pitch,
                                    (size_t)w * cn, h, cudaMemcpyDeviceToDevice, stream));
 
-    canny_workspace cw = {ws->map, ws->labels, ws->pixels, ws->pixels};
+    canny_workspace cw = {ws->map, ws->labels, ws->strong, ws->pixels};
     const edgel_int_thresholds th = edgel_opencv_thresholds(p, 0);
     canny_geometry g = {w, h, cn, th.low, th.high, p->l2_gradient};
     canny_stage_out so;
@@ -330,7 +332,7 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
     default: canny_tile_kernel<3, false><<<tiles, tile_block, 0, stream>>>(cur, NULL, 0, cw, g, taps, so); break;
     }
     merge_tile_borders<<<tiles, 2 * EDGEL_TILE, 0, stream>>>(cw, g);
-    mark_strong_roots<<<grid2d, block2d, 0, stream>>>(cw, g);
+    resolve_roots<<<grid2d, block2d, 0, stream>>>(cw, g);
     write_edges<<<grid2d, block2d, 0, stream>>>(frames, cw, g);
     CUDA_TRY(cudaGetLastError());
     return EDGEL_OK;
@@ -612,7 +614,7 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
     t.dst[0] = dedges;
     t.src_pitch = dx_pitch;
     t.dst_pitch = e_pitch;
-    canny_workspace cw = {ws->map, ws->labels, ws->pixels, ws->pixels};
+    canny_workspace cw = {ws->map, ws->labels, ws->strong, ws->pixels};
     const edgel_int_thresholds th = edgel_opencv_thresholds(p, 1);
     canny_geometry g = {w, h, cn, th.low, th.high, p->l2_gradient};
     const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, 1);
@@ -620,7 +622,7 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
     canny_tile_kernel<1, true><<<tiles, dim3(EDGEL_TILE, EDGEL_TILE_ROWS), 0, stream>>>(
         t, ddy, dy_pitch, cw, g, taps_for(3, 1), ds.out);
     merge_tile_borders<<<tiles, 2 * EDGEL_TILE, 0, stream>>>(cw, g);
-    mark_strong_roots<<<grid2d, block2d, 0, stream>>>(cw, g);
+    resolve_roots<<<grid2d, block2d, 0, stream>>>(cw, g);
     write_edges<<<grid2d, block2d, 0, stream>>>(t, cw, g);
     CUDA_TRY(cudaGetLastError());
     if (on_host) {

@@ -5,11 +5,14 @@
  * Canny runs in four launches, each over up to EDGEL_CUDA_MAX_FRAMES frames (blockIdx.z):
  *   canny_tile_kernel      gradient, magnitude, NMS and double threshold of a 32x32 tile from a
  *                          shared-memory copy of its input (with halo), then connected
- *                          components of the tile's candidate pixels (union-find in shared
- *                          memory); writes the map and each candidate's tile-local root label
+ *                          components of the tile's candidate pixels: horizontal runs from a
+ *                          warp ballot, runs joined across rows by union-find in shared memory.
+ *                          Writes per pixel the map bits and the global index of its tile-local
+ *                          root, and per local root whether its component holds a strong pixel
  *   merge_tile_borders     joins components across tile borders (global union-find, atomicMin)
- *   mark_strong_roots      flags the root of every component that holds a strong pixel
- *   write_edges            255 for candidates whose root is flagged
+ *   resolve_roots          points every local root straight at its final root and passes the
+ *                          strong flag on to it (walks only local roots, not every pixel)
+ *   write_edges            255 for candidates whose final root is flagged (two loads)
  * Hysteresis is thereby exact (candidates 8-connected to a strong pixel) in a fixed number of
  * launches, with no host round trip.
  */
@@ -23,8 +26,10 @@
 #define EDGEL_CUDA_MAX_FRAMES 64
 #define EDGEL_TILE 32         /* tile side of canny_tile_kernel */
 #define EDGEL_TILE_ROWS 8     /* its blockDim.y; blockDim.x = EDGEL_TILE */
-#define EDGEL_LABEL_MASK 0x7FFFFFFFu
-#define EDGEL_LABEL_STRONG 0x80000000u
+/* Bits of the device map (the CPU's 0/1/2 values are not used on the GPU). */
+#define EDGEL_GMAP_CANDIDATE 1u /* kept by NMS, above the low threshold */
+#define EDGEL_GMAP_STRONG 2u    /* above the high threshold */
+#define EDGEL_GMAP_ROOT 4u      /* root of its tile-local component */
 
 /* Where each frame of a launch lives (passed by value: no table upload, no race). */
 struct frame_table {
@@ -36,9 +41,10 @@ struct frame_table {
 
 /* Per-frame workspace: frame z's map and labels start at z * stride. */
 struct canny_workspace {
-    uint8_t *map;      /* EDGEL_MAP_* per pixel, w * h per frame */
-    uint32_t *labels;  /* union-find parent (bit 31: component has a strong pixel) */
-    size_t map_stride, label_stride;
+    uint8_t *map;      /* EDGEL_GMAP_* bits per pixel, w * h per frame */
+    uint32_t *labels;  /* union-find parent, as a pixel index of the frame */
+    uint8_t *strong;   /* at local and final roots: the component holds a strong pixel */
+    size_t stride;     /* pixels from one frame's buffers to the next's */
 };
 
 struct sobel_taps {
@@ -65,16 +71,16 @@ struct canny_geometry {
 __device__ __forceinline__ uint32_t uf_find(const uint32_t *labels, uint32_t x)
 {
     const volatile uint32_t *l = labels;
-    uint32_t p = l[x] & EDGEL_LABEL_MASK;
+    uint32_t p = l[x];
     while (p != x) {
         x = p;
-        p = l[x] & EDGEL_LABEL_MASK;
+        p = l[x];
     }
     return x;
 }
 
 /* Joins the sets of a and b: the larger root is pointed at the smaller (atomicMin), retrying
- * when another thread moved the root meanwhile. Labels carry no strong bits yet. */
+ * when another thread moved the root meanwhile. */
 __device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t b)
 {
     for (;;) {
@@ -144,7 +150,7 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
     __shared__ int32_t mag[RING][RING];
     __shared__ int16_t sdx[RING][RING], sdy[RING][RING];
     __shared__ uint32_t lab[T * T];
-    __shared__ uint8_t smap[T * T];
+    __shared__ uint8_t smap[T * T], sstrong[T * T];
 
     const int z = blockIdx.z, w = g.width, h = g.height, cn = g.channels;
     const int x0 = blockIdx.x * T, y0 = blockIdx.y * T;
@@ -203,7 +209,8 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
     }
     __syncthreads();
 
-    /* NMS and double threshold of the tile; candidates start as their own component. */
+    /* NMS and double threshold; one warp per tile row, so a ballot gives the row's runs of
+     * candidates, and each candidate starts labelled with the first pixel of its run. */
     for (int i = tid; i < T * T; i += nthreads) {
         const int ty = i / T, tx = i - ty * T, gx = x0 + tx, gy = y0 + ty;
         uint8_t v = EDGEL_MAP_NONE;
@@ -211,9 +218,12 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
             v = edgel_nms_value(&mag[ty][1], &mag[ty + 1][1], &mag[ty + 2][1], tx,
                                 sdx[ty + 1][tx + 1], sdy[ty + 1][tx + 1], g.low, g.high);
         smap[i] = v;
-        lab[i] = i;
+        const unsigned run_mask = __ballot_sync(0xFFFFFFFFu, v != EDGEL_MAP_NONE);
+        const unsigned starts = run_mask & ~(run_mask << 1);
+        const int start = 31 - __clz(starts & (0xFFFFFFFFu >> (31 - tx)));
+        lab[i] = v != EDGEL_MAP_NONE ? (uint32_t)(i - tx + start) : (uint32_t)i;
+        sstrong[i] = 0;
         if (gx < w && gy < h) {
-            ws.map[z * ws.map_stride + (size_t)gy * w + gx] = v;
             if (stage.dx) {
                 *(int16_t *)((uint8_t *)stage.dx + gy * stage.dx_pitch + gx * 2) = sdx[ty + 1][tx + 1];
                 *(int16_t *)((uint8_t *)stage.dy + gy * stage.dy_pitch + gx * 2) = sdy[ty + 1][tx + 1];
@@ -225,30 +235,54 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
         }
     }
     __syncthreads();
+    /* Runs joined to the runs they touch in the row above (8-connected): through the pixel
+     * straight above, or else through each diagonal one. */
     for (int i = tid; i < T * T; i += nthreads) {
-        if (smap[i] == EDGEL_MAP_NONE)
-            continue;
         const int ty = i / T, tx = i - ty * T;
-        if (tx > 0 && smap[i - 1] != EDGEL_MAP_NONE)
-            tile_union(lab, i, i - 1);
-        if (ty > 0) {
+        if (smap[i] == EDGEL_MAP_NONE || ty == 0)
+            continue;
+        if (smap[i - T] != EDGEL_MAP_NONE) {
+            tile_union(lab, i, i - T);
+        } else {
             if (tx > 0 && smap[i - T - 1] != EDGEL_MAP_NONE)
                 tile_union(lab, i, i - T - 1);
-            if (smap[i - T] != EDGEL_MAP_NONE)
-                tile_union(lab, i, i - T);
             if (tx < T - 1 && smap[i - T + 1] != EDGEL_MAP_NONE)
                 tile_union(lab, i, i - T + 1);
         }
     }
     __syncthreads();
-    for (int i = tid; i < T * T; i += nthreads) {
-        if (smap[i] == EDGEL_MAP_NONE)
+    uint32_t roots[T * T / (T * EDGEL_TILE_ROWS)];
+#pragma unroll
+    for (int k = 0; k < T * T / (T * EDGEL_TILE_ROWS); k++) {
+        const int i = tid + k * nthreads;
+        roots[k] = i;
+        if (smap[i] != EDGEL_MAP_NONE) {
+            roots[k] = tile_find(lab, i);
+            if (smap[i] == EDGEL_MAP_STRONG)
+                sstrong[roots[k]] = 1;
+        }
+    }
+    __syncthreads();
+    uint8_t *map = ws.map + z * ws.stride;
+    uint32_t *labels = ws.labels + z * ws.stride;
+#pragma unroll
+    for (int k = 0; k < T * T / (T * EDGEL_TILE_ROWS); k++) {
+        const int i = tid + k * nthreads, ty = i / T, tx = i - ty * T, gx = x0 + tx, gy = y0 + ty;
+        if (gx >= w || gy >= h)
             continue;
-        const int ty = i / T, tx = i - ty * T;
-        const uint32_t root = tile_find(lab, i);
-        const uint32_t ry = root / T, rx = root - ry * T;
-        ws.labels[z * ws.label_stride + (size_t)(y0 + ty) * w + x0 + tx] =
-            (uint32_t)(y0 + ry) * (uint32_t)w + (uint32_t)(x0 + rx);
+        const size_t p = (size_t)gy * w + gx;
+        const uint8_t v = smap[i];
+        uint8_t bits = 0;
+        if (v != EDGEL_MAP_NONE) {
+            const uint32_t ry = roots[k] / T, rx = roots[k] - ry * T;
+            labels[p] = (uint32_t)(y0 + ry) * (uint32_t)w + (uint32_t)(x0 + rx);
+            bits = EDGEL_GMAP_CANDIDATE | (v == EDGEL_MAP_STRONG ? EDGEL_GMAP_STRONG : 0);
+            if (roots[k] == (uint32_t)i) {
+                bits |= EDGEL_GMAP_ROOT;
+                ws.strong[z * ws.stride + p] = sstrong[i];
+            }
+        }
+        map[p] = bits;
     }
 }
 
@@ -274,31 +308,38 @@ __global__ void merge_tile_borders(canny_workspace ws, canny_geometry g)
         for (int k = 0; k < 3; k++)
             nx[k] = x - 1 + k, ny[k] = y - 1;
     }
-    const uint8_t *map = ws.map + z * ws.map_stride;
-    uint32_t *labels = ws.labels + z * ws.label_stride;
+    const uint8_t *map = ws.map + z * ws.stride;
+    uint32_t *labels = ws.labels + z * ws.stride;
     const uint32_t p = (uint32_t)y * w + x;
-    if (map[p] == EDGEL_MAP_NONE)
+    if (!(map[p] & EDGEL_GMAP_CANDIDATE))
         return;
     for (int k = 0; k < 3; k++) {
         if (nx[k] < 0 || nx[k] >= w || ny[k] < 0 || ny[k] >= h)
             continue;
         const uint32_t q = (uint32_t)ny[k] * w + nx[k];
-        if (map[q] != EDGEL_MAP_NONE)
+        if (map[q] & EDGEL_GMAP_CANDIDATE)
             uf_union(labels, p, q);
     }
 }
 
-__global__ void mark_strong_roots(canny_workspace ws, canny_geometry g)
+/* Every local root learns its final root (labels[root] = final root, so any pixel reaches it
+ * in two loads) and hands its strong flag on. Another thread may flag the same final root
+ * or read a label mid-update: both values it can see are ancestors, so either is right. */
+__global__ void resolve_roots(canny_workspace ws, canny_geometry g)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     const int z = blockIdx.z;
     if (x >= g.width || y >= g.height)
         return;
     const uint32_t p = (uint32_t)y * g.width + x;
-    if (ws.map[z * ws.map_stride + p] != EDGEL_MAP_STRONG)
+    if (!(ws.map[z * ws.stride + p] & EDGEL_GMAP_ROOT))
         return;
-    uint32_t *labels = ws.labels + z * ws.label_stride;
-    atomicOr(&labels[uf_find(labels, p)], EDGEL_LABEL_STRONG);
+    uint32_t *labels = ws.labels + z * ws.stride;
+    uint8_t *strong = ws.strong + z * ws.stride;
+    const uint32_t root = uf_find(labels, p);
+    labels[p] = root;
+    if (strong[p])
+        strong[root] = 1;
 }
 
 __global__ void write_edges(frame_table frames, canny_workspace ws, canny_geometry g)
@@ -309,9 +350,9 @@ __global__ void write_edges(frame_table frames, canny_workspace ws, canny_geomet
         return;
     const uint32_t p = (uint32_t)y * g.width + x;
     uint8_t out = 0;
-    if (ws.map[z * ws.map_stride + p] != EDGEL_MAP_NONE) {
-        const uint32_t *labels = ws.labels + z * ws.label_stride;
-        out = (labels[uf_find(labels, p)] & EDGEL_LABEL_STRONG) ? 255 : 0;
+    if (ws.map[z * ws.stride + p] & EDGEL_GMAP_CANDIDATE) {
+        const uint32_t *labels = ws.labels + z * ws.stride;
+        out = ws.strong[z * ws.stride + labels[labels[p]]] ? 255 : 0;
     }
     frames.dst[z][(size_t)y * frames.dst_pitch + x] = out;
 }
