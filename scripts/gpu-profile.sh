@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Nsight Compute detail of the Canny kernels at one frame size (default 1920x1080): where the
+# tile kernel's warps stall, occupancy, and instruction mix. Needs build-gpu/ from
+# scripts/gpu-check.sh. Full reports go to $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out/gpu-profile}
+mkdir -p "$OUT"
+size=${1:-1920x1080}
+[ -d deps/lib ] && export LD_LIBRARY_PATH="$(pwd)/deps/lib:${LD_LIBRARY_PATH:-}"
+for k in canny_tile_kernel merge_tile_borders write_edges; do
+  timeout 200 ncu --clock-control none -k "regex:$k" --launch-skip 10 --launch-count 1 --set full \
+    ./build-gpu/bench/bench_gpu data-local/bsds500 12 "$size" >"$OUT/ncu_$k.txt" 2>&1
+  echo "== $k"
+  grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc A|Issue Slots Busy|Warp Cycles Per Issued|stall|Stall|L1/TEX Hit|Mem Busy|Max Bandwidth|Avg. Active Threads|Branch Efficiency|Executed Instructions  " \
+    "$OUT/ncu_$k.txt" | sed 's/^ *//' | cut -c1-220 | head -n 40
+done
