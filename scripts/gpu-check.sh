@@ -18,22 +18,8 @@ status=0
 log "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -n1); $(date -u +%Y-%m-%d)"
 nvcc --version | tail -n1
 
-cmake_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEDGEL_BUILD_TESTS=ON)
-if [ ! -f /usr/include/png.h ] || ! ls /usr/include/jpeglib.h /usr/include/*/jpeglib.h >/dev/null 2>&1; then
-  d=$(pwd)/deps
-  cmake_args+=(-DPNG_PNG_INCLUDE_DIR="$d/include" -DPNG_LIBRARY="$d/lib/libpng16.so"
-               -DZLIB_INCLUDE_DIR="$d/include" -DZLIB_LIBRARY="$d/lib/libz.so"
-               -DJPEG_INCLUDE_DIR="$d/include" -DJPEG_LIBRARY="$d/lib/libjpeg.so")
-  export LD_LIBRARY_PATH="$d/lib:${LD_LIBRARY_PATH:-}"
-  log "using carried libpng/libjpeg from deps/"
-fi
-if ! cmake -S . -B build-gpu "${cmake_args[@]}" >"$OUT/configure.log" 2>&1; then
-  tail -n 30 "$OUT/configure.log"; exit 1
-fi
-if ! cmake --build build-gpu -j"$(nproc)" >"$OUT/build.log" 2>&1; then
-  grep -E "error|Error" "$OUT/build.log" | head -n 30; exit 1
-fi
-log "built"
+bash scripts/gpu-build.sh "$OUT" || exit 1
+[ -d deps/lib ] && [ ! -f /usr/include/png.h ] && export LD_LIBRARY_PATH="$(pwd)/deps/lib:${LD_LIBRARY_PATH:-}"
 
 log "CPU tests"
 ctest --test-dir build-gpu --output-on-failure >"$OUT/ctest.log" 2>&1 || status=1

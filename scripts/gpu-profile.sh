@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-out/gpu-profile}
 mkdir -p "$OUT"
 size=${1:-1920x1080}
-[ -d deps/lib ] && export LD_LIBRARY_PATH="$(pwd)/deps/lib:${LD_LIBRARY_PATH:-}"
+[ -x build-gpu/bench/bench_gpu ] || bash scripts/gpu-build.sh "$OUT" || exit 1
+[ -d deps/lib ] && [ ! -f /usr/include/png.h ] && export LD_LIBRARY_PATH="$(pwd)/deps/lib:${LD_LIBRARY_PATH:-}"
 for k in canny_tile_kernel merge_tile_borders write_edges; do
   timeout 200 ncu --clock-control none -k "regex:$k" --launch-skip 10 --launch-count 1 --set full \
     ./build-gpu/bench/bench_gpu data-local/bsds500 12 "$size" >"$OUT/ncu_$k.txt" 2>&1

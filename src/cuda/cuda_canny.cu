@@ -79,6 +79,7 @@ static edgel_status ensure_workspace(workspace *ws, size_t pixels, size_t frames
 {
     if (ws->map && ws->pixels >= pixels && ws->frames >= frames && ws->channels >= channels)
         return EDGEL_OK;
+    pixels = (pixels + 15) / 16 * 16; /* 16-byte multiples: vector loads stay in a frame's slot */
     pixels = pixels > ws->pixels ? pixels : ws->pixels;
     frames = frames > ws->frames ? frames : ws->frames;
     channels = channels > ws->channels ? channels : ws->channels;
@@ -231,27 +232,39 @@ struct device_stages {
     size_t gray_pitch, smoothed_pitch;
 };
 
-static sobel_taps taps_for(int aperture, int from_gradients)
+/* The tile kernel for an aperture and channel count (templates: constants fold). */
+template <bool FROM_GRADIENTS>
+static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, const frame_table &t,
+                        const int16_t *dy, size_t dy_pitch, const canny_workspace &cw,
+                        const canny_geometry &g, const canny_stage_out &so)
 {
-    sobel_taps t;
-    memset(&t, 0, sizeof t);
-    static const int s3[] = {1, 2, 1}, d3[] = {-1, 0, 1}, sch[] = {3, 10, 3};
-    static const int s5[] = {1, 4, 6, 4, 1}, d5[] = {-1, -2, 0, 2, 1};
-    static const int s7[] = {1, 6, 15, 20, 15, 6, 1}, d7[] = {-1, -4, -5, 0, 5, 4, 1};
-    const int *sm = s3, *de = d3;
-    t.size = 3;
-    if (!from_gradients && aperture == 5)
-        sm = s5, de = d5, t.size = 5;
-    else if (!from_gradients && aperture == 7)
-        sm = s7, de = d7, t.size = 7, t.scale16 = 1;
-    else if (!from_gradients && aperture == EDGEL_APERTURE_SCHARR)
-        sm = sch;
-    t.radius = t.size / 2;
-    for (int i = 0; i < t.size; i++) {
-        t.smooth[i] = sm[i];
-        t.deriv[i] = de[i];
+    const dim3 block(EDGEL_TILE, EDGEL_TILE_ROWS);
+#define EDGEL_TILE_CASE(A, C)                                                                   \
+    if (aperture == A && cn == C) {                                                             \
+        canny_tile_kernel<A, C, FROM_GRADIENTS><<<grid, block, 0, stream>>>(t, dy, dy_pitch, cw, g, so); \
+        return;                                                                                 \
     }
-    return t;
+    EDGEL_TILE_CASE(3, 1) EDGEL_TILE_CASE(3, 3) EDGEL_TILE_CASE(3, 4)
+    if (!FROM_GRADIENTS) {
+        EDGEL_TILE_CASE(5, 1) EDGEL_TILE_CASE(5, 3) EDGEL_TILE_CASE(5, 4)
+        EDGEL_TILE_CASE(7, 1) EDGEL_TILE_CASE(7, 3) EDGEL_TILE_CASE(7, 4)
+        EDGEL_TILE_CASE(-1, 1) EDGEL_TILE_CASE(-1, 3) EDGEL_TILE_CASE(-1, 4)
+    }
+#undef EDGEL_TILE_CASE
+}
+
+/* Hysteresis after the tile kernel: border merge, root resolution, edges. */
+static void launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_workspace &cw,
+                              const canny_geometry &g, int nframes)
+{
+    const int tiles_x = (g.width + EDGEL_TILE - 1) / EDGEL_TILE;
+    const int tiles = tiles_x * ((g.height + EDGEL_TILE - 1) / EDGEL_TILE);
+    const size_t pixels = (size_t)g.width * g.height;
+    merge_tile_borders<<<dim3((tiles * 2 * EDGEL_TILE + 255) / 256, 1, nframes), 256, 0, stream>>>(
+        cw, g, tiles_x, tiles);
+    const dim3 quads((unsigned)((pixels + 4 * 256 - 1) / (4 * 256)), nframes);
+    resolve_roots<<<quads, 256, 0, stream>>>(cw, pixels);
+    write_edges<<<quads, 256, 0, stream>>>(t, cw, g, pixels);
 }
 
 static gauss_taps gauss_for(int n, double sigma)
@@ -324,16 +337,8 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
     if (st)
         so = st->out;
     const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, nframes);
-    const dim3 tile_block(EDGEL_TILE, EDGEL_TILE_ROWS);
-    const sobel_taps taps = taps_for(p->aperture, 0);
-    switch (taps.radius) {
-    case 1: canny_tile_kernel<1, false><<<tiles, tile_block, 0, stream>>>(cur, NULL, 0, cw, g, taps, so); break;
-    case 2: canny_tile_kernel<2, false><<<tiles, tile_block, 0, stream>>>(cur, NULL, 0, cw, g, taps, so); break;
-    default: canny_tile_kernel<3, false><<<tiles, tile_block, 0, stream>>>(cur, NULL, 0, cw, g, taps, so); break;
-    }
-    merge_tile_borders<<<tiles, 2 * EDGEL_TILE, 0, stream>>>(cw, g);
-    resolve_roots<<<grid2d, block2d, 0, stream>>>(cw, g);
-    write_edges<<<grid2d, block2d, 0, stream>>>(frames, cw, g);
+    launch_tile<false>(p->aperture, cn, tiles, stream, cur, NULL, 0, cw, g, so);
+    launch_hysteresis(stream, frames, cw, g, nframes);
     CUDA_TRY(cudaGetLastError());
     return EDGEL_OK;
 }
@@ -618,12 +623,8 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
     const edgel_int_thresholds th = edgel_opencv_thresholds(p, 1);
     canny_geometry g = {w, h, cn, th.low, th.high, p->l2_gradient};
     const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, 1);
-    const dim3 block2d(32, 8), grid2d((w + 31) / 32, (h + 7) / 8, 1);
-    canny_tile_kernel<1, true><<<tiles, dim3(EDGEL_TILE, EDGEL_TILE_ROWS), 0, stream>>>(
-        t, ddy, dy_pitch, cw, g, taps_for(3, 1), ds.out);
-    merge_tile_borders<<<tiles, 2 * EDGEL_TILE, 0, stream>>>(cw, g);
-    resolve_roots<<<grid2d, block2d, 0, stream>>>(cw, g);
-    write_edges<<<grid2d, block2d, 0, stream>>>(t, cw, g);
+    launch_tile<true>(3, cn, tiles, stream, t, ddy, dy_pitch, cw, g, ds.out);
+    launch_hysteresis(stream, t, cw, g, 1);
     CUDA_TRY(cudaGetLastError());
     if (on_host) {
         if (stages) {

@@ -47,11 +47,6 @@ struct canny_workspace {
     size_t stride;     /* pixels from one frame's buffers to the next's */
 };
 
-struct sobel_taps {
-    int size, radius, scale16;
-    int smooth[7], deriv[7];
-};
-
 /* Optional stage outputs of a single frame (device pointers, NULL when not wanted). */
 struct canny_stage_out {
     int16_t *dx, *dy;
@@ -132,65 +127,91 @@ __device__ __forceinline__ void tile_union(uint32_t *lab, uint32_t a, uint32_t b
     }
 }
 
+/* The Sobel kernels of cv::Canny as compile-time constants (APERTURE -1 is Scharr), so the
+ * compiler folds the multiplications by 0, 1 and 2 away. */
+template <int APERTURE> struct sobel {
+    static constexpr int radius = APERTURE == 5 ? 2 : (APERTURE == 7 ? 3 : 1);
+    static constexpr bool scale16 = APERTURE == 7;
+    __device__ static constexpr int smooth(int i)
+    {
+        return APERTURE == 5   ? (i == 2 ? 6 : (i == 1 || i == 3 ? 4 : 1))
+             : APERTURE == 7   ? (i == 3 ? 20 : (i == 2 || i == 4 ? 15 : (i == 1 || i == 5 ? 6 : 1)))
+             : APERTURE == -1  ? (i == 1 ? 10 : 3)
+                               : (i == 1 ? 2 : 1);
+    }
+    __device__ static constexpr int deriv(int i)
+    {
+        return APERTURE == 5  ? (i - 2 == 0 ? 0 : (i < 2 ? (i == 0 ? -1 : -2) : (i == 4 ? 1 : 2)))
+             : APERTURE == 7  ? (i == 3 ? 0 : (i < 3 ? (i == 0 ? -1 : (i == 1 ? -4 : -5))
+                                                    : (i == 6 ? 1 : (i == 5 ? 4 : 5))))
+                              : i - 1;
+    }
+};
+
 /*
- * Gradient + NMS + tile components. KR is the Sobel radius (1: 3x3 and Scharr, 2: 5x5,
- * 3: 7x7); FROM_GRADIENTS reads caller-supplied s16 dx, dy (src = dx, aux = dy) instead.
- * The tile's gradient is computed on a ring one pixel wider than the tile, since NMS looks
- * at the neighbours' magnitudes; outside the image the magnitude is 0.
+ * Gradient + NMS + tile components. APERTURE 3, 5, 7 or -1 (Scharr); CN channels;
+ * FROM_GRADIENTS reads caller-supplied s16 dx, dy (src = dx, aux = dy) instead. The gradient
+ * is computed on a ring one pixel wider than the tile, since NMS looks at the neighbours'
+ * magnitudes; outside the image the magnitude is 0.
  */
-template <int KR, bool FROM_GRADIENTS>
+template <int APERTURE, int CN, bool FROM_GRADIENTS>
 __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
     canny_tile_kernel(frame_table frames, const int16_t *aux_dy, size_t aux_pitch,
-                      canny_workspace ws, canny_geometry g, sobel_taps taps,
-                      canny_stage_out stage)
+                      canny_workspace ws, canny_geometry g, canny_stage_out stage)
 {
-    constexpr int T = EDGEL_TILE, RING = T + 2;
+    using K = sobel<APERTURE>;
+    constexpr int KR = K::radius;
+    constexpr int T = EDGEL_TILE, RING = T + 2, NT = T * EDGEL_TILE_ROWS, PER = T * T / NT;
     constexpr int IN = FROM_GRADIENTS ? 1 : T + 2 + 2 * KR; /* input tile side */
-    __shared__ uint8_t in[IN][FROM_GRADIENTS ? 1 : IN * 4];
+    __shared__ uint8_t in[IN][FROM_GRADIENTS ? 1 : IN * CN];
     __shared__ int32_t mag[RING][RING];
     __shared__ int16_t sdx[RING][RING], sdy[RING][RING];
     __shared__ uint32_t lab[T * T];
     __shared__ uint8_t smap[T * T], sstrong[T * T];
 
-    const int z = blockIdx.z, w = g.width, h = g.height, cn = g.channels;
+    const int z = blockIdx.z, w = g.width, h = g.height;
     const int x0 = blockIdx.x * T, y0 = blockIdx.y * T;
-    const int tid = threadIdx.y * T + threadIdx.x, nthreads = T * EDGEL_TILE_ROWS;
+    const int lane = threadIdx.x, tid = threadIdx.y * T + lane;
     const uint8_t *src = frames.src[z];
 
     if (!FROM_GRADIENTS) {
         /* Input tile with replicated borders: rows y0-1-KR .., columns x0-1-KR .. */
-        for (int i = tid; i < IN * IN * cn; i += nthreads) {
-            const int r = i / (IN * cn), rest = i - r * IN * cn, c = rest / cn, ch = rest - c * cn;
+        for (int i = tid; i < IN * IN * CN; i += NT) {
+            const int r = i / (IN * CN), rest = i - r * IN * CN;
             const int sy = edgel_clamp_index(y0 - 1 - KR + r, h);
-            const int sx = edgel_clamp_index(x0 - 1 - KR + c, w);
-            in[r][c * cn + ch] = __ldg(src + (size_t)sy * frames.src_pitch + (size_t)sx * cn + ch);
+            const int sx = edgel_clamp_index(x0 - 1 - KR + rest / CN, w);
+            in[r][rest] = __ldg(src + (size_t)sy * frames.src_pitch + (size_t)sx * CN + rest % CN);
         }
         __syncthreads();
     }
-    for (int i = tid; i < RING * RING; i += nthreads) {
+    for (int i = tid; i < RING * RING; i += NT) {
         const int ry = i / RING, rx = i - ry * RING;
         const int gy = y0 - 1 + ry, gx = x0 - 1 + rx;
         int32_t best = 0, bdx = 0, bdy = 0;
         if (gx >= 0 && gx < w && gy >= 0 && gy < h) {
-            for (int ch = 0; ch < cn; ch++) {
-                int32_t vx, vy;
+#pragma unroll
+            for (int ch = 0; ch < CN; ch++) {
+                int32_t vx = 0, vy = 0;
                 if (FROM_GRADIENTS) {
                     const int16_t *dxr = (const int16_t *)(src + (size_t)gy * frames.src_pitch);
                     const int16_t *dyr = (const int16_t *)((const uint8_t *)aux_dy + (size_t)gy * aux_pitch);
-                    vx = dxr[gx * cn + ch];
-                    vy = dyr[gx * cn + ch];
+                    vx = dxr[gx * CN + ch];
+                    vy = dyr[gx * CN + ch];
                 } else {
-                    vx = 0;
-                    vy = 0;
+                    /* Separable: column sums first, then along the row. */
 #pragma unroll
-                    for (int a = 0; a <= 2 * KR; a++)
+                    for (int b = 0; b <= 2 * KR; b++) {
+                        int32_t col_s = 0, col_d = 0;
 #pragma unroll
-                        for (int b = 0; b <= 2 * KR; b++) {
-                            const int32_t p = in[ry + a][(rx + b) * cn + ch];
-                            vx += taps.smooth[a] * taps.deriv[b] * p;
-                            vy += taps.deriv[a] * taps.smooth[b] * p;
+                        for (int a = 0; a <= 2 * KR; a++) {
+                            const int32_t p = in[ry + a][(rx + b) * CN + ch];
+                            col_s += K::smooth(a) * p;
+                            col_d += K::deriv(a) * p;
                         }
-                    if (taps.scale16) {
+                        vx += K::deriv(b) * col_s;
+                        vy += K::smooth(b) * col_d;
+                    }
+                    if (K::scale16) {
                         vx = edgel_div16_round_even(vx);
                         vy = edgel_div16_round_even(vy);
                     }
@@ -209,65 +230,77 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
     }
     __syncthreads();
 
-    /* NMS and double threshold; one warp per tile row, so a ballot gives the row's runs of
-     * candidates, and each candidate starts labelled with the first pixel of its run. */
-    for (int i = tid; i < T * T; i += nthreads) {
-        const int ty = i / T, tx = i - ty * T, gx = x0 + tx, gy = y0 + ty;
+    /* NMS and double threshold. Thread (lane, threadIdx.y) takes row threadIdx.y + 8k, so a
+     * warp holds a whole tile row and a ballot gives the row's runs of candidates; each
+     * candidate starts labelled with the first pixel of its run. */
+    int run_start[PER];
+#pragma unroll
+    for (int k = 0; k < PER; k++) {
+        const int i = tid + k * NT, ty = i / T, gx = x0 + lane, gy = y0 + ty;
         uint8_t v = EDGEL_MAP_NONE;
         if (gx < w && gy < h)
-            v = edgel_nms_value(&mag[ty][1], &mag[ty + 1][1], &mag[ty + 2][1], tx,
-                                sdx[ty + 1][tx + 1], sdy[ty + 1][tx + 1], g.low, g.high);
+            v = edgel_nms_value(&mag[ty][1], &mag[ty + 1][1], &mag[ty + 2][1], lane,
+                                sdx[ty + 1][lane + 1], sdy[ty + 1][lane + 1], g.low, g.high);
         smap[i] = v;
         const unsigned run_mask = __ballot_sync(0xFFFFFFFFu, v != EDGEL_MAP_NONE);
         const unsigned starts = run_mask & ~(run_mask << 1);
-        const int start = 31 - __clz(starts & (0xFFFFFFFFu >> (31 - tx)));
-        lab[i] = v != EDGEL_MAP_NONE ? (uint32_t)(i - tx + start) : (uint32_t)i;
+        run_start[k] = v != EDGEL_MAP_NONE ? 31 - __clz(starts & (0xFFFFFFFFu >> (31 - lane))) : lane;
+        lab[i] = (uint32_t)(i - lane + run_start[k]);
         sstrong[i] = 0;
         if (gx < w && gy < h) {
             if (stage.dx) {
-                *(int16_t *)((uint8_t *)stage.dx + gy * stage.dx_pitch + gx * 2) = sdx[ty + 1][tx + 1];
-                *(int16_t *)((uint8_t *)stage.dy + gy * stage.dy_pitch + gx * 2) = sdy[ty + 1][tx + 1];
+                *(int16_t *)((uint8_t *)stage.dx + gy * stage.dx_pitch + gx * 2) = sdx[ty + 1][lane + 1];
+                *(int16_t *)((uint8_t *)stage.dy + gy * stage.dy_pitch + gx * 2) = sdy[ty + 1][lane + 1];
             }
             if (stage.mag)
-                *(int32_t *)((uint8_t *)stage.mag + gy * stage.mag_pitch + gx * 4) = mag[ty + 1][tx + 1];
+                *(int32_t *)((uint8_t *)stage.mag + gy * stage.mag_pitch + gx * 4) = mag[ty + 1][lane + 1];
             if (stage.suppressed)
                 stage.suppressed[gy * stage.sup_pitch + gx] = edgel_map_to_suppressed(v);
         }
     }
     __syncthreads();
-    /* Runs joined to the runs they touch in the row above (8-connected): through the pixel
-     * straight above, or else through each diagonal one. */
-    for (int i = tid; i < T * T; i += nthreads) {
-        const int ty = i / T, tx = i - ty * T;
-        if (smap[i] == EDGEL_MAP_NONE || ty == 0)
+    /* Each run is joined once to each run it touches in the row above (8-connected). A pixel
+     * joins upwards only where its left neighbour in the run cannot already have done so:
+     * straight up unless the left pixel's up-left link reaches the same run above; up-left
+     * only at the run's start; up-right only at its end. */
+#pragma unroll
+    for (int k = 0; k < PER; k++) {
+        const int i = tid + k * NT;
+        if (smap[i] == EDGEL_MAP_NONE || i < T)
             continue;
-        if (smap[i - T] != EDGEL_MAP_NONE) {
-            tile_union(lab, i, i - T);
+        const bool up = smap[i - T] != EDGEL_MAP_NONE;
+        const bool left = lane > 0 && smap[i - 1] != EDGEL_MAP_NONE;
+        const bool right = lane < T - 1 && smap[i + 1] != EDGEL_MAP_NONE;
+        const bool up_left = lane > 0 && smap[i - T - 1] != EDGEL_MAP_NONE;
+        const bool up_right = lane < T - 1 && smap[i - T + 1] != EDGEL_MAP_NONE;
+        if (up) {
+            if (!(left && up_left))
+                tile_union(lab, i, i - T);
         } else {
-            if (tx > 0 && smap[i - T - 1] != EDGEL_MAP_NONE)
+            if (up_left && !left)
                 tile_union(lab, i, i - T - 1);
-            if (tx < T - 1 && smap[i - T + 1] != EDGEL_MAP_NONE)
+            if (up_right && !right)
                 tile_union(lab, i, i - T + 1);
         }
     }
     __syncthreads();
-    uint32_t roots[T * T / (T * EDGEL_TILE_ROWS)];
+    /* Roots: found once per run (at its start) and passed along the run by a shuffle. */
+    uint32_t roots[PER];
 #pragma unroll
-    for (int k = 0; k < T * T / (T * EDGEL_TILE_ROWS); k++) {
-        const int i = tid + k * nthreads;
-        roots[k] = i;
-        if (smap[i] != EDGEL_MAP_NONE) {
-            roots[k] = tile_find(lab, i);
-            if (smap[i] == EDGEL_MAP_STRONG)
-                sstrong[roots[k]] = 1;
-        }
+    for (int k = 0; k < PER; k++) {
+        const int i = tid + k * NT;
+        const bool cand = smap[i] != EDGEL_MAP_NONE;
+        const uint32_t r = cand && run_start[k] == lane ? tile_find(lab, i) : (uint32_t)i;
+        roots[k] = __shfl_sync(0xFFFFFFFFu, r, run_start[k]);
+        if (smap[i] == EDGEL_MAP_STRONG)
+            sstrong[roots[k]] = 1;
     }
     __syncthreads();
     uint8_t *map = ws.map + z * ws.stride;
     uint32_t *labels = ws.labels + z * ws.stride;
 #pragma unroll
-    for (int k = 0; k < T * T / (T * EDGEL_TILE_ROWS); k++) {
-        const int i = tid + k * nthreads, ty = i / T, tx = i - ty * T, gx = x0 + tx, gy = y0 + ty;
+    for (int k = 0; k < PER; k++) {
+        const int i = tid + k * NT, ty = i / T, gx = x0 + lane, gy = y0 + ty;
         if (gx >= w || gy >= h)
             continue;
         const size_t p = (size_t)gy * w + gx;
@@ -286,37 +319,34 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
     }
 }
 
-/* Joins components across tile borders. One block per tile: threads 0..T-1 take the tile's
- * left column (neighbours at x-1), threads T..2T-1 its top row (neighbours at y-1); together
- * they cover every 8-neighbour pair that crosses a tile border. */
-__global__ void merge_tile_borders(canny_workspace ws, canny_geometry g)
+/* Joins components across tile borders: each pixel of a tile's left column with its
+ * neighbours in the column to the left, each of its top row with those in the row above.
+ * Together these are every 8-neighbour pair that crosses a border. A pixel whose in-tile
+ * predecessor (above it in the column, left of it in the row) is a candidate leaves the two
+ * neighbours they share to that predecessor, which belongs to the same tile component. */
+__global__ void merge_tile_borders(canny_workspace ws, canny_geometry g, int tiles_x, int tiles)
 {
-    const int T = EDGEL_TILE, z = blockIdx.z, w = g.width, h = g.height;
-    const int t = threadIdx.x;
-    int x = blockIdx.x * T, y = blockIdx.y * T;
-    int nx[3], ny[3];
-    if (t < T) {
-        y += t;
-        if (x == 0 || y >= h)
-            return;
-        for (int k = 0; k < 3; k++)
-            nx[k] = x - 1, ny[k] = y - 1 + k;
-    } else {
-        x += t - T;
-        if (y == 0 || x >= w)
-            return;
-        for (int k = 0; k < 3; k++)
-            nx[k] = x - 1 + k, ny[k] = y - 1;
-    }
+    const int T = EDGEL_TILE, w = g.width, h = g.height, z = blockIdx.z;
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= tiles * 2 * T)
+        return;
+    const int tile = t / (2 * T), k = t - tile * 2 * T, x0 = (tile % tiles_x) * T, y0 = (tile / tiles_x) * T;
+    const bool column = k < T; /* left column, else top row */
+    const int x = column ? x0 : x0 + (k - T), y = column ? y0 + k : y0;
+    if (x >= w || y >= h || (column ? x0 == 0 : y0 == 0))
+        return;
     const uint8_t *map = ws.map + z * ws.stride;
     uint32_t *labels = ws.labels + z * ws.stride;
     const uint32_t p = (uint32_t)y * w + x;
     if (!(map[p] & EDGEL_GMAP_CANDIDATE))
         return;
-    for (int k = 0; k < 3; k++) {
-        if (nx[k] < 0 || nx[k] >= w || ny[k] < 0 || ny[k] >= h)
+    const bool pred = column ? (y > y0 && (map[p - w] & EDGEL_GMAP_CANDIDATE))
+                             : (x > x0 && (map[p - 1] & EDGEL_GMAP_CANDIDATE));
+    for (int n = pred ? 2 : 0; n < 3; n++) {
+        const int nx = column ? x - 1 : x - 1 + n, ny = column ? y - 1 + n : y - 1;
+        if (nx < 0 || nx >= w || ny < 0 || ny >= h)
             continue;
-        const uint32_t q = (uint32_t)ny[k] * w + nx[k];
+        const uint32_t q = (uint32_t)ny * w + nx;
         if (map[q] & EDGEL_GMAP_CANDIDATE)
             uf_union(labels, p, q);
     }
@@ -324,37 +354,59 @@ __global__ void merge_tile_borders(canny_workspace ws, canny_geometry g)
 
 /* Every local root learns its final root (labels[root] = final root, so any pixel reaches it
  * in two loads) and hands its strong flag on. Another thread may flag the same final root
- * or read a label mid-update: both values it can see are ancestors, so either is right. */
-__global__ void resolve_roots(canny_workspace ws, canny_geometry g)
+ * or read a label mid-update: both values it can see are ancestors, so either is right.
+ * Four pixels per thread (one 32-bit map load): the frame is a flat array of w * h. */
+__global__ void resolve_roots(canny_workspace ws, size_t pixels)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    const int z = blockIdx.z;
-    if (x >= g.width || y >= g.height)
+    const size_t q = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    if (q >= pixels)
         return;
-    const uint32_t p = (uint32_t)y * g.width + x;
-    if (!(ws.map[z * ws.stride + p] & EDGEL_GMAP_ROOT))
+    const uint8_t *map = ws.map + blockIdx.y * ws.stride;
+    uint32_t bits = *(const uint32_t *)(map + q); /* stride and buffers are 16-byte multiples */
+    if (!(bits & 0x04040404u))
         return;
-    uint32_t *labels = ws.labels + z * ws.stride;
-    uint8_t *strong = ws.strong + z * ws.stride;
-    const uint32_t root = uf_find(labels, p);
-    labels[p] = root;
-    if (strong[p])
-        strong[root] = 1;
+    uint32_t *labels = ws.labels + blockIdx.y * ws.stride;
+    uint8_t *strong = ws.strong + blockIdx.y * ws.stride;
+    for (int j = 0; j < 4 && q + j < pixels; j++, bits >>= 8) {
+        if (!(bits & EDGEL_GMAP_ROOT))
+            continue;
+        const uint32_t p = (uint32_t)(q + j), root = uf_find(labels, p);
+        labels[p] = root;
+        if (strong[p])
+            strong[root] = 1;
+    }
 }
 
-__global__ void write_edges(frame_table frames, canny_workspace ws, canny_geometry g)
+__global__ void write_edges(frame_table frames, canny_workspace ws, canny_geometry g, size_t pixels)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    const int z = blockIdx.z;
-    if (x >= g.width || y >= g.height)
+    const size_t q = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    if (q >= pixels)
         return;
-    const uint32_t p = (uint32_t)y * g.width + x;
-    uint8_t out = 0;
-    if (ws.map[z * ws.stride + p] & EDGEL_GMAP_CANDIDATE) {
-        const uint32_t *labels = ws.labels + z * ws.stride;
-        out = ws.strong[z * ws.stride + labels[labels[p]]] ? 255 : 0;
+    const int z = blockIdx.y;
+    uint32_t bits = *(const uint32_t *)(ws.map + z * ws.stride + q);
+    if (q + 4 > pixels) /* past the frame's end the map is stale */
+        bits &= (1u << (8 * (pixels - q))) - 1;
+    const uint32_t *labels = ws.labels + z * ws.stride;
+    const uint8_t *strong = ws.strong + z * ws.stride;
+    uint32_t lr[4] = {0, 0, 0, 0};
+    if (bits & 0x01010101u) {
+        const uint4 l4 = *(const uint4 *)(labels + q);
+        lr[0] = l4.x, lr[1] = l4.y, lr[2] = l4.z, lr[3] = l4.w;
     }
-    frames.dst[z][(size_t)y * frames.dst_pitch + x] = out;
+    uint32_t fr[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        fr[j] = ((bits >> (8 * j)) & EDGEL_GMAP_CANDIDATE) ? labels[lr[j]] : 0;
+    int y = (int)(q / g.width), x = (int)(q - (size_t)y * g.width);
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        if (q + j >= pixels)
+            break;
+        const uint8_t out = ((bits >> (8 * j)) & EDGEL_GMAP_CANDIDATE) && strong[fr[j]] ? 255 : 0;
+        frames.dst[z][(size_t)y * frames.dst_pitch + x] = out;
+        if (++x == g.width)
+            x = 0, y++;
+    }
 }
 
 /* ---- pre-processing ------------------------------------------------------------------------ */

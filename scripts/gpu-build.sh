@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Configures and builds build-gpu/ for sm_90 (Release, tests and GPU benchmark), with the
+# system's libpng/libjpeg or, where their headers are missing, the carried deps/.
+# Argument: a folder for the configure and build logs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+logs=${1:-out}
+mkdir -p "$logs"
+cmake_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEDGEL_BUILD_TESTS=ON)
+if [ ! -f /usr/include/png.h ] || ! ls /usr/include/jpeglib.h /usr/include/*/jpeglib.h >/dev/null 2>&1; then
+  d=$(pwd)/deps
+  cmake_args+=(-DPNG_PNG_INCLUDE_DIR="$d/include" -DPNG_LIBRARY="$d/lib/libpng16.so"
+               -DZLIB_INCLUDE_DIR="$d/include" -DZLIB_LIBRARY="$d/lib/libz.so"
+               -DJPEG_INCLUDE_DIR="$d/include" -DJPEG_LIBRARY="$d/lib/libjpeg.so")
+  export LD_LIBRARY_PATH="$d/lib:${LD_LIBRARY_PATH:-}"
+  echo "== using carried libpng/libjpeg from deps/"
+fi
+if ! cmake -S . -B build-gpu "${cmake_args[@]}" >"$logs/configure.log" 2>&1; then
+  tail -n 30 "$logs/configure.log"; exit 1
+fi
+if ! cmake --build build-gpu -j"$(nproc)" >"$logs/build.log" 2>&1; then
+  grep -E "error|Error" "$logs/build.log" | head -n 30; exit 1
+fi
+echo "== built"
