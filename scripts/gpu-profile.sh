@@ -16,3 +16,9 @@ for k in canny_tile_kernel merge_tile_borders write_edges; do
   grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc A|Issue Slots Busy|Warp Cycles Per Issued|stall|Stall|L1/TEX Hit|Mem Busy|Max Bandwidth|Avg. Active Threads|Branch Efficiency|Executed Instructions  " \
     "$OUT/ncu_$k.txt" | sed 's/^ *//' | cut -c1-220 | head -n 40
 done
+# Source lines of the tile kernel (needs -lineinfo, which the CUDA build adds).
+timeout 200 ncu --clock-control none -k regex:canny_tile --launch-skip 10 --launch-count 1 \
+  --set full --import-source yes --page source --print-source cuda --csv \
+  ./build-gpu/bench/bench_gpu data-local/bsds500 12 "$size" >"$OUT/ncu_tile_source.csv" 2>&1
+echo "== canny_tile_kernel by source line"
+python3 scripts/ncu-lines.py "$OUT/ncu_tile_source.csv" 30 || head -n 20 "$OUT/ncu_tile_source.csv"
