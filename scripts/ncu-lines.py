@@ -6,6 +6,7 @@ import sys
 
 rows = list(csv.reader(open(sys.argv[1], errors="replace")))
 head = next(i for i, r in enumerate(rows) if "Source" in r and any("Instructions Executed" in c for c in r))
+# (works for the CUDA and the SASS source views)
 cols = rows[head]
 src = cols.index("Source")
 inst = next(i for i, c in enumerate(cols) if c.startswith("Instructions Executed"))
