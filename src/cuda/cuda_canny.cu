@@ -260,7 +260,7 @@ static void launch_hysteresis(cudaStream_t stream, const frame_table &t, const c
     const int tiles_x = (g.width + EDGEL_TILE - 1) / EDGEL_TILE;
     const int tiles = tiles_x * ((g.height + EDGEL_TILE - 1) / EDGEL_TILE);
     const size_t pixels = (size_t)g.width * g.height;
-    merge_tile_borders<<<dim3((tiles * 2 * EDGEL_TILE + 255) / 256, 1, nframes), 256, 0, stream>>>(
+    merge_tile_borders<<<dim3((tiles * 2 * EDGEL_TILE * 3 + 255) / 256, 1, nframes), 256, 0, stream>>>(
         cw, g, tiles_x, tiles);
     const dim3 quads((unsigned)((pixels + 4 * 256 - 1) / (4 * 256)), nframes);
     resolve_roots<<<quads, 256, 0, stream>>>(cw, pixels);

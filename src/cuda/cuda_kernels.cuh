@@ -12,7 +12,8 @@
  *   merge_tile_borders     joins components across tile borders (global union-find, atomicMin)
  *   resolve_roots          points every local root straight at its final root and passes the
  *                          strong flag on to it (walks only local roots, not every pixel)
- *   write_edges            255 for candidates whose final root is flagged (two loads)
+ *   write_edges            for the components that reached a tile side: 255 where the final
+ *                          root is flagged (two loads). The tile kernel wrote all other pixels
  * Hysteresis is thereby exact (candidates 8-connected to a strong pixel) in a fixed number of
  * launches, with no host round trip.
  */
@@ -75,12 +76,19 @@ __device__ __forceinline__ uint32_t uf_find(const uint32_t *labels, uint32_t x)
 }
 
 /* Joins the sets of a and b: the larger root is pointed at the smaller (atomicMin), retrying
- * when another thread moved the root meanwhile. */
+ * when another thread moved the root meanwhile. Both roots are sought in one loop, so the
+ * two chains of loads overlap. */
 __device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t b)
 {
+    const volatile uint32_t *l = labels;
     for (;;) {
-        a = uf_find(labels, a);
-        b = uf_find(labels, b);
+        for (;;) {
+            const uint32_t pa = l[a], pb = l[b];
+            if (pa == a && pb == b)
+                break;
+            a = pa;
+            b = pb;
+        }
         if (a == b)
             return;
         if (a > b) {
@@ -167,7 +175,8 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
     __shared__ int32_t mag[RING][RING];
     __shared__ int16_t sdx[RING][RING], sdy[RING][RING];
     __shared__ uint32_t lab[T * T];
-    __shared__ uint8_t smap[T * T], sstrong[T * T];
+    __shared__ uint8_t smap[T * T], sstrong[T * T], sopen[T * T];
+    __shared__ unsigned row_mask[T]; /* candidates of each tile row, bit = column */
 
     const int z = blockIdx.z, w = g.width, h = g.height;
     const int x0 = blockIdx.x * T, y0 = blockIdx.y * T;
@@ -175,12 +184,14 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
     const uint8_t *src = frames.src[z];
 
     if (!FROM_GRADIENTS) {
-        /* Input tile with replicated borders: rows y0-1-KR .., columns x0-1-KR .. */
-        for (int i = tid; i < IN * IN * CN; i += NT) {
-            const int r = i / (IN * CN), rest = i - r * IN * CN;
-            const int sy = edgel_clamp_index(y0 - 1 - KR + r, h);
-            const int sx = edgel_clamp_index(x0 - 1 - KR + rest / CN, w);
-            in[r][rest] = __ldg(src + (size_t)sy * frames.src_pitch + (size_t)sx * CN + rest % CN);
+        /* Input tile with replicated borders: rows y0-1-KR .., columns x0-1-KR ..; a warp per
+         * row. */
+        for (int r = threadIdx.y; r < IN; r += EDGEL_TILE_ROWS) {
+            const uint8_t *row = src + (size_t)edgel_clamp_index(y0 - 1 - KR + r, h) * frames.src_pitch;
+            for (int j = lane; j < IN * CN; j += T) {
+                const int sx = edgel_clamp_index(x0 - 1 - KR + j / CN, w);
+                in[r][j] = __ldg(row + (size_t)sx * CN + j % CN);
+            }
         }
         __syncthreads();
     }
@@ -243,10 +254,13 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
                                 sdx[ty + 1][lane + 1], sdy[ty + 1][lane + 1], g.low, g.high);
         smap[i] = v;
         const unsigned run_mask = __ballot_sync(0xFFFFFFFFu, v != EDGEL_MAP_NONE);
+        if (lane == 0)
+            row_mask[ty] = run_mask;
         const unsigned starts = run_mask & ~(run_mask << 1);
         run_start[k] = v != EDGEL_MAP_NONE ? 31 - __clz(starts & (0xFFFFFFFFu >> (31 - lane))) : lane;
         lab[i] = (uint32_t)(i - lane + run_start[k]);
         sstrong[i] = 0;
+        sopen[i] = 0;
         if (gx < w && gy < h) {
             if (stage.dx) {
                 *(int16_t *)((uint8_t *)stage.dx + gy * stage.dx_pitch + gx * 2) = sdx[ty + 1][lane + 1];
@@ -262,26 +276,22 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
     /* Each run is joined once to each run it touches in the row above (8-connected). A pixel
      * joins upwards only where its left neighbour in the run cannot already have done so:
      * straight up unless the left pixel's up-left link reaches the same run above; up-left
-     * only at the run's start; up-right only at its end. */
+     * only at the run's start; up-right only at its end. Decided for a whole row at once
+     * from the rows' candidate masks. */
 #pragma unroll
     for (int k = 0; k < PER; k++) {
-        const int i = tid + k * NT;
-        if (smap[i] == EDGEL_MAP_NONE || i < T)
+        const int ty = threadIdx.y + k * EDGEL_TILE_ROWS, i = ty * T + lane;
+        if (ty == 0)
             continue;
-        const bool up = smap[i - T] != EDGEL_MAP_NONE;
-        const bool left = lane > 0 && smap[i - 1] != EDGEL_MAP_NONE;
-        const bool right = lane < T - 1 && smap[i + 1] != EDGEL_MAP_NONE;
-        const bool up_left = lane > 0 && smap[i - T - 1] != EDGEL_MAP_NONE;
-        const bool up_right = lane < T - 1 && smap[i - T + 1] != EDGEL_MAP_NONE;
-        if (up) {
-            if (!(left && up_left))
-                tile_union(lab, i, i - T);
-        } else {
-            if (up_left && !left)
-                tile_union(lab, i, i - T - 1);
-            if (up_right && !right)
-                tile_union(lab, i, i - T + 1);
-        }
+        const unsigned cur = row_mask[ty], up = row_mask[ty - 1];
+        const unsigned left = cur << 1, right = cur >> 1, up_left = up << 1, up_right = up >> 1;
+        const unsigned bit = 1u << lane;
+        if (cur & up & ~(left & up_left) & bit)
+            tile_union(lab, i, i - T);
+        if (cur & ~up & up_left & ~left & bit)
+            tile_union(lab, i, i - T - 1);
+        if (cur & ~up & up_right & ~right & bit)
+            tile_union(lab, i, i - T + 1);
     }
     __syncthreads();
     /* Roots: found once per run (at its start) and passed along the run by a shuffle. */
@@ -294,10 +304,18 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
         roots[k] = __shfl_sync(0xFFFFFFFFu, r, run_start[k]);
         if (smap[i] == EDGEL_MAP_STRONG)
             sstrong[roots[k]] = 1;
+        const int ty = i / T;
+        if (cand && ((lane == 0 && x0 > 0) || (lane == T - 1 && x0 + T < w) ||
+                     (ty == 0 && y0 > 0) || (ty == T - 1 && y0 + T < h)))
+            sopen[roots[k]] = 1; /* may join pixels of another tile */
     }
     __syncthreads();
+    /* Components inside the tile are final: their edges are written here. Components that
+     * reach a tile side stay open: label, map bits and strong flag for the later kernels,
+     * which write their edges. */
     uint8_t *map = ws.map + z * ws.stride;
     uint32_t *labels = ws.labels + z * ws.stride;
+    uint8_t *dst = frames.dst[z];
 #pragma unroll
     for (int k = 0; k < PER; k++) {
         const int i = tid + k * NT, ty = i / T, gx = x0 + lane, gy = y0 + ty;
@@ -306,7 +324,7 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
         const size_t p = (size_t)gy * w + gx;
         const uint8_t v = smap[i];
         uint8_t bits = 0;
-        if (v != EDGEL_MAP_NONE) {
+        if (v != EDGEL_MAP_NONE && sopen[roots[k]]) {
             const uint32_t ry = roots[k] / T, rx = roots[k] - ry * T;
             labels[p] = (uint32_t)(y0 + ry) * (uint32_t)w + (uint32_t)(x0 + rx);
             bits = EDGEL_GMAP_CANDIDATE | (v == EDGEL_MAP_STRONG ? EDGEL_GMAP_STRONG : 0);
@@ -314,6 +332,9 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
                 bits |= EDGEL_GMAP_ROOT;
                 ws.strong[z * ws.stride + p] = sstrong[i];
             }
+        } else {
+            dst[(size_t)gy * frames.dst_pitch + gx] =
+                v != EDGEL_MAP_NONE && sstrong[roots[k]] ? 255 : 0;
         }
         map[p] = bits;
     }
@@ -327,29 +348,29 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
 __global__ void merge_tile_borders(canny_workspace ws, canny_geometry g, int tiles_x, int tiles)
 {
     const int T = EDGEL_TILE, w = g.width, h = g.height, z = blockIdx.z;
-    const int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= tiles * 2 * T)
+    const int t = blockIdx.x * blockDim.x + threadIdx.x; /* (tile, border pixel, neighbour) */
+    if (t >= tiles * 2 * T * 3)
         return;
-    const int tile = t / (2 * T), k = t - tile * 2 * T, x0 = (tile % tiles_x) * T, y0 = (tile / tiles_x) * T;
+    const int n = t % 3, tk = t / 3, tile = tk / (2 * T), k = tk - tile * 2 * T;
+    const int x0 = (tile % tiles_x) * T, y0 = (tile / tiles_x) * T;
     const bool column = k < T; /* left column, else top row */
     const int x = column ? x0 : x0 + (k - T), y = column ? y0 + k : y0;
     if (x >= w || y >= h || (column ? x0 == 0 : y0 == 0))
         return;
     const uint8_t *map = ws.map + z * ws.stride;
-    uint32_t *labels = ws.labels + z * ws.stride;
     const uint32_t p = (uint32_t)y * w + x;
     if (!(map[p] & EDGEL_GMAP_CANDIDATE))
         return;
     const bool pred = column ? (y > y0 && (map[p - w] & EDGEL_GMAP_CANDIDATE))
                              : (x > x0 && (map[p - 1] & EDGEL_GMAP_CANDIDATE));
-    for (int n = pred ? 2 : 0; n < 3; n++) {
-        const int nx = column ? x - 1 : x - 1 + n, ny = column ? y - 1 + n : y - 1;
-        if (nx < 0 || nx >= w || ny < 0 || ny >= h)
-            continue;
-        const uint32_t q = (uint32_t)ny * w + nx;
-        if (map[q] & EDGEL_GMAP_CANDIDATE)
-            uf_union(labels, p, q);
-    }
+    if (pred && n < 2)
+        return;
+    const int nx = column ? x - 1 : x - 1 + n, ny = column ? y - 1 + n : y - 1;
+    if (nx < 0 || nx >= w || ny < 0 || ny >= h)
+        return;
+    const uint32_t q = (uint32_t)ny * w + nx;
+    if (map[q] & EDGEL_GMAP_CANDIDATE)
+        uf_union(ws.labels + z * ws.stride, p, q);
 }
 
 /* Every local root learns its final root (labels[root] = final root, so any pixel reaches it
@@ -389,7 +410,9 @@ __global__ void write_edges(frame_table frames, canny_workspace ws, canny_geomet
     const uint32_t *labels = ws.labels + z * ws.stride;
     const uint8_t *strong = ws.strong + z * ws.stride;
     uint32_t lr[4] = {0, 0, 0, 0};
-    if (bits & 0x01010101u) {
+    if (!(bits & 0x01010101u))
+        return;
+    {
         const uint4 l4 = *(const uint4 *)(labels + q);
         lr[0] = l4.x, lr[1] = l4.y, lr[2] = l4.z, lr[3] = l4.w;
     }
@@ -402,8 +425,8 @@ __global__ void write_edges(frame_table frames, canny_workspace ws, canny_geomet
     for (int j = 0; j < 4; j++) {
         if (q + j >= pixels)
             break;
-        const uint8_t out = ((bits >> (8 * j)) & EDGEL_GMAP_CANDIDATE) && strong[fr[j]] ? 255 : 0;
-        frames.dst[z][(size_t)y * frames.dst_pitch + x] = out;
+        if ((bits >> (8 * j)) & EDGEL_GMAP_CANDIDATE) /* the tile kernel wrote all others */
+            frames.dst[z][(size_t)y * frames.dst_pitch + x] = strong[fr[j]] ? 255 : 0;
         if (++x == g.width)
             x = 0, y++;
     }
