@@ -133,8 +133,11 @@ EDGEL_API edgel_status edgel_context_threads(const edgel_context *ctx, int32_t *
 
 /**
  * CUDA contexts: the stream (a cudaStream_t) their work is queued on. NULL selects the
- * context's own stream. Calls on device images return as soon as the work is queued (no host
- * wait); calls on host images wait for their own results. CPU contexts: EDGEL_OK, no effect.
+ * context's own stream, created non-blocking: it does not wait for work on the legacy default
+ * stream, so order your own writes to the input (or reads of the output) with events, a
+ * stream of yours, or a synchronisation. Calls on device images return as soon as the work
+ * is queued (no host wait); calls on host images wait for their own results. CPU contexts:
+ * EDGEL_OK, no effect.
  */
 EDGEL_API edgel_status edgel_context_set_stream(edgel_context *ctx, void *stream);
 /** Waits until all work queued by the context has finished (no-op on the CPU). */

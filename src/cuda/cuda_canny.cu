@@ -4,7 +4,8 @@
  *
  * Where the host waits, and only there:
  *  - calls on host images wait for their own results (cudaStreamSynchronize on the slot's
- *    stream before reading the pinned output);
+ *    stream before reading the output); page-locked views are copied by DMA directly,
+ *    others through pinned staging buffers;
  *  - a workspace that must grow beyond its reserved size is reallocated (cudaFree and
  *    cudaMalloc synchronise the device); edgel_context_reserve avoids that;
  *  - edgel_context_synchronize, on request.
@@ -46,6 +47,7 @@ struct host_slot {
     uint8_t *d_in, *d_out, *h_in, *h_out;
     size_t in_bytes, out_bytes;
     const edgel_image *pending; /* edges view waiting for h_out */
+    int pending_direct;         /* ...or already copied into it (pinned memory) */
 };
 
 /* Device copies of the intermediate results of one frame, for host calls with stages. */
@@ -443,10 +445,24 @@ static edgel_status finish_slot(host_slot *slot)
 {
     if (!slot->pending)
         return EDGEL_OK;
-    CUDA_TRY(cudaStreamSynchronize(slot->stream));
-    unpack_rows(slot->h_out, slot->pending);
+    const edgel_image *view = slot->pending;
     slot->pending = NULL;
+    CUDA_TRY(cudaStreamSynchronize(slot->stream));
+    if (!slot->pending_direct)
+        unpack_rows(slot->h_out, view);
     return EDGEL_OK;
+}
+
+/* Page-locked host memory can be copied by DMA straight from or into the caller's view,
+ * without the staging copy through our pinned buffers. */
+static int is_pinned(const void *p)
+{
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
 }
 
 /* Host stage views: run the stages into device buffers, then copy them down. */
@@ -512,15 +528,27 @@ static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
         EDGEL_TRY(ensure_workspace(&s->slots[i].ws, px, 1, cn));
         EDGEL_TRY(ensure_slot(&s->slots[i], px * cn, px));
     }
+    /* A batch is all pinned or all not when its first frame is (the usual case); else staged. */
+    int pinned_in = is_pinned(srcs[0].data), pinned_out = is_pinned(edges[0].data);
+    for (int i = 1; i < count && (pinned_in || pinned_out); i++) {
+        pinned_in = pinned_in && is_pinned(srcs[i].data);
+        pinned_out = pinned_out && is_pinned(edges[i].data);
+    }
     edgel_status st = EDGEL_OK;
     for (int i = 0; i < count && st == EDGEL_OK; i++) {
         host_slot *slot = &s->slots[i & 1];
         st = finish_slot(slot); /* frame i-2's edges out of this slot's pinned buffer */
         if (st != EDGEL_OK)
             break;
-        pack_rows(&srcs[i], slot->h_in);
-        cudaError_t err = cudaMemcpyAsync(slot->d_in, slot->h_in, px * cn, cudaMemcpyHostToDevice,
-                                          slot->stream);
+        cudaError_t err;
+        if (pinned_in) {
+            err = cudaMemcpy2DAsync(slot->d_in, (size_t)w * cn, srcs[i].data, srcs[i].pitch,
+                                    (size_t)w * cn, h, cudaMemcpyHostToDevice, slot->stream);
+        } else {
+            pack_rows(&srcs[i], slot->h_in);
+            err = cudaMemcpyAsync(slot->d_in, slot->h_in, px * cn, cudaMemcpyHostToDevice,
+                                  slot->stream);
+        }
         if (err != cudaSuccess) {
             st = edgel_fail(EDGEL_ERROR_DEVICE, "copy to device: %s", cudaGetErrorString(err));
             break;
@@ -552,12 +580,17 @@ static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
         }
         if (st != EDGEL_OK)
             break;
-        err = cudaMemcpyAsync(slot->h_out, slot->d_out, px, cudaMemcpyDeviceToHost, slot->stream);
+        if (pinned_out)
+            err = cudaMemcpy2DAsync(edges[i].data, edges[i].pitch, slot->d_out, (size_t)w, (size_t)w,
+                                    h, cudaMemcpyDeviceToHost, slot->stream);
+        else
+            err = cudaMemcpyAsync(slot->h_out, slot->d_out, px, cudaMemcpyDeviceToHost, slot->stream);
         if (err != cudaSuccess) {
             st = edgel_fail(EDGEL_ERROR_DEVICE, "copy to host: %s", cudaGetErrorString(err));
             break;
         }
         slot->pending = &edges[i];
+        slot->pending_direct = pinned_out;
     }
     for (int i = 0; i < 2; i++) {
         edgel_status f = finish_slot(&s->slots[i]);
@@ -633,6 +666,7 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
         }
         CUDA_TRY(cudaMemcpyAsync(slot->h_out, slot->d_out, px, cudaMemcpyDeviceToHost, stream));
         slot->pending = edges;
+        slot->pending_direct = 0;
         EDGEL_TRY(finish_slot(slot));
     }
     return EDGEL_OK;

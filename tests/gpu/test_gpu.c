@@ -99,6 +99,8 @@ static void compare_case(const edgel_canny_params *p, const edgel_image *src, co
     de.pitch = (size_t)src->width + 32;
     CUDA_CHECK(cudaMalloc(&de.data, de.pitch * src->height));
     CUDA_CHECK(cudaMemset(de.data, 0x5A, de.pitch * src->height));
+    /* The context's stream does not wait for the legacy default stream: finish the poison. */
+    CUDA_CHECK(cudaDeviceSynchronize());
     st = edgel_canny(gpu, p, &ds, &de, NULL);
     if (st == EDGEL_OK)
         st = edgel_context_synchronize(gpu);
@@ -366,6 +368,7 @@ static void test_batches_and_streams(const edgel_image *photo, int small)
     CHECK(edgel_context_set_stream(gpu2, s2) == EDGEL_OK);
     for (int i = 0; i < count; i++)
         CUDA_CHECK(cudaMemset(dout[i].data, 0x5A, (size_t)w * h));
+    CUDA_CHECK(cudaDeviceSynchronize());
     for (int i = 0; i < count; i++)
         CHECK(edgel_canny(i % 2 ? gpu2 : gpu, &p, &dsrc[i], &dout[i], NULL) == EDGEL_OK);
     CHECK(edgel_context_synchronize(gpu) == EDGEL_OK);
