@@ -105,13 +105,20 @@ __device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t 
 
 /* ---- shared-memory union-find of one tile ------------------------------------------------ */
 
-__device__ __forceinline__ uint32_t tile_find(const uint32_t *lab, uint32_t x)
+/* Find with path halving: each step points a node at its grandparent. The value written is
+ * always an ancestor of the node, so a union racing with it at worst retries (it re-reads
+ * the parent it failed to replace), and no link between sets is lost. Vertical edges make
+ * chains as long as the tile is tall; halving keeps later finds short. */
+__device__ __forceinline__ uint32_t tile_find(uint32_t *lab, uint32_t x)
 {
-    const volatile uint32_t *l = lab;
+    volatile uint32_t *l = lab;
     uint32_t p = l[x];
     while (p != x) {
+        const uint32_t gp = l[p];
+        if (gp != p)
+            l[x] = gp;
         x = p;
-        p = l[x];
+        p = gp;
     }
     return x;
 }
@@ -184,14 +191,24 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
     const uint8_t *src = frames.src[z];
 
     if (!FROM_GRADIENTS) {
-        /* Input tile with replicated borders: rows y0-1-KR .., columns x0-1-KR ..; a warp per
-         * row. */
-        for (int r = threadIdx.y; r < IN; r += EDGEL_TILE_ROWS) {
-            const uint8_t *row = src + (size_t)edgel_clamp_index(y0 - 1 - KR + r, h) * frames.src_pitch;
-            for (int j = lane; j < IN * CN; j += T) {
-                const int sx = edgel_clamp_index(x0 - 1 - KR + j / CN, w);
-                in[r][j] = __ldg(row + (size_t)sx * CN + j % CN);
+        /* Input tile with replicated borders: rows y0-1-KR .., columns x0-1-KR .. All of a
+         * thread's loads are issued before the first store, so their latencies overlap. */
+        constexpr int TOTAL = IN * IN * CN, LOADS = (TOTAL + NT - 1) / NT;
+        uint8_t v[LOADS];
+#pragma unroll
+        for (int k = 0; k < LOADS; k++) {
+            const int i = tid + k * NT, r = i / (IN * CN), rest = i - r * (IN * CN);
+            if (i < TOTAL) {
+                const int sy = edgel_clamp_index(y0 - 1 - KR + r, h);
+                const int sx = edgel_clamp_index(x0 - 1 - KR + rest / CN, w);
+                v[k] = __ldg(src + (size_t)sy * frames.src_pitch + (size_t)sx * CN + rest % CN);
             }
+        }
+#pragma unroll
+        for (int k = 0; k < LOADS; k++) {
+            const int i = tid + k * NT, r = i / (IN * CN), rest = i - r * (IN * CN);
+            if (i < TOTAL)
+                in[r][rest] = v[k];
         }
         __syncthreads();
     }
