@@ -247,7 +247,7 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
         return;                                                                                 \
     }
     EDGEL_TILE_CASE(3, 1) EDGEL_TILE_CASE(3, 3) EDGEL_TILE_CASE(3, 4)
-    if (!FROM_GRADIENTS) {
+    if constexpr (!FROM_GRADIENTS) {
         EDGEL_TILE_CASE(5, 1) EDGEL_TILE_CASE(5, 3) EDGEL_TILE_CASE(5, 4)
         EDGEL_TILE_CASE(7, 1) EDGEL_TILE_CASE(7, 3) EDGEL_TILE_CASE(7, 4)
         EDGEL_TILE_CASE(-1, 1) EDGEL_TILE_CASE(-1, 3) EDGEL_TILE_CASE(-1, 4)

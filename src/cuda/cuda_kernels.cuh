@@ -105,18 +105,18 @@ __device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t 
 
 /* ---- shared-memory union-find of one tile ------------------------------------------------ */
 
-/* Find with path halving: each step points a node at its grandparent. The value written is
- * always an ancestor of the node, so a union racing with it at worst retries (it re-reads
- * the parent it failed to replace), and no link between sets is lost. Vertical edges make
- * chains as long as the tile is tall; halving keeps later finds short. */
+/* Find with path halving: each step points a node at its grandparent. Parents always have
+ * smaller indices than their children, so atomicMin with the grandparent only ever moves a
+ * node closer to its root and never undoes a link a racing union has just made. Vertical
+ * edges make chains as long as the tile is tall; halving keeps later finds short. */
 __device__ __forceinline__ uint32_t tile_find(uint32_t *lab, uint32_t x)
 {
-    volatile uint32_t *l = lab;
+    const volatile uint32_t *l = lab;
     uint32_t p = l[x];
     while (p != x) {
         const uint32_t gp = l[p];
         if (gp != p)
-            l[x] = gp;
+            atomicMin(&lab[x], gp);
         x = p;
         p = gp;
     }
