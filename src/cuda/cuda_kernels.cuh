@@ -170,7 +170,7 @@ template <int APERTURE> struct sobel {
  * magnitudes; outside the image the magnitude is 0.
  */
 template <int APERTURE, int CN, bool FROM_GRADIENTS>
-__global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS, FROM_GRADIENTS ? 1 : 8)
+__global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
     canny_tile_kernel(frame_table frames, const int16_t *aux_dy, size_t aux_pitch,
                       canny_workspace ws, canny_geometry g, canny_stage_out stage)
 {
