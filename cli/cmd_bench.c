@@ -18,11 +18,13 @@
 
 const char BENCH_HELP[] =
     "usage: edgel bench [--image FILE] [--sizes WxH,...] [--threads N] [--runs N]\n"
-    "                   [--blur SIGMA] [--low T] [--high T]\n"
+    "                   [--blur SIGMA] [--low T] [--high T] [--backend cpu|cuda]\n"
     "\n"
     "Times the CPU backend per stage and in total, as a Markdown table: colour to gray,\n"
     "Gaussian blur, Canny (Sobel, non-maximum suppression, hysteresis) and the whole\n"
     "pipeline, each the median of N runs after a warm-up, at 1 thread and at N threads.\n"
+    "With --backend cuda: the GPU's Canny and whole pipeline, host image in and edges\n"
+    "out (copies included); bench/bench_gpu times device-resident calls and NPP.\n"
     "  --image FILE   photograph tiled to each size (default " EDGEL_SAMPLE_IMAGE ")\n"
     "  --sizes LIST   default 640x480,1280x720,1920x1080,3840x2160,7680x4320\n"
     "  --threads N    the multithreaded column (default all cores)\n"
@@ -108,6 +110,7 @@ int cmd_bench(int argc, char **argv)
     const char *image = EDGEL_SAMPLE_IMAGE;
     const char *sizes = "640x480,1280x720,1920x1080,3840x2160,7680x4320";
     int threads = 0, runs = 15;
+    edgel_backend backend = EDGEL_BACKEND_CPU;
     edgel_canny_params params;
     edgel_canny_params_default(&params);
     params.gray = EDGEL_GRAY_RGB;
@@ -139,6 +142,13 @@ int cmd_bench(int argc, char **argv)
             params.low_threshold = strtod(v, &end);
         else if (!strcmp(a, "--high"))
             params.high_threshold = strtod(v, &end);
+        else if (!strcmp(a, "--backend")) {
+            if (strcmp(v, "cpu") && strcmp(v, "cuda")) {
+                fprintf(stderr, "edgel bench: --backend is cpu or cuda, not '%s'\n", v);
+                return EXIT_USAGE;
+            }
+            backend = !strcmp(v, "cpu") ? EDGEL_BACKEND_CPU : EDGEL_BACKEND_CUDA;
+        }
         else {
             fprintf(stderr, "edgel bench: unknown option '%s' (run 'edgel bench --help')\n", a);
             return EXIT_USAGE;
@@ -163,16 +173,25 @@ int cmd_bench(int argc, char **argv)
     edgel_context_options o;
     edgel_context_options_default(&o);
     o.threads = 1;
-    edgel_status st = edgel_context_create(EDGEL_BACKEND_CPU, &o, &single);
+    edgel_status st = backend == EDGEL_BACKEND_CPU
+                          ? edgel_context_create(EDGEL_BACKEND_CPU, &o, &single)
+                          : EDGEL_OK;
     o.threads = threads;
     if (st == EDGEL_OK)
-        st = edgel_context_create(EDGEL_BACKEND_CPU, &o, &multi);
+        st = edgel_context_create(backend, &o, &multi);
+    if (st != EDGEL_OK) {
+        fprintf(stderr, "edgel bench: %s (%s)\n", edgel_last_error(), edgel_status_name(st));
+        edgel_context_destroy(single);
+        edgel_io_free(&photo);
+        return EXIT_FAILURE_RUN;
+    }
     int32_t nthreads = 1;
     if (st == EDGEL_OK)
         edgel_context_threads(multi, &nthreads);
-    printf("edgel %s CPU benchmark: %s tiled; Gaussian sigma %g, thresholds %g/%g, L1, "
+    printf("edgel %s %s benchmark: %s tiled; Gaussian sigma %g, thresholds %g/%g, L1, "
            "aperture 3;\nmedian of %d runs after a warm-up, in ms (MP/s for the total)\n\n",
-           edgel_version_string(), image, params.blur_sigma, params.low_threshold,
+           edgel_version_string(), backend == EDGEL_BACKEND_CPU ? "CPU" : "GPU (host to host)",
+           image, params.blur_sigma, params.low_threshold,
            params.high_threshold, runs);
     printf("| size | threads | gray | blur | canny | total | MP/s |\n");
     printf("|---|---|---|---|---|---|---|\n");
@@ -199,11 +218,26 @@ int cmd_bench(int argc, char **argv)
             tile(&photo, &rgb);
             edgel_context *ctxs[2] = {single, multi};
             for (int k = 0; k < 2 && st == EDGEL_OK; k++) {
+                if (!ctxs[k])
+                    continue;
                 bench_case c = {ctxs[k], &rgb, &gray, &blurred, &edges, params};
-                double ms[4];
-                for (int s = 0; s < 4 && st == EDGEL_OK; s++)
+                double ms[4] = {0, 0, 0, 0};
+                /* On the GPU gray and blur alone would run on the CPU (host images): the
+                 * pipeline's parts show only in canny and total. */
+                const int gpu = backend == EDGEL_BACKEND_CUDA;
+                if (gpu) { /* the blurred frame canny reads, made once */
+                    edgel_canny_params bp = params;
+                    st = edgel_to_gray(c.ctx, EDGEL_GRAY_RGB, c.rgb, c.gray);
+                    if (st == EDGEL_OK)
+                        st = edgel_gaussian_blur(c.ctx, c.gray, c.blurred, bp.blur_ksize,
+                                                 bp.blur_sigma);
+                }
+                for (int s = gpu ? RUN_CANNY : RUN_GRAY; s <= RUN_TOTAL && st == EDGEL_OK; s++)
                     ms[s] = median_ms(&c, (bench_stage)s, runs, &st);
-                if (st == EDGEL_OK)
+                if (st == EDGEL_OK && gpu)
+                    printf("| %dx%d | gpu | - | - | %.3f | %.3f | %.1f |\n", w, h, ms[2], ms[3],
+                           (double)w * h / 1e3 / ms[3]);
+                else if (st == EDGEL_OK)
                     printf("| %dx%d | %d | %.3f | %.3f | %.3f | %.3f | %.1f |\n", w, h,
                            k ? (int)nthreads : 1, ms[0], ms[1], ms[2], ms[3],
                            (double)w * h / 1e3 / ms[3]);

@@ -172,4 +172,6 @@ def test_bench_runs(edgel_cmd):
     assert "| size | threads | gray | blur | canny | total | MP/s |" in r.stdout
     assert "| 64x48 | 1 |" in r.stdout and "| 33x17 | 2 |" in r.stdout
     assert run(edgel_cmd, "bench", "--runs", "0").returncode == 2
+    r = run(edgel_cmd, "bench", "--backend", "tpu")
+    assert r.returncode == 2 and "--backend is cpu or cuda" in r.stderr
     assert run(edgel_cmd, "bench", "--sizes", "12").returncode == 2
