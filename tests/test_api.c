@@ -2,20 +2,13 @@
  * behaviour (thread-count invariance, in-place, stages) holds. */
 #include "check.h"
 #include "edgel.h"
+#include "test_random.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t rng = 12345;
-static uint32_t next_random(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
 
 /* A smooth random image: random blobs, so Canny finds structure, not just noise. */
 static void fill_image(uint8_t *p, int w, int h, int cn)

@@ -75,9 +75,25 @@ __device__ __forceinline__ uint32_t uf_find(const uint32_t *labels, uint32_t x)
     return x;
 }
 
-/* Joins the sets of a and b: the larger root is pointed at the smaller (atomicMin), retrying
- * when another thread moved the root meanwhile. Both roots are sought in one loop, so the
- * two chains of loads overlap. */
+/* One linking step of a union: given roots *a and *b, points the larger at the smaller with
+ * atomicMin. True when done; false when the larger was no longer a root (another thread
+ * linked it meanwhile): then *a is the smaller root, *b the larger's new parent, and the
+ * caller looks for their roots again. */
+__device__ __forceinline__ bool link_roots(uint32_t *labels, uint32_t *a, uint32_t *b)
+{
+    const uint32_t lo = *a < *b ? *a : *b, hi = *a < *b ? *b : *a;
+    if (lo == hi)
+        return true;
+    const uint32_t old = atomicMin(&labels[hi], lo);
+    if (old == hi)
+        return true;
+    *a = lo;
+    *b = old;
+    return false;
+}
+
+/* Joins the sets of a and b in global memory. Both roots are sought in one loop, so the two
+ * chains of loads overlap. */
 __device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t b)
 {
     const volatile uint32_t *l = labels;
@@ -89,17 +105,8 @@ __device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t 
             a = pa;
             b = pb;
         }
-        if (a == b)
+        if (link_roots(labels, &a, &b))
             return;
-        if (a > b) {
-            uint32_t t = a;
-            a = b;
-            b = t;
-        }
-        const uint32_t old = atomicMin(&labels[b], a);
-        if (old == b)
-            return;
-        b = old;
     }
 }
 
@@ -128,17 +135,8 @@ __device__ __forceinline__ void tile_union(uint32_t *lab, uint32_t a, uint32_t b
     for (;;) {
         a = tile_find(lab, a);
         b = tile_find(lab, b);
-        if (a == b)
+        if (link_roots(lab, &a, &b))
             return;
-        if (a > b) {
-            uint32_t t = a;
-            a = b;
-            b = t;
-        }
-        const uint32_t old = atomicMin(&lab[b], a);
-        if (old == b)
-            return;
-        b = old;
     }
 }
 

@@ -15,18 +15,10 @@
 
 #include "../check.h"
 #include "edgel.h"
+#include "../test_random.h"
 #include "io/image_io.h"
 
 static edgel_context *cpu, *gpu, *gpu2;
-static uint32_t rng = 2024;
-
-static uint32_t next_random(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
 
 #define CUDA_CHECK(call)                                                                  \
     do {                                                                                  \

@@ -1,9 +1,14 @@
-/* libFuzzer target: the PFM decoder must reject or decode any bytes without a crash. */
+/* libFuzzer target for one image decoder, chosen at build time (FUZZ_DECODER, e.g.
+ * edgel_png_decode): any bytes must be rejected or decoded without a crash. */
 #include "io/image_io.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef FUZZ_DECODER
+#error "define FUZZ_DECODER as the decoder under test"
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -11,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     edgel_image img;
     memset(&img, 0, sizeof img);
-    if (edgel_pfm_decode(data, size, &img) == EDGEL_OK) {
+    if (FUZZ_DECODER(data, size, &img) == EDGEL_OK) {
         /* Touch every byte: a short buffer shows up under ASan. */
         volatile uint8_t sink = 0;
         const size_t row = (size_t)img.width * img.channels * edgel_pixel_size(img.type);
