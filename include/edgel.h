@@ -236,6 +236,9 @@ EDGEL_API edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_p
 
 /* ---- building blocks --------------------------------------------------------------------- */
 
+/* The building blocks take host images; on a CUDA context they run on the CPU (the GPU does
+ * the same steps inside edgel_canny). */
+
 /** cv2.cvtColor RGB(A)->GRAY or BGR(A)->GRAY for u8; `gray` is u8 x1. */
 EDGEL_API edgel_status edgel_to_gray(edgel_context *ctx, edgel_gray order, const edgel_image *src,
                                      const edgel_image *gray);

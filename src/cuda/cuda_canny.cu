@@ -379,22 +379,36 @@ static device_stages device_stage_pointers(const edgel_canny_stages *s)
     return d;
 }
 
-/* The kernel needs dx and dy together; give it scratch for the one not asked for. */
+/* Device buffers for the stages of a frame of `px` pixels. */
+static edgel_status ensure_stage_buffers(stage_buffers *b, size_t px)
+{
+    if (b->pixels >= px)
+        return EDGEL_OK;
+    cudaFree(b->dx);
+    cudaFree(b->dy);
+    cudaFree(b->mag);
+    cudaFree(b->sup);
+    memset(b, 0, sizeof *b);
+    CUDA_TRY(cudaMalloc(&b->dx, px * 2));
+    CUDA_TRY(cudaMalloc(&b->dy, px * 2));
+    CUDA_TRY(cudaMalloc(&b->mag, px * 4));
+    CUDA_TRY(cudaMalloc(&b->sup, px));
+    b->pixels = px;
+    return EDGEL_OK;
+}
+
+/* The kernel writes dx and dy together; give it scratch for the one not asked for. */
 static edgel_status complete_gradient_stages(edgel_cuda_state *s, device_stages *d, size_t px,
                                              int w)
 {
     if (!d->out.dx == !d->out.dy)
         return EDGEL_OK;
-    if (s->stages.pixels < px || !s->stages.dx) {
-        cudaFree(s->stages.dx);
-        s->stages.dx = NULL;
-        CUDA_TRY(cudaMalloc(&s->stages.dx, px * sizeof(int16_t)));
-    }
+    EDGEL_TRY(ensure_stage_buffers(&s->stages, px));
     if (!d->out.dx) {
         d->out.dx = s->stages.dx;
         d->out.dx_pitch = (size_t)w * 2;
     } else {
-        d->out.dy = s->stages.dx;
+        d->out.dy = s->stages.dy;
         d->out.dy_pitch = (size_t)w * 2;
     }
     return EDGEL_OK;
@@ -471,18 +485,7 @@ static edgel_status host_stages(edgel_cuda_state *s, host_slot *slot,
                                 int w)
 {
     stage_buffers *b = &s->stages;
-    if (b->pixels < px) {
-        cudaFree(b->dx);
-        cudaFree(b->dy);
-        cudaFree(b->mag);
-        cudaFree(b->sup);
-        memset(b, 0, sizeof *b);
-        CUDA_TRY(cudaMalloc(&b->dx, px * 2));
-        CUDA_TRY(cudaMalloc(&b->dy, px * 2));
-        CUDA_TRY(cudaMalloc(&b->mag, px * 4));
-        CUDA_TRY(cudaMalloc(&b->sup, px));
-        b->pixels = px;
-    }
+    EDGEL_TRY(ensure_stage_buffers(b, px));
     memset(ds, 0, sizeof *ds);
     if (stages->dx || stages->dy) {
         ds->out.dx = b->dx;
