@@ -301,11 +301,13 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
         const unsigned cur = row_mask[ty], up = row_mask[ty - 1];
         const unsigned left = cur << 1, right = cur >> 1, up_left = up << 1, up_right = up >> 1;
         const unsigned bit = 1u << lane;
-        if (cur & up & ~(left & up_left) & bit)
-            tile_union(lab, i, i - T);
-        if (cur & ~up & up_left & ~left & bit)
-            tile_union(lab, i, i - T - 1);
-        if (cur & ~up & up_right & ~right & bit)
+        /* At most two links per pixel, from two call sites (each inlined union is long). */
+        const bool straight = cur & up & ~(left & up_left) & bit;
+        const bool diag_left = cur & ~up & up_left & ~left & bit;
+        const bool diag_right = cur & ~up & up_right & ~right & bit;
+        if (straight || diag_left)
+            tile_union(lab, i, straight ? i - T : i - T - 1);
+        if (diag_right)
             tile_union(lab, i, i - T + 1);
     }
     __syncthreads();
