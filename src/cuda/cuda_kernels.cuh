@@ -82,8 +82,7 @@ __device__ __forceinline__ uint32_t halve_step(uint32_t *labels, uint32_t x, uin
     return grand;
 }
 
-/* Find with halving, for root resolution, where many long chains are walked at once. */
-__device__ __forceinline__ uint32_t uf_find_halving(uint32_t *labels, uint32_t x)
+__device__ __forceinline__ uint32_t uf_find(uint32_t *labels, uint32_t x)
 {
     const volatile uint32_t *l = labels;
     for (uint32_t p = l[x]; p != x; p = l[x])
@@ -109,7 +108,7 @@ __device__ __forceinline__ bool link_roots(uint32_t *labels, uint32_t *a, uint32
 }
 
 /* Joins the sets of a and b in global memory. Both roots are sought in one loop, so the two
- * chains of loads overlap. (Halving here cost more than it saved: measured.) */
+ * chains of loads overlap; both paths are halved on the way. */
 __device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t b)
 {
     const volatile uint32_t *l = labels;
@@ -118,8 +117,10 @@ __device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t 
             const uint32_t pa = l[a], pb = l[b];
             if (pa == a && pb == b)
                 break;
-            a = pa;
-            b = pb;
+            if (pa != a)
+                a = halve_step(labels, a, pa);
+            if (pb != b)
+                b = halve_step(labels, b, pb);
         }
         if (link_roots(labels, &a, &b))
             return;
@@ -128,19 +129,13 @@ __device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t 
 
 /* ---- shared-memory union-find of one tile ------------------------------------------------ */
 
-/* Find on a tile's labels in shared memory, pointing each node it passes at its grandparent
- * (atomicMin, as above): vertical edges make chains as long as the tile is tall. */
+/* The same halving find on a tile's labels in shared memory: vertical edges make chains as
+ * long as the tile is tall. */
 __device__ __forceinline__ uint32_t tile_find(uint32_t *lab, uint32_t x)
 {
     const volatile uint32_t *l = lab;
-    uint32_t p = l[x];
-    while (p != x) {
-        const uint32_t gp = l[p];
-        if (gp != p)
-            atomicMin(&lab[x], gp);
-        x = p;
-        p = gp;
-    }
+    for (uint32_t p = l[x]; p != x; p = l[x])
+        x = halve_step(lab, x, p);
     return x;
 }
 
@@ -434,7 +429,7 @@ __global__ void resolve_roots(canny_workspace ws)
     uint32_t *labels = ws.labels + z * ws.stride;
     uint8_t *strong = ws.strong + z * ws.stride;
     for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < n; t += gridDim.x * blockDim.x) {
-        const uint32_t p = list[t], root = uf_find_halving(labels, p);
+        const uint32_t p = list[t], root = uf_find(labels, p);
         labels[p] = root;
         if (strong[p])
             strong[root] = 1;
