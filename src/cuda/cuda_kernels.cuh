@@ -68,25 +68,14 @@ struct canny_geometry {
 
 /* ---- union-find over global labels ------------------------------------------------------ */
 
-/* Parents always have smaller indices than their children (tile-local roots are the
- * smallest index of their tile component, unions point the larger root at the smaller), so
- * a find may halve the path with atomicMin: a node only ever moves closer to its root and a
- * link a racing union has just made is never undone. With many finds at once this is pointer
- * jumping: long chains along edges that cross many tiles shrink by half at every step. */
-__device__ __forceinline__ uint32_t halve_step(uint32_t *labels, uint32_t x, uint32_t parent)
-{
-    const uint32_t grand = ((const volatile uint32_t *)labels)[parent];
-    if (grand == parent)
-        return parent;
-    atomicMin(&labels[x], grand);
-    return grand;
-}
-
-__device__ __forceinline__ uint32_t uf_find(uint32_t *labels, uint32_t x)
+__device__ __forceinline__ uint32_t uf_find(const uint32_t *labels, uint32_t x)
 {
     const volatile uint32_t *l = labels;
-    for (uint32_t p = l[x]; p != x; p = l[x])
-        x = halve_step(labels, x, p);
+    uint32_t p = l[x];
+    while (p != x) {
+        x = p;
+        p = l[x];
+    }
     return x;
 }
 
@@ -108,7 +97,7 @@ __device__ __forceinline__ bool link_roots(uint32_t *labels, uint32_t *a, uint32
 }
 
 /* Joins the sets of a and b in global memory. Both roots are sought in one loop, so the two
- * chains of loads overlap; both paths are halved on the way. */
+ * chains of loads overlap. */
 __device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t b)
 {
     const volatile uint32_t *l = labels;
@@ -117,10 +106,8 @@ __device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t 
             const uint32_t pa = l[a], pb = l[b];
             if (pa == a && pb == b)
                 break;
-            if (pa != a)
-                a = halve_step(labels, a, pa);
-            if (pb != b)
-                b = halve_step(labels, b, pb);
+            a = pa;
+            b = pb;
         }
         if (link_roots(labels, &a, &b))
             return;
@@ -129,13 +116,21 @@ __device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t 
 
 /* ---- shared-memory union-find of one tile ------------------------------------------------ */
 
-/* The same halving find on a tile's labels in shared memory: vertical edges make chains as
- * long as the tile is tall. */
+/* Find with path halving: each step points a node at its grandparent. Parents always have
+ * smaller indices than their children, so atomicMin with the grandparent only ever moves a
+ * node closer to its root and never undoes a link a racing union has just made. Vertical
+ * edges make chains as long as the tile is tall; halving keeps later finds short. */
 __device__ __forceinline__ uint32_t tile_find(uint32_t *lab, uint32_t x)
 {
     const volatile uint32_t *l = lab;
-    for (uint32_t p = l[x]; p != x; p = l[x])
-        x = halve_step(lab, x, p);
+    uint32_t p = l[x];
+    while (p != x) {
+        const uint32_t gp = l[p];
+        if (gp != p)
+            atomicMin(&lab[x], gp);
+        x = p;
+        p = gp;
+    }
     return x;
 }
 
