@@ -34,7 +34,7 @@ struct workspace {
     size_t pixels, frames;
     int channels;
     uint8_t *map, *gray, *blur, *strong;
-    uint32_t *labels, *open_pixels, *open_roots, *counts;
+    uint32_t *labels;
     uint16_t *tmp;
 };
 
@@ -60,7 +60,6 @@ struct stage_buffers {
 
 struct edgel_cuda_state {
     int device;
-    int sms; /* multiprocessors, to size grid-stride launches */
     cudaStream_t own_stream, stream;
     workspace ws; /* for device images, on `stream` */
     host_slot slots[2];
@@ -74,9 +73,6 @@ static void free_workspace(workspace *ws)
     cudaFree(ws->gray);
     cudaFree(ws->blur);
     cudaFree(ws->labels);
-    cudaFree(ws->open_pixels);
-    cudaFree(ws->open_roots);
-    cudaFree(ws->counts);
     cudaFree(ws->tmp);
     memset(ws, 0, sizeof *ws);
 }
@@ -96,9 +92,6 @@ static edgel_status ensure_workspace(workspace *ws, size_t pixels, size_t frames
     CUDA_TRY(cudaMalloc(&ws->gray, n));
     CUDA_TRY(cudaMalloc(&ws->blur, n * channels));
     CUDA_TRY(cudaMalloc(&ws->labels, n * sizeof(uint32_t)));
-    CUDA_TRY(cudaMalloc(&ws->open_pixels, n * sizeof(uint32_t)));
-    CUDA_TRY(cudaMalloc(&ws->open_roots, n * sizeof(uint32_t)));
-    CUDA_TRY(cudaMalloc(&ws->counts, frames * 2 * sizeof(uint32_t)));
     CUDA_TRY(cudaMalloc(&ws->tmp, n * channels * sizeof(uint16_t)));
     ws->pixels = pixels;
     ws->frames = frames;
@@ -153,9 +146,7 @@ extern "C" edgel_status edgel_cuda_create(int device, edgel_cuda_state **out)
     if (!s)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a CUDA context");
     s->device = device;
-    cudaError_t err = cudaDeviceGetAttribute(&s->sms, cudaDevAttrMultiProcessorCount, device);
-    if (err == cudaSuccess)
-        err = cudaStreamCreateWithFlags(&s->own_stream, cudaStreamNonBlocking);
+    cudaError_t err = cudaStreamCreateWithFlags(&s->own_stream, cudaStreamNonBlocking);
     for (int i = 0; i < 2 && err == cudaSuccess; i++)
         err = cudaStreamCreateWithFlags(&s->slots[i].stream, cudaStreamNonBlocking);
     if (err != cudaSuccess) {
@@ -213,7 +204,7 @@ extern "C" edgel_status edgel_cuda_synchronize(edgel_cuda_state *s)
 static size_t frames_per_launch(size_t pixels, int channels)
 {
     /* Enough frames per launch to fill the GPU with small frames, within ~1 GiB of workspace. */
-    const size_t per_frame = pixels * (1 + 1 + 1 + 4 + 4 + 4 + 3 * (size_t)channels);
+    const size_t per_frame = pixels * (1 + 1 + 1 + 4 + 3 * (size_t)channels);
     size_t n = ((size_t)1 << 30) / (per_frame ? per_frame : 1);
     if (n > EDGEL_CUDA_MAX_FRAMES)
         n = EDGEL_CUDA_MAX_FRAMES;
@@ -264,27 +255,18 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 #undef EDGEL_TILE_CASE
 }
 
-/* Empties the open lists before the tile kernel fills them. */
-static edgel_status reset_open_lists(cudaStream_t stream, const canny_workspace &cw, int nframes)
-{
-    CUDA_TRY(cudaMemsetAsync(cw.counts, 0, (size_t)nframes * 2 * sizeof(uint32_t), stream));
-    return EDGEL_OK;
-}
-
-/* Hysteresis after the tile kernel: border merge, root resolution, edges. The last two walk
- * lists of unknown length: a grid of a few blocks per SM strides over them. */
+/* Hysteresis after the tile kernel: border merge, root resolution, edges. */
 static void launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_workspace &cw,
-                              const canny_geometry &g, int nframes, int sms)
+                              const canny_geometry &g, int nframes)
 {
     const int tiles_x = (g.width + EDGEL_TILE - 1) / EDGEL_TILE;
     const int tiles = tiles_x * ((g.height + EDGEL_TILE - 1) / EDGEL_TILE);
     const size_t pixels = (size_t)g.width * g.height;
     merge_tile_borders<<<dim3((tiles * 2 * EDGEL_TILE * 3 + 255) / 256, 1, nframes), 256, 0, stream>>>(
         cw, g, tiles_x, tiles);
-    const size_t most = (pixels + 255) / 256, blocks = (size_t)sms * 4 / (size_t)nframes + 1;
-    const dim3 grid((unsigned)(most < blocks ? most : blocks), nframes);
-    resolve_roots<<<grid, 256, 0, stream>>>(cw);
-    write_edges<<<grid, 256, 0, stream>>>(t, cw, g);
+    const dim3 quads((unsigned)((pixels + 4 * 256 - 1) / (4 * 256)), nframes);
+    resolve_roots<<<quads, 256, 0, stream>>>(cw, pixels);
+    write_edges<<<quads, 256, 0, stream>>>(t, cw, g, pixels);
 }
 
 static gauss_taps gauss_for(int n, double sigma)
@@ -303,8 +285,7 @@ static gauss_taps gauss_for(int n, double sigma)
  */
 static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
                                     const edgel_canny_params *p, frame_table frames,
-                                    int nframes, int w, int h, int cn, const device_stages *st,
-                                    int sms)
+                                    int nframes, int w, int h, int cn, const device_stages *st)
 {
     const dim3 block2d(32, 8), grid2d((w + 31) / 32, (h + 7) / 8, nframes);
     frame_table cur = frames; /* cur.src: what the next stage reads */
@@ -350,8 +331,7 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
         CUDA_TRY(cudaMemcpy2DAsync(st->smoothed, st->smoothed_pitch, cur.src[0], cur.src_pitch,
                                    (size_t)w * cn, h, cudaMemcpyDeviceToDevice, stream));
 
-    canny_workspace cw = {ws->map,         ws->labels,     ws->strong, ws->open_pixels,
-                          ws->open_roots,  ws->counts,     ws->pixels};
+    canny_workspace cw = {ws->map, ws->labels, ws->strong, ws->pixels};
     const edgel_int_thresholds th = edgel_opencv_thresholds(p, 0);
     canny_geometry g = {w, h, cn, th.low, th.high, p->l2_gradient};
     canny_stage_out so;
@@ -359,9 +339,8 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
     if (st)
         so = st->out;
     const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, nframes);
-    EDGEL_TRY(reset_open_lists(stream, cw, nframes));
     launch_tile<false>(p->aperture, cn, tiles, stream, cur, NULL, 0, cw, g, so);
-    launch_hysteresis(stream, frames, cw, g, nframes, sms);
+    launch_hysteresis(stream, frames, cw, g, nframes);
     CUDA_TRY(cudaGetLastError());
     return EDGEL_OK;
 }
@@ -456,7 +435,7 @@ static edgel_status canny_device(edgel_cuda_state *s, const edgel_canny_params *
         }
         t.src_pitch = srcs[first].pitch;
         t.dst_pitch = edges[first].pitch;
-        EDGEL_TRY(launch_pipeline(s->stream, &s->ws, p, t, n, w, h, cn, stages ? &ds : NULL, s->sms));
+        EDGEL_TRY(launch_pipeline(s->stream, &s->ws, p, t, n, w, h, cn, stages ? &ds : NULL));
     }
     return EDGEL_OK;
 }
@@ -587,7 +566,7 @@ static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
         if (stages)
             st = host_stages(s, slot, stages, &ds, px, w);
         if (st == EDGEL_OK)
-            st = launch_pipeline(slot->stream, &slot->ws, p, t, 1, w, h, cn, stages ? &ds : NULL, s->sms);
+            st = launch_pipeline(slot->stream, &slot->ws, p, t, 1, w, h, cn, stages ? &ds : NULL);
         if (st == EDGEL_OK && stages) {
             st = copy_stage_down(slot->stream, stages->dx, ds.out.dx, ds.out.dx_pitch);
             if (st == EDGEL_OK)
@@ -676,14 +655,12 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
     t.dst[0] = dedges;
     t.src_pitch = dx_pitch;
     t.dst_pitch = e_pitch;
-    canny_workspace cw = {ws->map,         ws->labels,     ws->strong, ws->open_pixels,
-                          ws->open_roots,  ws->counts,     ws->pixels};
+    canny_workspace cw = {ws->map, ws->labels, ws->strong, ws->pixels};
     const edgel_int_thresholds th = edgel_opencv_thresholds(p, 1);
     canny_geometry g = {w, h, cn, th.low, th.high, p->l2_gradient};
     const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, 1);
-    EDGEL_TRY(reset_open_lists(stream, cw, 1));
     launch_tile<true>(3, cn, tiles, stream, t, ddy, dy_pitch, cw, g, ds.out);
-    launch_hysteresis(stream, t, cw, g, 1, s->sms);
+    launch_hysteresis(stream, t, cw, g, 1);
     CUDA_TRY(cudaGetLastError());
     if (on_host) {
         if (stages) {

@@ -10,11 +10,10 @@
  *                          Writes per pixel the map bits and the global index of its tile-local
  *                          root, and per local root whether its component holds a strong pixel
  *   merge_tile_borders     joins components across tile borders (global union-find, atomicMin)
- *   resolve_roots          points every open local root straight at its final root and passes
- *                          the strong flag on to it (from a list the tile kernel made)
- *   write_edges            for the pixels of components that reached a tile side (a list as
- *                          well): 255 where the final root is flagged (two loads). The tile
- *                          kernel wrote all other pixels
+ *   resolve_roots          points every local root straight at its final root and passes the
+ *                          strong flag on to it (walks only local roots, not every pixel)
+ *   write_edges            for the components that reached a tile side: 255 where the final
+ *                          root is flagged (two loads). The tile kernel wrote all other pixels
  * Hysteresis is thereby exact (candidates 8-connected to a strong pixel) in a fixed number of
  * launches, with no host round trip.
  */
@@ -28,10 +27,10 @@
 #define EDGEL_CUDA_MAX_FRAMES 64
 #define EDGEL_TILE 32         /* tile side of canny_tile_kernel */
 #define EDGEL_TILE_ROWS 8     /* its blockDim.y; blockDim.x = EDGEL_TILE */
-/* Bits of the device map (the CPU's 0/1/2 values are not used on the GPU). Only pixels of
- * components that reach a tile side carry them: the border merge reads them. */
+/* Bits of the device map (the CPU's 0/1/2 values are not used on the GPU). */
 #define EDGEL_GMAP_CANDIDATE 1u /* kept by NMS, above the low threshold */
 #define EDGEL_GMAP_STRONG 2u    /* above the high threshold */
+#define EDGEL_GMAP_ROOT 4u      /* root of its tile-local component */
 
 /* Where each frame of a launch lives (passed by value: no table upload, no race). */
 struct frame_table {
@@ -43,13 +42,10 @@ struct frame_table {
 
 /* Per-frame workspace: frame z's map and labels start at z * stride. */
 struct canny_workspace {
-    uint8_t *map;          /* EDGEL_GMAP_* bits per pixel, w * h per frame */
-    uint32_t *labels;      /* union-find parent, as a pixel index of the frame */
-    uint8_t *strong;       /* at local and final roots: the component holds a strong pixel */
-    uint32_t *open_pixels; /* pixels of components that reach a tile side */
-    uint32_t *open_roots;  /* their tile-local roots */
-    uint32_t *counts;      /* per frame: [0] open pixels, [1] open roots (zeroed per call) */
-    size_t stride;         /* pixels from one frame's buffers to the next's */
+    uint8_t *map;      /* EDGEL_GMAP_* bits per pixel, w * h per frame */
+    uint32_t *labels;  /* union-find parent, as a pixel index of the frame */
+    uint8_t *strong;   /* at local and final roots: the component holds a strong pixel */
+    size_t stride;     /* pixels from one frame's buffers to the next's */
 };
 
 /* Optional stage outputs of a single frame (device pointers, NULL when not wanted). */
@@ -186,7 +182,6 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
     __shared__ uint32_t lab[T * T];
     __shared__ uint8_t smap[T * T], sstrong[T * T], sopen[T * T];
     __shared__ unsigned row_mask[T]; /* candidates of each tile row, bit = column */
-    __shared__ uint32_t open_count[2], open_base[2]; /* this tile's share of the open lists */
 
     const int z = blockIdx.z, w = g.width, h = g.height;
     const int x0 = blockIdx.x * T, y0 = blockIdx.y * T;
@@ -281,8 +276,6 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
         lab[i] = (uint32_t)(i - lane + run_start[k]);
         sstrong[i] = 0;
         sopen[i] = 0;
-        if (i < 2)
-            open_count[i] = 0;
         if (gx < w && gy < h) {
             if (stage.dx) {
                 *(int16_t *)((uint8_t *)stage.dx + gy * stage.dx_pitch + gx * 2) = sdx[ty + 1][lane + 1];
@@ -336,15 +329,13 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
     __syncthreads();
     /* Components inside the tile are final: their edges are written here. Components that
      * reach a tile side stay open: label, map bits and strong flag for the later kernels,
-     * and their pixels and roots go on the frame's open lists (one global atomic a tile). */
+     * which write their edges. */
     uint8_t *map = ws.map + z * ws.stride;
     uint32_t *labels = ws.labels + z * ws.stride;
     uint8_t *dst = frames.dst[z];
-    int slot[PER], root_slot[PER];
 #pragma unroll
     for (int k = 0; k < PER; k++) {
         const int i = tid + k * NT, ty = i / T, gx = x0 + lane, gy = y0 + ty;
-        slot[k] = root_slot[k] = -1;
         if (gx >= w || gy >= h)
             continue;
         const size_t p = (size_t)gy * w + gx;
@@ -354,9 +345,8 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
             const uint32_t ry = roots[k] / T, rx = roots[k] - ry * T;
             labels[p] = (uint32_t)(y0 + ry) * (uint32_t)w + (uint32_t)(x0 + rx);
             bits = EDGEL_GMAP_CANDIDATE | (v == EDGEL_MAP_STRONG ? EDGEL_GMAP_STRONG : 0);
-            slot[k] = (int)atomicAdd(&open_count[0], 1u);
             if (roots[k] == (uint32_t)i) {
-                root_slot[k] = (int)atomicAdd(&open_count[1], 1u);
+                bits |= EDGEL_GMAP_ROOT;
                 ws.strong[z * ws.stride + p] = sstrong[i];
             }
         } else {
@@ -364,18 +354,6 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
                 v != EDGEL_MAP_NONE && sstrong[roots[k]] ? 255 : 0;
         }
         map[p] = bits;
-    }
-    __syncthreads();
-    if (tid < 2)
-        open_base[tid] = open_count[tid] ? atomicAdd(&ws.counts[2 * z + tid], open_count[tid]) : 0;
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < PER; k++) {
-        const uint32_t p = (uint32_t)(y0 + threadIdx.y + k * EDGEL_TILE_ROWS) * (uint32_t)w + x0 + lane;
-        if (slot[k] >= 0)
-            ws.open_pixels[z * ws.stride + open_base[0] + slot[k]] = p;
-        if (root_slot[k] >= 0)
-            ws.open_roots[z * ws.stride + open_base[1] + root_slot[k]] = p;
     }
 }
 
@@ -412,36 +390,62 @@ __global__ void merge_tile_borders(canny_workspace ws, canny_geometry g, int til
         uf_union(ws.labels + z * ws.stride, p, q);
 }
 
-/* Every open local root learns its final root (labels[root] = final root, so any pixel
- * reaches it in two loads) and hands its strong flag on. Another thread may flag the same
- * final root or read a label mid-update: both values it can see are ancestors, so either is
- * right. Grid-stride over the frame's list (blockIdx.y = frame). */
-__global__ void resolve_roots(canny_workspace ws)
+/* Every local root learns its final root (labels[root] = final root, so any pixel reaches it
+ * in two loads) and hands its strong flag on. Another thread may flag the same final root
+ * or read a label mid-update: both values it can see are ancestors, so either is right.
+ * Four pixels per thread (one 32-bit map load): the frame is a flat array of w * h. */
+__global__ void resolve_roots(canny_workspace ws, size_t pixels)
 {
-    const size_t z = blockIdx.y;
-    const uint32_t n = ws.counts[2 * z + 1];
-    const uint32_t *list = ws.open_roots + z * ws.stride;
-    uint32_t *labels = ws.labels + z * ws.stride;
-    uint8_t *strong = ws.strong + z * ws.stride;
-    for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < n; t += gridDim.x * blockDim.x) {
-        const uint32_t p = list[t], root = uf_find(labels, p);
+    const size_t q = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    if (q >= pixels)
+        return;
+    const uint8_t *map = ws.map + blockIdx.y * ws.stride;
+    uint32_t bits = *(const uint32_t *)(map + q); /* stride and buffers are 16-byte multiples */
+    if (!(bits & 0x04040404u))
+        return;
+    uint32_t *labels = ws.labels + blockIdx.y * ws.stride;
+    uint8_t *strong = ws.strong + blockIdx.y * ws.stride;
+    for (int j = 0; j < 4 && q + j < pixels; j++, bits >>= 8) {
+        if (!(bits & EDGEL_GMAP_ROOT))
+            continue;
+        const uint32_t p = (uint32_t)(q + j), root = uf_find(labels, p);
         labels[p] = root;
         if (strong[p])
             strong[root] = 1;
     }
 }
 
-/* Edges of the open pixels (the tile kernel wrote all others). */
-__global__ void write_edges(frame_table frames, canny_workspace ws, canny_geometry g)
+__global__ void write_edges(frame_table frames, canny_workspace ws, canny_geometry g, size_t pixels)
 {
-    const size_t z = blockIdx.y;
-    const uint32_t n = ws.counts[2 * z];
-    const uint32_t *list = ws.open_pixels + z * ws.stride;
+    const size_t q = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    if (q >= pixels)
+        return;
+    const int z = blockIdx.y;
+    uint32_t bits = *(const uint32_t *)(ws.map + z * ws.stride + q);
+    if (q + 4 > pixels) /* past the frame's end the map is stale */
+        bits &= (1u << (8 * (pixels - q))) - 1;
     const uint32_t *labels = ws.labels + z * ws.stride;
     const uint8_t *strong = ws.strong + z * ws.stride;
-    for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < n; t += gridDim.x * blockDim.x) {
-        const uint32_t p = list[t], y = p / (uint32_t)g.width, x = p - y * (uint32_t)g.width;
-        frames.dst[z][(size_t)y * frames.dst_pitch + x] = strong[labels[labels[p]]] ? 255 : 0;
+    uint32_t lr[4] = {0, 0, 0, 0};
+    if (!(bits & 0x01010101u))
+        return;
+    {
+        const uint4 l4 = *(const uint4 *)(labels + q);
+        lr[0] = l4.x, lr[1] = l4.y, lr[2] = l4.z, lr[3] = l4.w;
+    }
+    uint32_t fr[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        fr[j] = ((bits >> (8 * j)) & EDGEL_GMAP_CANDIDATE) ? labels[lr[j]] : 0;
+    int y = (int)(q / g.width), x = (int)(q - (size_t)y * g.width);
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        if (q + j >= pixels)
+            break;
+        if ((bits >> (8 * j)) & EDGEL_GMAP_CANDIDATE) /* the tile kernel wrote all others */
+            frames.dst[z][(size_t)y * frames.dst_pitch + x] = strong[fr[j]] ? 255 : 0;
+        if (++x == g.width)
+            x = 0, y++;
     }
 }
 
