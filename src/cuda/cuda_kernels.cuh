@@ -75,26 +75,6 @@ __device__ __forceinline__ uint32_t uf_find(const uint32_t *labels, uint32_t x)
     return x;
 }
 
-/* Find that points each node it passes at its grandparent. Parents always have smaller
- * indices than their children (tile-local roots are the smallest index of their tile
- * component; unions point the larger root at the smaller), so atomicMin with the
- * grandparent only moves a node closer to its root and never undoes a link a racing union
- * made. When every open root resolves at once this is pointer jumping: chains along edges
- * that cross many tiles halve at each step (root resolution 9.0 -> 7.3 us at 1080p). */
-__device__ __forceinline__ uint32_t uf_find_halving(uint32_t *labels, uint32_t x)
-{
-    const volatile uint32_t *l = labels;
-    uint32_t p = l[x];
-    while (p != x) {
-        const uint32_t gp = l[p];
-        if (gp != p)
-            atomicMin(&labels[x], gp);
-        x = p;
-        p = gp;
-    }
-    return x;
-}
-
 /* One linking step of a union: given roots *a and *b, points the larger at the smaller with
  * atomicMin. True when done; false when the larger was no longer a root (another thread
  * linked it meanwhile): then *a is the smaller root, *b the larger's new parent, and the
@@ -428,7 +408,7 @@ __global__ void resolve_roots(canny_workspace ws, size_t pixels)
     for (int j = 0; j < 4 && q + j < pixels; j++, bits >>= 8) {
         if (!(bits & EDGEL_GMAP_ROOT))
             continue;
-        const uint32_t p = (uint32_t)(q + j), root = uf_find_halving(labels, p);
+        const uint32_t p = (uint32_t)(q + j), root = uf_find(labels, p);
         labels[p] = root;
         if (strong[p])
             strong[root] = 1;
