@@ -63,7 +63,9 @@ edgel_status edgel_context_create(edgel_backend backend, const edgel_context_opt
     /* auto: the GPU when one is present, else the CPU. */
     if (backend == EDGEL_BACKEND_CUDA ||
         (backend == EDGEL_BACKEND_AUTO && edgel_cuda_device_count() > opts.device)) {
-        edgel_status st = edgel_cuda_create(opts.device, &ctx->cuda);
+        edgel_status st = edgel_cuda_create(opts.device, opts.threads ? opts.threads
+                                                                      : edgel_cpu_count(),
+                                            &ctx->cuda);
         if (st == EDGEL_OK)
             ctx->backend = EDGEL_BACKEND_CUDA;
         else if (backend == EDGEL_BACKEND_CUDA) {

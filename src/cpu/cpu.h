@@ -5,6 +5,10 @@
 #include "edgel.h"
 #include "core/params.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Hot row loops are compiled twice on x86-64 (AVX2 and baseline SSE2) and picked at load
  * time; integer arithmetic, so both versions give the same bytes. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__) && \
@@ -60,5 +64,14 @@ void edgel_cpu_workspace_free(edgel_cpu_workspace *ws);
 edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
                                   const edgel_cpu_canny_input *in,
                                   const edgel_image *edges, const edgel_canny_stages *stages);
+
+/* Copies `rows` rows of `row_bytes` between pitched buffers, on up to `threads` threads
+ * (large copies only: staging for the GPU backend). */
+void edgel_cpu_copy_rows(int threads, const uint8_t *src, size_t src_pitch, uint8_t *dst,
+                         size_t dst_pitch, size_t row_bytes, int rows);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

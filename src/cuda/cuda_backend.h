@@ -11,8 +11,9 @@ extern "C" {
 
 typedef struct edgel_cuda_state edgel_cuda_state;
 
-/* EDGEL_ERROR_BACKEND_UNAVAILABLE when no usable device is present. */
-edgel_status edgel_cuda_create(int device, edgel_cuda_state **out);
+/* EDGEL_ERROR_BACKEND_UNAVAILABLE when no usable device is present. `threads`: CPU threads
+ * for copying host images through pinned staging. */
+edgel_status edgel_cuda_create(int device, int threads, edgel_cuda_state **out);
 void edgel_cuda_destroy(edgel_cuda_state *state);
 /* Number of CUDA devices (0 when the runtime finds none or fails). */
 int edgel_cuda_device_count(void);

@@ -20,6 +20,7 @@
 #include "core/image.h"
 #include "core/params.h"
 #include "core/status.h"
+#include "cpu/cpu.h"
 #include "cuda/cuda_kernels.cuh"
 
 #define CUDA_TRY(call)                                                                       \
@@ -60,6 +61,7 @@ struct stage_buffers {
 
 struct edgel_cuda_state {
     int device;
+    int threads; /* CPU threads for staging copies */
     cudaStream_t own_stream, stream;
     workspace ws; /* for device images, on `stream` */
     host_slot slots[2];
@@ -132,7 +134,7 @@ extern "C" int edgel_cuda_device_count(void)
     return n;
 }
 
-extern "C" edgel_status edgel_cuda_create(int device, edgel_cuda_state **out)
+extern "C" edgel_status edgel_cuda_create(int device, int threads, edgel_cuda_state **out)
 {
     *out = NULL;
     int n = edgel_cuda_device_count();
@@ -146,6 +148,7 @@ extern "C" edgel_status edgel_cuda_create(int device, edgel_cuda_state **out)
     if (!s)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a CUDA context");
     s->device = device;
+    s->threads = threads;
     cudaError_t err = cudaStreamCreateWithFlags(&s->own_stream, cudaStreamNonBlocking);
     for (int i = 0; i < 2 && err == cudaSuccess; i++)
         err = cudaStreamCreateWithFlags(&s->slots[i].stream, cudaStreamNonBlocking);
@@ -440,22 +443,21 @@ static edgel_status canny_device(edgel_cuda_state *s, const edgel_canny_params *
     return EDGEL_OK;
 }
 
-/* Copies a host view into a packed buffer, and back. */
-static void pack_rows(const edgel_image *img, uint8_t *dst)
+/* Copies a host view into a packed staging buffer, and back, on the context's threads. */
+static void pack_rows(int threads, const edgel_image *img, uint8_t *dst)
 {
     const size_t row = edgel_row_bytes(img);
-    for (int y = 0; y < img->height; y++)
-        memcpy(dst + y * row, (const uint8_t *)img->data + y * img->pitch, row);
+    edgel_cpu_copy_rows(threads, (const uint8_t *)img->data, img->pitch, dst, row, row,
+                        img->height);
 }
 
-static void unpack_rows(const uint8_t *src, const edgel_image *img)
+static void unpack_rows(int threads, const uint8_t *src, const edgel_image *img)
 {
     const size_t row = edgel_row_bytes(img);
-    for (int y = 0; y < img->height; y++)
-        memcpy((uint8_t *)img->data + y * img->pitch, src + y * row, row);
+    edgel_cpu_copy_rows(threads, src, row, (uint8_t *)img->data, img->pitch, row, img->height);
 }
 
-static edgel_status finish_slot(host_slot *slot)
+static edgel_status finish_slot(host_slot *slot, int threads)
 {
     if (!slot->pending)
         return EDGEL_OK;
@@ -463,7 +465,7 @@ static edgel_status finish_slot(host_slot *slot)
     slot->pending = NULL;
     CUDA_TRY(cudaStreamSynchronize(slot->stream));
     if (!slot->pending_direct)
-        unpack_rows(slot->h_out, view);
+        unpack_rows(threads, slot->h_out, view);
     return EDGEL_OK;
 }
 
@@ -540,7 +542,7 @@ static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
     edgel_status st = EDGEL_OK;
     for (int i = 0; i < count && st == EDGEL_OK; i++) {
         host_slot *slot = &s->slots[i & 1];
-        st = finish_slot(slot); /* frame i-2's edges out of this slot's pinned buffer */
+        st = finish_slot(slot, s->threads); /* frame i-2's edges out of this slot's buffer */
         if (st != EDGEL_OK)
             break;
         cudaError_t err;
@@ -548,7 +550,7 @@ static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
             err = cudaMemcpy2DAsync(slot->d_in, (size_t)w * cn, srcs[i].data, srcs[i].pitch,
                                     (size_t)w * cn, h, cudaMemcpyHostToDevice, slot->stream);
         } else {
-            pack_rows(&srcs[i], slot->h_in);
+            pack_rows(s->threads, &srcs[i], slot->h_in);
             err = cudaMemcpyAsync(slot->d_in, slot->h_in, px * cn, cudaMemcpyHostToDevice,
                                   slot->stream);
         }
@@ -596,7 +598,7 @@ static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
         slot->pending_direct = pinned_out;
     }
     for (int i = 0; i < 2; i++) {
-        edgel_status f = finish_slot(&s->slots[i]);
+        edgel_status f = finish_slot(&s->slots[i], s->threads);
         if (st == EDGEL_OK)
             st = f;
     }
@@ -633,8 +635,8 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
     if (on_host) {
         const size_t row = (size_t)w * cn * 2;
         EDGEL_TRY(ensure_slot(slot, 2 * row * h, px));
-        pack_rows(dx, slot->h_in);
-        pack_rows(dy, slot->h_in + row * h);
+        pack_rows(s->threads, dx, slot->h_in);
+        pack_rows(s->threads, dy, slot->h_in + row * h);
         CUDA_TRY(cudaMemcpyAsync(slot->d_in, slot->h_in, 2 * row * h, cudaMemcpyHostToDevice, stream));
         ddx = (const int16_t *)slot->d_in;
         ddy = (const int16_t *)(slot->d_in + row * h);
@@ -670,7 +672,7 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
         CUDA_TRY(cudaMemcpyAsync(slot->h_out, slot->d_out, px, cudaMemcpyDeviceToHost, stream));
         slot->pending = edges;
         slot->pending_direct = 0;
-        EDGEL_TRY(finish_slot(slot));
+        EDGEL_TRY(finish_slot(slot, s->threads));
     }
     return EDGEL_OK;
 }
