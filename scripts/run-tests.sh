@@ -6,6 +6,7 @@
 #      conformance tests through that library
 #   4. each libFuzzer target for a short run (clang)
 #   5. install, then build a small program against it with pkg-config and with CMake
+#   6. `pip install .` in a clean virtual environment, and the installed package against cv2
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -47,4 +48,12 @@ prefix=$(mktemp -d)
 cmake --install build --prefix "$prefix" >/dev/null
 bash tests/install/check-install.sh "$prefix"
 rm -rf "$prefix"
+
+echo "== pip install . in a clean virtual environment"
+venv=$(mktemp -d)
+python3 -m venv "$venv"
+"$venv/bin/pip" install -q --disable-pip-version-check . numpy opencv-python-headless
+(cd "$venv" && env -u EDGEL_LIBRARY "$venv/bin/python" "$root/tests/install/check_python_package.py" \
+  "$root/samples")
+rm -rf "$venv"
 echo "all test stages passed"

@@ -3,8 +3,9 @@
     >>> import edgel, numpy as np
     >>> edges = edgel.canny(image_u8, 50, 150)          # like cv2.Canny(image_u8, 50, 150)
 
-The shared library is found through the EDGEL_LIBRARY environment variable (a path to
-libedgel.so) or, failing that, the system's library search path.
+The shared library is the one named by the EDGEL_LIBRARY environment variable (a path to
+libedgel.so), else the one installed with this package (`pip install .`), else the one on
+the system's library search path.
 """
 from __future__ import annotations
 
@@ -51,8 +52,18 @@ class _Stages(ctypes.Structure):
     _fields_ = [(n, _IMG_P) for n in ("gray", "smoothed", "dx", "dy", "magnitude", "suppressed")]
 
 
+def _library_path() -> str:
+    if os.environ.get("EDGEL_LIBRARY"):
+        return os.environ["EDGEL_LIBRARY"]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("libedgel.so.0", "libedgel.so"):
+        if os.path.exists(os.path.join(here, name)):
+            return os.path.join(here, name)
+    return "libedgel.so.0"
+
+
 def _load() -> ctypes.CDLL:
-    path = os.environ.get("EDGEL_LIBRARY") or "libedgel.so.0"
+    path = _library_path()
     lib = ctypes.CDLL(path)
     lib.edgel_version_number.restype = ctypes.c_uint
     lib.edgel_status_name.restype = ctypes.c_char_p

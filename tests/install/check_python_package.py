@@ -1,0 +1,45 @@
+"""Run inside a clean virtual environment after `pip install .`: the installed edgel package
+must load its own bundled library and give cv2.Canny's bytes. Argument: the samples folder."""
+import os
+import pathlib
+import sys
+
+import cv2
+import numpy as np
+
+import edgel
+
+samples = pathlib.Path(sys.argv[1])
+checks = failures = 0
+
+
+def check(ok, what):
+    global checks, failures
+    checks += 1
+    if not ok:
+        failures += 1
+        print("FAILED:", what)
+
+
+check("site-packages" in edgel.__file__, f"edgel imported from {edgel.__file__}")
+check(os.path.dirname(edgel._library_path()) == os.path.dirname(edgel.__file__),
+      f"library {edgel._library_path()} is not the bundled one")
+cv2.setNumThreads(max(2, os.cpu_count() or 2))
+for name in ("chelsea.png", "coffee.png", "camera.png"):
+    bgr = cv2.imread(str(samples / name), cv2.IMREAD_COLOR)
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    for lo, hi, ap, l2 in ((50, 150, 3, False), (30, 90, 5, True), (400, 1200, 7, False)):
+        check(np.array_equal(edgel.canny(gray, lo, hi, ap, l2),
+                             cv2.Canny(gray, lo, hi, apertureSize=ap, L2gradient=l2)),
+              f"{name} {lo}/{hi} aperture {ap} l2 {l2}")
+    check(np.array_equal(edgel.canny(bgr, 50, 150), cv2.Canny(bgr, 50, 150)), f"{name} colour")
+    check(np.array_equal(edgel.canny(gray[::2, 1::3], 50, 150),
+                         cv2.Canny(np.ascontiguousarray(gray[::2, 1::3]), 50, 150)),
+          f"{name} strided view")
+try:
+    edgel.canny(np.zeros((4, 4), np.uint8), float("nan"), 1)
+    check(False, "NaN threshold accepted")
+except edgel.EdgelError as e:
+    check(e.status == "EDGEL_ERROR_INVALID_ARGUMENT", f"NaN threshold gave {e.status}")
+print(f"python package: {checks - failures} passed, {failures} failed")
+sys.exit(1 if failures else 0)
