@@ -41,5 +41,5 @@ try:
     check(False, "NaN threshold accepted")
 except edgel.EdgelError as e:
     check(e.status == "EDGEL_ERROR_INVALID_ARGUMENT", f"NaN threshold gave {e.status}")
-print(f"python package: {checks - failures} passed, {failures} failed")
+print(f"python_package: {checks - failures} passed, {failures} failed")
 sys.exit(1 if failures else 0)
