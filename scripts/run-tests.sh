@@ -7,6 +7,7 @@
 #   4. each libFuzzer target for a short run (clang)
 #   5. install, then build a small program against it with pkg-config and with CMake
 #   6. `pip install .` in a clean virtual environment, and the installed package against cv2
+#   7. the Octave mex (edgel_canny, CudaEdgeRGB, CudaEdge) against the edgel command
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -56,4 +57,8 @@ python3 -m venv "$venv"
 (cd "$venv" && env -u EDGEL_LIBRARY "$venv/bin/python" "$root/tests/install/check_python_package.py" \
   "$root/samples")
 rm -rf "$venv"
+
+echo "== Octave"
+bash scripts/build-octave.sh
+(cd tests/octave && octave --no-gui --quiet --eval "test_edgel('$root/build', '$root/samples')")
 echo "all test stages passed"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what edgel needs to build and test, where it is missing: Debian packages (compiler,
-# CMake, libpng, libjpeg-turbo, clang for the fuzzers) and a Python virtual environment in
+# CMake, libpng, libjpeg-turbo, clang for the fuzzers, Octave for the mex) and a Python virtual environment in
 # .venv with NumPy, OpenCV (the reference and benchmark peer) and pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev clang libclang-rt-14-dev
-          python3-venv)
+          python3-venv octave liboctave-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -15,7 +15,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
 fi
 
 if [ ! -x .venv/bin/python ]; then
