@@ -38,6 +38,11 @@ timeout 180 compute-sanitizer --tool racecheck --error-exitcode 9 ./build-gpu/te
   >"$OUT/racecheck.log" 2>&1 || status=1
 tail -n 3 "$OUT/racecheck.log"
 
+log "Python on the GPU (CuPy, PyTorch)"
+EDGEL_BUILD_DIR=build-gpu EDGEL_BSDS500=data-local/bsds500 timeout 300 python3 -m pytest -q \
+  tests/python/test_gpu_python.py >"$OUT/python_gpu.log" 2>&1 || status=1
+tail -n 3 "$OUT/python_gpu.log"
+
 log "benchmark"
 ./build-gpu/bench/bench_gpu data-local/bsds500 "${EDGEL_BENCH_RUNS:-100}" >"$OUT/bench_gpu.md" 2>&1 || status=1
 if python3 -c "import cv2" 2>/dev/null; then

@@ -3,6 +3,10 @@
     >>> import edgel, numpy as np
     >>> edges = edgel.canny(image_u8, 50, 150)          # like cv2.Canny(image_u8, 50, 150)
 
+CuPy arrays and PyTorch CUDA tensors (anything with __cuda_array_interface__) go in and come
+back without copies: edgel runs on the GPU, on the stream the array names, and returns an
+array of the same kind (or fills `out=`).
+
 The shared library is the one named by the EDGEL_LIBRARY environment variable (a path to
 libedgel.so), else the one installed with this package (`pip install .`), else the one on
 the system's library search path.
@@ -79,6 +83,8 @@ def _load() -> ctypes.CDLL:
     lib.edgel_to_gray.argtypes = [ctypes.c_void_p, ctypes.c_int, _IMG_P, _IMG_P]
     lib.edgel_gaussian_blur.argtypes = [ctypes.c_void_p, _IMG_P, _IMG_P, ctypes.c_int32,
                                         ctypes.c_double]
+    lib.edgel_context_set_stream.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    lib.edgel_context_synchronize.argtypes = [ctypes.c_void_p]
     if lib.edgel_version_number() != VERSION_NUMBER:
         raise ImportError(f"libedgel at {path} is version {lib.edgel_version_number()}, "
                           f"this module needs {VERSION_NUMBER}")
@@ -133,10 +139,46 @@ def _packed(a: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(a)
 
 
+def _device_view(a) -> tuple:
+    """An image view of a CUDA array (CuPy, PyTorch, ...) and the stream it names."""
+    cai = a.__cuda_array_interface__
+    dtype = np.dtype(cai["typestr"])
+    if dtype not in _DTYPES:
+        raise TypeError(f"unsupported dtype {dtype}")
+    shape = tuple(cai["shape"])
+    if len(shape) == 2:
+        (h, w), c = shape, 1
+    elif len(shape) == 3:
+        h, w, c = shape
+    else:
+        raise ValueError("image must be 2-D (H, W) or 3-D (H, W, C)")
+    item = dtype.itemsize
+    strides = cai.get("strides") or tuple(int(np.prod(shape[i + 1:])) * item
+                                          for i in range(len(shape)))
+    if strides[1] != c * item or (len(shape) == 3 and strides[2] != item):
+        raise ValueError("rows must hold packed pixels (use a contiguous array)")
+    return _Image(cai["data"][0], w, h, strides[0] if h > 1 else w * c * item, _DTYPES[dtype], c,
+                  1), cai.get("stream")
+
+
+def _device_empty_like(a, shape):
+    """A uint8 array of the same kind and device as the CUDA array `a`."""
+    module = type(a).__module__.split(".")[0]
+    if module == "torch":
+        import torch
+        return torch.empty(shape, dtype=torch.uint8, device=a.device)
+    if module == "cupy":
+        import cupy
+        with cupy.cuda.Device(a.device.id):
+            return cupy.empty(shape, dtype=cupy.uint8)
+    raise TypeError(f"pass out= for CUDA arrays of type {type(a).__name__}")
+
+
 class Context:
     """A backend context: Context('cpu', threads=1) is the single-thread reference."""
 
     def __init__(self, backend: str = "auto", threads: int = 0, device: int = 0):
+        self._handle = None
         handle = ctypes.c_void_p()
         _check(_lib.edgel_context_create(_BACKENDS[backend],
                                          ctypes.byref(_ContextOptions(threads, device)),
@@ -153,6 +195,7 @@ class Context:
 
 
 _default: Optional[Context] = None
+_default_gpu: Optional[Context] = None
 
 
 def _ctx(ctx: Optional[Context]) -> Context:
@@ -162,6 +205,15 @@ def _ctx(ctx: Optional[Context]) -> Context:
     if _default is None:
         _default = Context("auto")
     return _default
+
+
+def _gpu_ctx(ctx: Optional[Context]) -> Context:
+    global _default_gpu
+    if ctx is not None:
+        return ctx
+    if _default_gpu is None:
+        _default_gpu = Context("cuda")
+    return _default_gpu
 
 
 def _params(low, high, aperture, l2, blur, blur_size, gray) -> _CannyParams:
@@ -177,16 +229,40 @@ def _params(low, high, aperture, l2, blur, blur_size, gray) -> _CannyParams:
     return p
 
 
-def canny(image: np.ndarray, low: float = 50, high: float = 150, aperture: int = 3,
+def _canny_device(image, p: _CannyParams, out, ctx: Optional[Context]):
+    src, stream = _device_view(image)
+    if out is None:
+        out = _device_empty_like(image, (src.height, src.width))
+    dst, _ = _device_view(out)
+    c = _gpu_ctx(ctx)
+    # The array's stream orders edgel after whoever wrote the input and before whoever reads
+    # the output; with no stream named, edgel waits for its own work before returning.
+    _check(_lib.edgel_context_set_stream(c._handle, stream if stream else None))
+    try:
+        _check(_lib.edgel_canny(c._handle, ctypes.byref(p), ctypes.byref(src), ctypes.byref(dst),
+                                None))
+        if not stream:
+            _check(_lib.edgel_context_synchronize(c._handle))
+    finally:
+        _lib.edgel_context_set_stream(c._handle, None)
+    return out
+
+
+def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
           l2: bool = False, blur=None, blur_size: int = 0, gray: Optional[str] = None,
-          stages: Optional[dict] = None, ctx: Optional[Context] = None) -> np.ndarray:
+          stages: Optional[dict] = None, ctx: Optional[Context] = None, out=None):
     """Canny edges (u8 0/255) of a u8 image with 1, 3 or 4 channels, = cv2.Canny.
 
     aperture: 3, 5, 7 or -1 (Scharr, needs l2). blur: None, a Gaussian sigma or "5x5".
     gray: None (colour: channel of largest gradient), "rgb" or "bgr" (luma first).
     stages: a dict to receive intermediate arrays (gray, smoothed, dx, dy, magnitude,
-    suppressed) for the names it already contains as keys.
+    suppressed) for the names it already contains as keys (host arrays only).
+    image may be a CuPy array or a PyTorch CUDA tensor: the result is then one too (or `out`,
+    a uint8 CUDA array of shape (H, W), filled in place), computed on the array's stream.
     """
+    if hasattr(image, "__cuda_array_interface__"):
+        return _canny_device(image, _params(low, high, aperture, l2, blur, blur_size, gray),
+                             out, ctx)
     image = _packed(np.asarray(image))
     h, w = image.shape[:2]
     cn = 1 if image.ndim == 2 else image.shape[2]

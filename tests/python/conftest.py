@@ -19,6 +19,10 @@ cv2.setNumThreads(max(2, os.cpu_count() or 2))
 BSDS = pathlib.Path(os.environ.get("EDGEL_BSDS500", ROOT.parent / "shared" / "data" / "bsds500"))
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs an NVIDIA GPU (run by scripts/gpu-check.sh)")
+
+
 def bsds_images():
     files = sorted(BSDS.glob("*/*.jpg"))
     if not files:

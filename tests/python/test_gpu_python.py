@@ -1,0 +1,78 @@
+"""CuPy arrays and PyTorch CUDA tensors through the Python module: results equal to
+cv2.Canny, outputs of the same kind, no copies (the `out=` buffer is the one written, by
+pointer), the array's stream honoured. Skipped without a GPU; scripts/gpu-check.sh runs it."""
+import cv2
+import numpy as np
+import pytest
+
+import edgel
+
+pytestmark = pytest.mark.gpu
+cupy = pytest.importorskip("cupy")
+try:
+    if cupy.cuda.runtime.getDeviceCount() == 0:
+        pytest.skip("no CUDA device", allow_module_level=True)
+except cupy.cuda.runtime.CUDARuntimeError:
+    pytest.skip("no CUDA device", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def photos(bsds):
+    return [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in bsds[:20]]
+
+
+def test_cupy_in_cupy_out(photos):
+    for bgr in photos:
+        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+        for img in (gray, bgr):
+            d = cupy.asarray(img)
+            before = d.copy()
+            e = edgel.canny(d, 40, 120)
+            assert isinstance(e, cupy.ndarray) and e.shape == img.shape[:2]
+            assert np.array_equal(cupy.asnumpy(e), cv2.Canny(img, 40, 120))
+            assert bool((d == before).all())  # the input is read, not changed
+
+
+def test_cupy_out_is_written_in_place(photos):
+    gray = cv2.cvtColor(photos[0], cv2.COLOR_BGR2GRAY)
+    d = cupy.asarray(gray)
+    out = cupy.full(gray.shape, 7, dtype=cupy.uint8)
+    ptr = out.data.ptr
+    got = edgel.canny(d, 50, 150, aperture=5, l2=True, out=out)
+    assert got is out and out.data.ptr == ptr
+    assert np.array_equal(cupy.asnumpy(out), cv2.Canny(gray, 50, 150, apertureSize=5, L2gradient=True))
+
+
+def test_cupy_on_a_non_default_stream(photos):
+    gray = cv2.cvtColor(photos[1], cv2.COLOR_BGR2GRAY)
+    with cupy.cuda.Stream(non_blocking=True) as s:
+        d = cupy.asarray(gray) + 0  # written on this stream
+        e = edgel.canny(d, 30, 90)
+        result = cupy.asnumpy(e, stream=s)
+        s.synchronize()
+    assert np.array_equal(result, cv2.Canny(gray, 30, 90))
+
+
+def test_torch_in_torch_out(photos):
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch without CUDA")
+    gray = cv2.cvtColor(photos[2], cv2.COLOR_BGR2GRAY)
+    t = torch.from_numpy(gray).cuda()
+    e = edgel.canny(t, 50, 150)
+    assert isinstance(e, torch.Tensor) and e.device == t.device and e.dtype == torch.uint8
+    assert np.array_equal(e.cpu().numpy(), cv2.Canny(gray, 50, 150))
+    out = torch.zeros_like(t)
+    ptr = out.data_ptr()
+    assert edgel.canny(t, 50, 150, blur=1.4, out=out) is out and out.data_ptr() == ptr
+    assert np.array_equal(out.cpu().numpy(), cv2.Canny(cv2.GaussianBlur(gray, (0, 0), 1.4), 50, 150))
+
+
+def test_bad_cuda_arrays(photos):
+    gray = cv2.cvtColor(photos[0], cv2.COLOR_BGR2GRAY)
+    d = cupy.asarray(gray)
+    with pytest.raises(ValueError):
+        edgel.canny(d[:, ::2], 50, 150)  # pixels not packed
+    with pytest.raises(edgel.EdgelError) as err:
+        edgel.canny(d, float("nan"), 150)
+    assert err.value.status == "EDGEL_ERROR_INVALID_ARGUMENT"
