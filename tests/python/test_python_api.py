@@ -1,0 +1,72 @@
+"""The Python module's handling of arrays and errors: every dtype and layout either works
+(equal to the packed result) or raises the documented exception."""
+import numpy as np
+import pytest
+
+import edgel
+
+
+@pytest.fixture(scope="module")
+def image():
+    rng = np.random.default_rng(5)
+    base = rng.integers(0, 256, (37, 53), dtype=np.uint8)
+    return np.ascontiguousarray(np.repeat(np.repeat(base, 3, 0), 3, 1))  # blocky, has edges
+
+
+def test_version_matches():
+    assert edgel.library_version() == edgel.VERSION_NUMBER
+
+
+def test_layouts_equal_packed(image):
+    ref = edgel.canny(image, 40, 120)
+    assert ref.dtype == np.uint8 and ref.shape == image.shape and (ref > 0).any()
+    fortran = np.asfortranarray(image)
+    assert np.array_equal(edgel.canny(fortran, 40, 120), ref)
+    flipped = np.ascontiguousarray(image[::-1, ::-1])[::-1, ::-1]  # negative strides
+    assert np.array_equal(edgel.canny(flipped, 40, 120), ref)
+    wide = np.zeros((image.shape[0], image.shape[1] + 11), np.uint8)
+    wide[:, 5:5 + image.shape[1]] = image
+    assert np.array_equal(edgel.canny(wide[:, 5:5 + image.shape[1]], 40, 120), ref)  # pitched
+    rgb = np.dstack([image, image, image])
+    assert np.array_equal(edgel.canny(np.asfortranarray(rgb), 40, 120), edgel.canny(rgb, 40, 120))
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.float32, np.int16, np.int32])
+def test_other_dtypes_are_refused_by_the_opencv_preset(image, dtype):
+    with pytest.raises(edgel.EdgelError) as err:
+        edgel.canny(image.astype(dtype), 40, 120)
+    assert err.value.status == "EDGEL_ERROR_UNSUPPORTED" and "u8" in err.value.message
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.float64, np.uint32])
+def test_unknown_dtypes_raise_type_error(image, dtype):
+    with pytest.raises(TypeError):
+        edgel.canny(image.astype(dtype), 40, 120)
+
+
+def test_bad_shapes_and_values(image):
+    with pytest.raises(ValueError):
+        edgel.canny(image[None, :, :, None], 40, 120)
+    with pytest.raises(edgel.EdgelError) as err:
+        edgel.canny(np.dstack([image, image]), 40, 120)  # 2 channels
+    assert err.value.status == "EDGEL_ERROR_INVALID_ARGUMENT"
+    with pytest.raises(edgel.EdgelError) as err:
+        edgel.canny(image, 40, 120, aperture=4)
+    assert err.value.status == "EDGEL_ERROR_INVALID_ARGUMENT" and "aperture" in err.value.message
+    with pytest.raises(edgel.EdgelError) as err:
+        edgel.canny(image, 40, 120, aperture=-1)  # Scharr needs L2, as in OpenCV
+    assert err.value.status == "EDGEL_ERROR_UNSUPPORTED"
+    with pytest.raises(edgel.EdgelError) as err:
+        edgel.Context("cpu", threads=-1)
+    assert err.value.status == "EDGEL_ERROR_INVALID_ARGUMENT"
+
+
+def test_stages_and_building_blocks(image):
+    stages = {"dx": None, "dy": None, "magnitude": None, "suppressed": None, "smoothed": None}
+    edges = edgel.canny(image, 40, 120, blur=1.2, stages=stages)
+    assert stages["dx"].dtype == np.int16 and stages["magnitude"].dtype == np.int32
+    assert np.array_equal(stages["smoothed"], edgel.gaussian_blur(image, 0, 1.2))
+    assert set(np.unique(stages["suppressed"])) <= {0, 128, 255}
+    assert np.all(stages["suppressed"][edges > 0] > 0)
+    rgb = np.dstack([image, image // 2, 255 - image])
+    assert np.array_equal(edgel.to_gray(rgb, "rgb"), edgel.to_gray(rgb[:, :, ::-1].copy(), "bgr"))
