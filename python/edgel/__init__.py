@@ -194,26 +194,15 @@ class Context:
         self.close()
 
 
-_default: Optional[Context] = None
-_default_gpu: Optional[Context] = None
+_defaults: dict = {}  # backend name -> Context, made on first use
 
 
-def _ctx(ctx: Optional[Context]) -> Context:
-    global _default
+def _ctx(ctx: Optional[Context], backend: str = "auto") -> Context:
     if ctx is not None:
         return ctx
-    if _default is None:
-        _default = Context("auto")
-    return _default
-
-
-def _gpu_ctx(ctx: Optional[Context]) -> Context:
-    global _default_gpu
-    if ctx is not None:
-        return ctx
-    if _default_gpu is None:
-        _default_gpu = Context("cuda")
-    return _default_gpu
+    if backend not in _defaults:
+        _defaults[backend] = Context(backend)
+    return _defaults[backend]
 
 
 def _params(low, high, aperture, l2, blur, blur_size, gray) -> _CannyParams:
@@ -234,7 +223,7 @@ def _canny_device(image, p: _CannyParams, out, ctx: Optional[Context]):
     if out is None:
         out = _device_empty_like(image, (src.height, src.width))
     dst, _ = _device_view(out)
-    c = _gpu_ctx(ctx)
+    c = _ctx(ctx, "cuda")
     # The array's stream orders edgel after whoever wrote the input and before whoever reads
     # the output; with no stream named, edgel waits for its own work before returning.
     _check(_lib.edgel_context_set_stream(c._handle, stream if stream else None))
