@@ -36,11 +36,11 @@ extern "C" {
 /* ---- version --------------------------------------------------------------------------- */
 
 #define EDGEL_VERSION_MAJOR 0
-#define EDGEL_VERSION_MINOR 1
+#define EDGEL_VERSION_MINOR 2
 #define EDGEL_VERSION_PATCH 0
 #define EDGEL_VERSION_NUMBER \
     (EDGEL_VERSION_MAJOR * 10000 + EDGEL_VERSION_MINOR * 100 + EDGEL_VERSION_PATCH)
-#define EDGEL_VERSION_STRING "0.1.0"
+#define EDGEL_VERSION_STRING "0.2.0"
 
 /** Version of the library actually loaded (compare with EDGEL_VERSION_NUMBER). */
 EDGEL_API unsigned edgel_version_number(void);
@@ -154,7 +154,8 @@ EDGEL_API edgel_status edgel_context_reserve(edgel_context *ctx, int32_t width, 
 /* ---- Canny ----------------------------------------------------------------------------- */
 
 typedef enum edgel_preset {
-    EDGEL_PRESET_OPENCV = 0 /* the integer Sobel pipeline of cv::Canny, byte for byte */
+    EDGEL_PRESET_OPENCV = 0, /* the integer Sobel pipeline of cv::Canny, byte for byte */
+    EDGEL_PRESET_ITK = 1     /* itk::CannyEdgeDetectionImageFilter<float>, bit for bit */
 } edgel_preset;
 
 #define EDGEL_APERTURE_SCHARR (-1)
@@ -171,29 +172,43 @@ typedef enum edgel_gray {
     EDGEL_GRAY_BGR = 2   /* luma from B,G,R(,A) = cv2.cvtColor(COLOR_BGR2GRAY / BGRA2GRAY) */
 } edgel_gray;
 
+/*
+ * Parameters of both presets. The opencv preset reads the thresholds and everything up to
+ * blur_ksize; the itk preset reads only the thresholds, variance and maximum_error, and
+ * takes 1-channel u8, u16 or f32 input (pixel values used as they are).
+ */
 typedef struct edgel_canny_params {
     edgel_preset preset;   /* EDGEL_PRESET_OPENCV (default) */
-    double low_threshold;  /* default 50; swapped with high if larger, as OpenCV */
-    double high_threshold; /* default 150 */
+    double low_threshold;  /* default 50. opencv: swapped with high if larger. itk: ITK's
+                              LowerThreshold, rounded to float, never swapped */
+    double high_threshold; /* default 150. itk: UpperThreshold (rounded to float) */
     int32_t aperture;      /* 3 (default), 5, 7 or EDGEL_APERTURE_SCHARR (needs l2_gradient) */
     int32_t l2_gradient;   /* 0: |dx|+|dy| (default), 1: dx*dx+dy*dy against squared thresholds */
     edgel_gray gray;       /* colour handling for 3/4-channel input (default NONE) */
     edgel_blur blur;       /* pre-smoothing (default NONE) */
     double blur_sigma;     /* Gaussian sigma; <= 0 derives it from blur_ksize as OpenCV */
     int32_t blur_ksize;    /* odd Gaussian size; 0 derives it from sigma as OpenCV (u8: 6s+1) */
+    double variance;       /* itk: Gaussian variance in pixels^2, 0..700 (default 0 = none) */
+    double maximum_error;  /* itk: kernel truncation error, in (0, 1) (default 0.01); the
+                              kernel radius is capped at 32 as ITK's */
 } edgel_canny_params;
 
 EDGEL_API void edgel_canny_params_default(edgel_canny_params *params);
 
 /*
  * Optional intermediate results. Each non-NULL view must be sized like the input and is
- * written by the call:
+ * written by the call. opencv preset:
  *   gray       u8 x1      after colour conversion (only with params->gray != NONE)
  *   smoothed   u8 x C     after blur (C = 1 after gray conversion, else input channels)
  *   dx, dy     s16 x1     Sobel derivatives (multi-channel input: of the selected channel)
  *   magnitude  s32 x1     |dx|+|dy| or dx*dx+dy*dy
  *   suppressed u8 x1      after non-maximum suppression and the double threshold:
  *                         0 = not an edge candidate, 128 = weak (kept, > low), 255 = strong
+ * itk preset (the others must be NULL):
+ *   smoothed   f32 x1     the Gaussian-smoothed image
+ *   suppressed f32 x1     ITK's GetNonMaximumSuppressionImage(): the gradient magnitude
+ *                         sqrt(1e-4 + |grad|^2) at zero crossings of the second directional
+ *                         derivative where the gradient is maximal, else 0
  */
 typedef struct edgel_canny_stages {
     const edgel_image *gray;
@@ -205,9 +220,10 @@ typedef struct edgel_canny_stages {
 } edgel_canny_stages;
 
 /**
- * Canny edges of `src` (u8, 1, 3 or 4 channels) into `edges` (u8, 1 channel, same size):
- * 255 on edges, 0 elsewhere. `stages` may be NULL. src and edges may not overlap unless src
- * is single-channel and they are the same view.
+ * Canny edges of `src` into `edges` (1 channel, same size). opencv preset: src u8 with 1, 3
+ * or 4 channels, edges u8 (255 on edges, 0 elsewhere). itk preset: src u8, u16 or f32 with
+ * 1 channel, edges u8 (255/0) or f32 (1/0, ITK's output). `stages` may be NULL. src and
+ * edges may not overlap unless they are the same 1-channel view of one type.
  */
 EDGEL_API edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
                                    const edgel_image *src, const edgel_image *edges,
@@ -215,7 +231,7 @@ EDGEL_API edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params 
 
 /**
  * Canny from caller-supplied gradients (cv::Canny(dx, dy, edges, low, high, L2)): dx and dy
- * are s16 with 1, 3 or 4 channels, same size and channels. Uses only the thresholds and
+ * are s16 with 1, 3 or 4 channels, same size and channels. opencv preset only; uses the thresholds and
  * l2_gradient of `params` (no /16 for aperture 7). `stages` may be NULL; its gray, smoothed,
  * dx and dy members are ignored.
  */

@@ -145,7 +145,7 @@ static void test_bad_canny_input(edgel_context *ctx)
     CHECK_STATUS(edgel_canny(ctx, &q, &src, &dst, NULL), EDGEL_ERROR_INVALID_ARGUMENT, "l2");
     q = p;
     q.preset = (edgel_preset)5;
-    CHECK_STATUS(edgel_canny(ctx, &q, &src, &dst, NULL), EDGEL_ERROR_UNSUPPORTED, "preset");
+    CHECK_STATUS(edgel_canny(ctx, &q, &src, &dst, NULL), EDGEL_ERROR_INVALID_ARGUMENT, "preset");
     q = p;
     q.gray = (edgel_gray)9;
     CHECK_STATUS(edgel_canny(ctx, &q, &src, &dst, NULL), EDGEL_ERROR_INVALID_ARGUMENT, "gray");

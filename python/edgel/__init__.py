@@ -19,10 +19,10 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["EdgelError", "Context", "canny", "canny_gradients", "to_gray", "gaussian_blur",
-           "library_version"]
+__all__ = ["EdgelError", "Context", "canny", "canny_itk", "canny_gradients", "to_gray",
+           "gaussian_blur", "library_version"]
 
-VERSION_NUMBER = 100  # 0.1.0, must equal the library's EDGEL_VERSION_NUMBER
+VERSION_NUMBER = 200  # 0.2.0, must equal the library's EDGEL_VERSION_NUMBER
 
 _U8, _U16, _S16, _S32, _F32 = 0, 1, 2, 3, 4
 _DTYPES = {np.dtype(np.uint8): _U8, np.dtype(np.uint16): _U16, np.dtype(np.int16): _S16,
@@ -46,7 +46,10 @@ class _CannyParams(ctypes.Structure):
     _fields_ = [("preset", ctypes.c_int), ("low_threshold", ctypes.c_double),
                 ("high_threshold", ctypes.c_double), ("aperture", ctypes.c_int32),
                 ("l2_gradient", ctypes.c_int32), ("gray", ctypes.c_int), ("blur", ctypes.c_int),
-                ("blur_sigma", ctypes.c_double), ("blur_ksize", ctypes.c_int32)]
+                ("blur_sigma", ctypes.c_double), ("blur_ksize", ctypes.c_int32),
+                ("variance", ctypes.c_double), ("maximum_error", ctypes.c_double)]
+
+_PRESET_ITK = 1
 
 
 _IMG_P = ctypes.POINTER(_Image)
@@ -161,16 +164,17 @@ def _device_view(a) -> tuple:
                   1), cai.get("stream")
 
 
-def _device_empty_like(a, shape):
-    """A uint8 array of the same kind and device as the CUDA array `a`."""
+def _device_empty_like(a, shape, dtype=np.uint8):
+    """An array of `dtype` of the same kind and device as the CUDA array `a`."""
     module = type(a).__module__.split(".")[0]
     if module == "torch":
         import torch
-        return torch.empty(shape, dtype=torch.uint8, device=a.device)
+        tdtype = torch.float32 if np.dtype(dtype) == np.float32 else torch.uint8
+        return torch.empty(shape, dtype=tdtype, device=a.device)
     if module == "cupy":
         import cupy
         with cupy.cuda.Device(a.device.id):
-            return cupy.empty(shape, dtype=cupy.uint8)
+            return cupy.empty(shape, dtype=dtype)
     raise TypeError(f"pass out= for CUDA arrays of type {type(a).__name__}")
 
 
@@ -218,10 +222,10 @@ def _params(low, high, aperture, l2, blur, blur_size, gray) -> _CannyParams:
     return p
 
 
-def _canny_device(image, p: _CannyParams, out, ctx: Optional[Context]):
+def _canny_device(image, p: _CannyParams, out, ctx: Optional[Context], dtype=np.uint8):
     src, stream = _device_view(image)
     if out is None:
-        out = _device_empty_like(image, (src.height, src.width))
+        out = _device_empty_like(image, (src.height, src.width), dtype)
     dst, _ = _device_view(out)
     c = _ctx(ctx, "cuda")
     # The array's stream orders edgel after whoever wrote the input and before whoever reads
@@ -271,6 +275,46 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
             v = _view(stages[name])
             keep.append(v)
             setattr(st, name, ctypes.pointer(v))
+    src, dst = _view(image), _view(edges)
+    _check(_lib.edgel_canny(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
+                            ctypes.byref(dst), ctypes.byref(st) if st is not None else None))
+    return edges
+
+
+def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: float = 0.0,
+              lower: float = 0.0, dtype=np.float32, stages: Optional[dict] = None,
+              ctx: Optional[Context] = None, out=None):
+    """itk::CannyEdgeDetectionImageFilter, bit for bit: edges of a 2-D u8, u16 or float32 image.
+
+    variance: Gaussian variance in pixels^2 (0 = no smoothing); maximum_error: the kernel's
+    truncation error (its radius is capped at 32); upper, lower: ITK's thresholds on the
+    gradient magnitude at suppressed maxima (strict, never swapped). The defaults are ITK's.
+    dtype: float32 (default) gives ITK's 1/0 output, uint8 gives 255/0.
+    stages: a dict with keys among "smoothed" and "suppressed" (ITK's
+    GetNonMaximumSuppressionImage) to receive float32 arrays (host arrays only).
+    image may be a CuPy array or a PyTorch CUDA tensor, as for canny().
+    """
+    p = _CannyParams()
+    _lib.edgel_canny_params_default(ctypes.byref(p))
+    p.preset = _PRESET_ITK
+    p.variance, p.maximum_error = float(variance), float(maximum_error)
+    p.low_threshold, p.high_threshold = float(lower), float(upper)
+    dtype = np.dtype(dtype)
+    if dtype not in (np.dtype(np.float32), np.dtype(np.uint8)):
+        raise TypeError(f"dtype must be float32 or uint8, not {dtype}")
+    if hasattr(image, "__cuda_array_interface__"):
+        return _canny_device(image, p, out, ctx, dtype)
+    image = _packed(np.asarray(image))
+    edges = np.empty(image.shape[:2], dtype)
+    st, keep = None, []
+    if stages is not None:
+        st = _Stages()
+        for name in stages:
+            if name not in ("smoothed", "suppressed"):
+                raise KeyError(f"the itk preset has no stage {name!r}")
+            stages[name] = np.empty(image.shape[:2], np.float32)
+            keep.append(_view(stages[name]))
+            setattr(st, name, ctypes.pointer(keep[-1]))
     src, dst = _view(image), _view(edges)
     _check(_lib.edgel_canny(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
                             ctypes.byref(dst), ctypes.byref(st) if st is not None else None))

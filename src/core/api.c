@@ -188,15 +188,46 @@ static edgel_status check_stage(const edgel_image *stage, const char *name, edge
     return EDGEL_OK;
 }
 
-static edgel_status check_edges(const edgel_image *edges, const edgel_image *src)
+/* Edges of type `type`; they may share only an identical 1-channel view of the input. */
+static edgel_status check_edges(const edgel_image *edges, edgel_pixel_type type,
+                                const edgel_image *src)
 {
-    EDGEL_TRY(edgel_check_image(edges, "edges", EDGEL_U8, EDGEL_CHANNELS_1, src->memory));
+    EDGEL_TRY(edgel_check_image(edges, "edges", type, EDGEL_CHANNELS_1, src->memory));
     EDGEL_TRY(edgel_check_same_size(src, "input", edges, "edges"));
     int same_view = edges->data == src->data && edges->pitch == src->pitch;
     if (edgel_images_overlap(edges, src) && !(same_view && src->channels == 1 &&
-                                              src->type == EDGEL_U8))
+                                              src->type == edges->type))
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
-                          "edges overlap the input (only an identical 1-channel u8 view may)");
+                          "edges overlap the input (only an identical 1-channel view may)");
+    return EDGEL_OK;
+}
+
+/* The type of `img` when it is one of the two or three allowed, else the first (so that the
+ * check that follows names the expected type). */
+static edgel_pixel_type pick_type(const edgel_image *img, edgel_pixel_type a, edgel_pixel_type b,
+                                  edgel_pixel_type c)
+{
+    if (img && (img->type == a || img->type == b || img->type == c))
+        return img->type;
+    return a;
+}
+
+/* The itk preset: 1-channel u8/u16/f32 in, u8 or f32 edges, f32 stages. */
+static edgel_status check_itk_call(edgel_context *ctx, const edgel_image *src,
+                                   const edgel_image *edges, const edgel_canny_stages *stages)
+{
+    const edgel_pixel_type in = pick_type(src, EDGEL_F32, EDGEL_U8, EDGEL_U16);
+    EDGEL_TRY(edgel_check_image(src, "input", in, EDGEL_CHANNELS_1, call_memory(ctx, src)));
+    if (!edges)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "edges is NULL");
+    EDGEL_TRY(check_edges(edges, pick_type(edges, EDGEL_U8, EDGEL_F32, EDGEL_F32), src));
+    if (stages) {
+        if (stages->gray || stages->dx || stages->dy || stages->magnitude)
+            return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                              "the itk preset has only the smoothed and suppressed stages");
+        EDGEL_TRY(check_stage(stages->smoothed, "smoothed stage", EDGEL_F32, 1, src, edges));
+        EDGEL_TRY(check_stage(stages->suppressed, "suppressed stage", EDGEL_F32, 1, src, edges));
+    }
     return EDGEL_OK;
 }
 
@@ -264,14 +295,38 @@ static edgel_status run_canny(edgel_context *ctx, const edgel_canny_params *para
     return st;
 }
 
+/* Checked frames to the backend of the context and the preset. */
+static edgel_status dispatch_canny(edgel_context *ctx, const edgel_canny_params *params,
+                                   const edgel_image *srcs, const edgel_image *edges,
+                                   int32_t count, const edgel_canny_stages *stages)
+{
+    const int itk = params->preset == EDGEL_PRESET_ITK;
+#ifdef EDGEL_HAVE_CUDA
+    if (on_gpu(ctx) && itk) {
+        for (int32_t i = 0; i < count; i++)
+            EDGEL_TRY(edgel_cuda_canny_itk(ctx->cuda, params, &srcs[i], &edges[i], stages));
+        return EDGEL_OK;
+    }
+    if (on_gpu(ctx))
+        return edgel_cuda_canny(ctx->cuda, params, srcs, edges, count, stages);
+#endif
+    for (int32_t i = 0; i < count; i++)
+        EDGEL_TRY(itk ? edgel_cpu_canny_itk(ctx->threads, &ctx->cpu, params, &srcs[i], &edges[i],
+                                            stages)
+                      : run_canny(ctx, params, &srcs[i], &edges[i], stages));
+    return EDGEL_OK;
+}
+
 static edgel_status check_canny_call(edgel_context *ctx, const edgel_canny_params *params,
                                      const edgel_image *src, const edgel_image *edges,
                                      const edgel_canny_stages *stages)
 {
     EDGEL_TRY(check_ctx(ctx));
     EDGEL_TRY(edgel_check_canny_params(params, 0));
+    if (params->preset == EDGEL_PRESET_ITK)
+        return check_itk_call(ctx, src, edges, stages);
     EDGEL_TRY(edgel_check_image(src, "input", EDGEL_U8, EDGEL_CHANNELS_ANY, call_memory(ctx, src)));
-    EDGEL_TRY(check_edges(edges, src));
+    EDGEL_TRY(check_edges(edges, EDGEL_U8, src));
     if (stages) {
         const int cn = params->gray != EDGEL_GRAY_NONE ? 1 : src->channels;
         EDGEL_TRY(check_stage(stages->gray, "gray stage", EDGEL_U8, 1, src, edges));
@@ -292,11 +347,7 @@ edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
                          const edgel_canny_stages *stages)
 {
     EDGEL_TRY(check_canny_call(ctx, params, src, edges, stages));
-#ifdef EDGEL_HAVE_CUDA
-    if (on_gpu(ctx))
-        return edgel_cuda_canny(ctx->cuda, params, src, edges, 1, stages);
-#endif
-    return run_canny(ctx, params, src, edges, stages);
+    return dispatch_canny(ctx, params, src, edges, 1, stages);
 }
 
 edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *params,
@@ -311,9 +362,11 @@ edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *par
         EDGEL_TRY(check_canny_call(ctx, params, &srcs[i], &edges[i], NULL));
         if (srcs[i].width != srcs[0].width || srcs[i].height != srcs[0].height ||
             srcs[i].channels != srcs[0].channels || srcs[i].memory != srcs[0].memory ||
-            srcs[i].pitch != srcs[0].pitch || edges[i].pitch != edges[0].pitch)
+            srcs[i].pitch != srcs[0].pitch || edges[i].pitch != edges[0].pitch ||
+            srcs[i].type != srcs[0].type || edges[i].type != edges[0].type)
             return edgel_fail(EDGEL_ERROR_INVALID_SIZE,
-                              "frame %d differs from frame 0 in size, channels, pitch or memory",
+                              "frame %d differs from frame 0 in size, type, channels, pitch or "
+                              "memory",
                               (int)i);
         for (int32_t j = 0; j < i; j++)
             if (edgel_images_overlap(&edges[i], &edges[j]) ||
@@ -322,13 +375,7 @@ edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *par
                 return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "frames %d and %d overlap",
                                   (int)j, (int)i);
     }
-#ifdef EDGEL_HAVE_CUDA
-    if (on_gpu(ctx))
-        return edgel_cuda_canny(ctx->cuda, params, srcs, edges, count, NULL);
-#endif
-    for (int32_t i = 0; i < count; i++)
-        EDGEL_TRY(run_canny(ctx, params, &srcs[i], &edges[i], NULL));
-    return EDGEL_OK;
+    return dispatch_canny(ctx, params, srcs, edges, count, NULL);
 }
 
 edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params *params,
@@ -344,7 +391,7 @@ edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params 
     if (dx->channels != dy->channels)
         return edgel_fail(EDGEL_ERROR_INVALID_SIZE, "dx has %d channels but dy has %d",
                           (int)dx->channels, (int)dy->channels);
-    EDGEL_TRY(check_edges(edges, dx));
+    EDGEL_TRY(check_edges(edges, EDGEL_U8, dx));
     if (edgel_images_overlap(edges, dy))
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "edges overlap dy");
     edgel_canny_stages st = {0};

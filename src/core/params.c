@@ -19,6 +19,8 @@ void edgel_canny_params_default(edgel_canny_params *params)
     params->blur = EDGEL_BLUR_NONE;
     params->blur_sigma = 0.0;
     params->blur_ksize = 0;
+    params->variance = 0.0;
+    params->maximum_error = 0.01;
 }
 
 static edgel_status check_threshold(double t, const char *name)
@@ -57,10 +59,24 @@ edgel_status edgel_check_canny_params(const edgel_canny_params *params, int from
 {
     if (!params)
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "params is NULL");
-    if (params->preset != EDGEL_PRESET_OPENCV)
-        return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "preset %d is not supported", (int)params->preset);
+    if (params->preset != EDGEL_PRESET_OPENCV && params->preset != EDGEL_PRESET_ITK)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "unknown preset %d", (int)params->preset);
     EDGEL_TRY(check_threshold(params->low_threshold, "low threshold"));
     EDGEL_TRY(check_threshold(params->high_threshold, "high threshold"));
+    if (params->preset == EDGEL_PRESET_ITK) {
+        if (from_gradients)
+            return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
+                              "Canny from gradients exists for the opencv preset only");
+        if (!(params->variance >= 0 && params->variance <= EDGEL_ITK_MAX_VARIANCE))
+            return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                              "variance %g must be in [0, %g] (ITK's Bessel kernel overflows "
+                              "beyond)", params->variance, EDGEL_ITK_MAX_VARIANCE);
+        if (!(params->maximum_error > 0 && params->maximum_error < 1))
+            return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                              "maximum error %g must be in (0, 1) as in ITK",
+                              params->maximum_error);
+        return EDGEL_OK;
+    }
     if (params->l2_gradient != 0 && params->l2_gradient != 1)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "l2_gradient must be 0 or 1");
     if (from_gradients)

@@ -10,6 +10,8 @@ extern "C" {
 
 /* Largest |threshold| accepted: keeps floor(t) inside int32 exactly as OpenCV computes it. */
 #define EDGEL_MAX_ABS_THRESHOLD 1e9
+/* Largest variance of the itk preset: e^variance must stay finite in ITK's Bessel functions. */
+#define EDGEL_ITK_MAX_VARIANCE 700.0
 /* Largest Gaussian kernel side. */
 #define EDGEL_MAX_BLUR_KSIZE 129
 

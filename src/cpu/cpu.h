@@ -55,6 +55,8 @@ typedef struct edgel_cpu_workspace {
     edgel_cpu_buffer map;     /* the hysteresis map */
     edgel_cpu_buffer gray;    /* pipeline temporaries */
     edgel_cpu_buffer blurred;
+    edgel_cpu_buffer itk_a;   /* itk preset: float images (see cpu_itk.c) */
+    edgel_cpu_buffer itk_b;
 } edgel_cpu_workspace;
 
 /* At least `bytes` of buffer memory (reallocated only to grow); NULL when out of memory. */
@@ -64,6 +66,12 @@ void edgel_cpu_workspace_free(edgel_cpu_workspace *ws);
 edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
                                   const edgel_cpu_canny_input *in,
                                   const edgel_image *edges, const edgel_canny_stages *stages);
+
+/* The itk preset on a 1-channel u8/u16/f32 host image; edges u8 or f32; stages smoothed and
+ * suppressed (f32) or NULL. */
+edgel_status edgel_cpu_canny_itk(int threads, edgel_cpu_workspace *ws,
+                                 const edgel_canny_params *params, const edgel_image *src,
+                                 const edgel_image *edges, const edgel_canny_stages *stages);
 
 /* Copies `rows` rows of `row_bytes` between pitched buffers, on up to `threads` threads
  * (large copies only: staging for the GPU backend). */

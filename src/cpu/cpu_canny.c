@@ -10,49 +10,13 @@
  * the same bytes.
  */
 #include "cpu/cpu.h"
+#include "cpu/cpu_hysteresis.h"
 #include "core/image.h"
 #include "core/pixel_math.h"
 #include "core/status.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Growable stack of map offsets. */
-typedef struct offset_stack {
-    uint32_t *items;
-    size_t len, cap;
-    int failed;
-} offset_stack;
-
-static void stack_grow(offset_stack *s)
-{
-    size_t cap = s->cap ? s->cap * 2 : 4096;
-    uint32_t *items = realloc(s->items, cap * sizeof *items);
-    if (!items) {
-        s->failed = 1;
-        return;
-    }
-    s->items = items;
-    s->cap = cap;
-}
-
-static inline void stack_push(offset_stack *s, uint32_t v)
-{
-    if (s->len == s->cap) {
-        stack_grow(s);
-        if (s->failed)
-            return;
-    }
-    s->items[s->len++] = v;
-}
-
-/* The map: (w + 2) x (h + 2) bytes, a frame of EDGEL_MAP_NONE around the image. */
-typedef struct canny_map {
-    uint8_t *data;
-    size_t step;
-} canny_map;
-
-static uint8_t *map_row(const canny_map *m, int y) { return m->data + (size_t)(y + 1) * m->step + 1; }
 
 /* One gradient line: dx, dy of the selected channel and the magnitude with a zero on each
  * side (mag[-1] and mag[w]). */
@@ -84,14 +48,14 @@ typedef struct stripe_scratch {
     int16_t *line_mem;
     int32_t *mag_mem;
     grad_line lines[3];
-    offset_stack stack;
+    edgel_offset_stack stack;
 } stripe_scratch;
 
 typedef struct canny_job {
     const edgel_cpu_canny_input *in;
     int w, h, cn;
     sobel_kernel k;
-    canny_map map;
+    edgel_cpu_map map;
     const edgel_canny_stages *stages;
 } canny_job;
 
@@ -263,10 +227,9 @@ static void write_stage_rows(const canny_job *job, int y, const grad_line *g, co
     }
 }
 
-/* Non-maximum suppression of one row into the map (a vectorised pass), then the strong
- * pixels go on the stack (scanning 8 map bytes at a time: few are strong). */
-EDGEL_VECTOR_CLONES static void nms_row(const canny_job *job, const grad_line *prev, const grad_line *cur,
-                    const grad_line *next, uint8_t *map, uint32_t map_offset, offset_stack *stack)
+/* Non-maximum suppression and double threshold of one row into the map (a vectorised pass). */
+EDGEL_VECTOR_CLONES static void nms_row(const canny_job *job, const grad_line *prev,
+                                        const grad_line *cur, const grad_line *next, uint8_t *map)
 {
     const int w = job->w;
     const int32_t low = job->in->thresholds.low, high = job->in->thresholds.high;
@@ -274,49 +237,6 @@ EDGEL_VECTOR_CLONES static void nms_row(const canny_job *job, const grad_line *p
     const int16_t *dx = cur->dx, *dy = cur->dy;
     for (int x = 0; x < w; x++)
         map[x] = edgel_nms_value(up, mid, down, x, dx[x], dy[x], low, high);
-    int x = 0;
-    for (; x + 8 <= w; x += 8) {
-        uint64_t word;
-        memcpy(&word, map + x, 8);
-        /* Bit 1 is set only in bytes equal to EDGEL_MAP_STRONG (2). */
-        if (!(word & 0x0202020202020202ull))
-            continue;
-        for (int i = 0; i < 8; i++)
-            if (map[x + i] == EDGEL_MAP_STRONG)
-                stack_push(stack, map_offset + (uint32_t)(x + i));
-    }
-    for (; x < w; x++)
-        if (map[x] == EDGEL_MAP_STRONG)
-            stack_push(stack, map_offset + (uint32_t)x);
-}
-
-/* Grows edges from the stack through weak pixels. A stripe grows only inside its own rows:
- * map offsets [lo, hi) are its pixels; a pixel on its first row (offset < first_end) does
- * not look up, one on its last row (offset >= last_start) does not look down. */
-typedef struct grow_bounds {
-    uint32_t first_end, last_start;
-} grow_bounds;
-
-static void grow_edges(const canny_map *map, offset_stack *stack, const grow_bounds *limit)
-{
-    uint8_t *base = map->data;
-    const ptrdiff_t step = (ptrdiff_t)map->step;
-    const ptrdiff_t nb[8] = {-step - 1, -step, -step + 1, -1, 1, step - 1, step, step + 1};
-    while (stack->len > 0 && !stack->failed) {
-        const uint32_t off = stack->items[--stack->len];
-        int first = 0, last = 8;
-        if (limit) {
-            first = off < limit->first_end ? 3 : 0;
-            last = off >= limit->last_start ? 5 : 8;
-        }
-        for (int i = first; i < last; i++) {
-            const uint32_t q = (uint32_t)((ptrdiff_t)off + nb[i]);
-            if (base[q] == EDGEL_MAP_WEAK) {
-                base[q] = EDGEL_MAP_STRONG;
-                stack_push(stack, q);
-            }
-        }
-    }
 }
 
 static int scratch_init(stripe_scratch *s, int w, int cn, int r)
@@ -363,18 +283,16 @@ static int run_stripe(const canny_job *job, int y0, int y1)
         gradient_line(job, y0, &s, cur);
         for (int y = y0; y < y1; y++) {
             gradient_line(job, y + 1, &s, next);
-            uint8_t *map = map_row(&job->map, y);
-            nms_row(job, prev, cur, next, map, (uint32_t)(map - job->map.data), &s.stack);
+            uint8_t *map = edgel_map_row(&job->map, y);
+            nms_row(job, prev, cur, next, map);
+            edgel_cpu_push_strong(&job->map, y, &s.stack);
             write_stage_rows(job, y, cur, map);
             grad_line *t = prev;
             prev = cur;
             cur = next;
             next = t;
         }
-        const grow_bounds limit = {(uint32_t)(map_row(&job->map, y0 + 1) - job->map.data - 1),
-                                   (uint32_t)(map_row(&job->map, y1 - 1) - job->map.data - 1)};
-        grow_edges(&job->map, &s.stack, &limit);
-        ok = !s.stack.failed;
+        ok = edgel_cpu_grow_stripe(&job->map, &s.stack, y0, y1);
     }
     scratch_free(&s);
     return ok;
@@ -393,17 +311,7 @@ edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
     job.cn = ref->channels;
     job.k = sobel_kernel_for(in->src ? in->aperture : 3);
     job.stages = stages;
-    job.map.step = (size_t)job.w + 2;
-    job.map.data = edgel_cpu_buffer_reserve(&ws->map, job.map.step * (size_t)(job.h + 2));
-    if (!job.map.data)
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the hysteresis map");
-    /* The frame: first and last map rows, and the columns left and right of the image. */
-    memset(job.map.data, EDGEL_MAP_NONE, job.map.step);
-    memset(job.map.data + job.map.step * (size_t)(job.h + 1), EDGEL_MAP_NONE, job.map.step);
-    for (int y = 0; y < job.h; y++) {
-        map_row(&job.map, y)[-1] = EDGEL_MAP_NONE;
-        map_row(&job.map, y)[job.w] = EDGEL_MAP_NONE;
-    }
+    EDGEL_TRY(edgel_cpu_map_init(&ws->map, job.w, job.h, &job.map));
 
     const int nstripes = threads < job.h ? threads : job.h;
     int failed = 0;
@@ -415,32 +323,11 @@ edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
         failed |= !run_stripe(&job, y0, y1);
     }
 
-    /* Across stripe borders: grow from every edge pixel on a stripe's first or last row. */
-    offset_stack stack = {0};
-    for (int i = 1; i < nstripes && !failed; i++) {
-        int y0, y1;
-        edgel_stripe(i, nstripes, job.h, &y0, &y1);
-        for (int y = y0 - 1; y <= y0; y++) {
-            uint8_t *row = map_row(&job.map, y);
-            for (int x = 0; x < job.w; x++)
-                if (row[x] == EDGEL_MAP_STRONG)
-                    stack_push(&stack, (uint32_t)(row + x - job.map.data));
-        }
-    }
-    grow_edges(&job.map, &stack, NULL);
-    failed |= stack.failed;
-    free(stack.items);
-
-    if (!failed) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (int y = 0; y < job.h; y++) {
-            const uint8_t *m = map_row(&job.map, y);
-            uint8_t *e = edgel_row_u8(edges, y);
-            for (int x = 0; x < job.w; x++)
-                e[x] = (uint8_t)(-(m[x] >> 1)); /* 2 -> 255; 0, 1 -> 0 */
-        }
-    }
+    /* Across stripe borders. */
+    if (!failed)
+        failed = !edgel_cpu_grow_across(&job.map, nstripes);
     if (failed)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory during hysteresis");
+    edgel_cpu_write_edges(threads, &job.map, edges);
     return EDGEL_OK;
 }

@@ -15,8 +15,8 @@ uint8_t *edgel_cpu_buffer_reserve(edgel_cpu_buffer *buf, size_t bytes)
 
 void edgel_cpu_workspace_free(edgel_cpu_workspace *ws)
 {
-    edgel_cpu_buffer *all[] = {&ws->map, &ws->gray, &ws->blurred};
-    for (int i = 0; i < 3; i++) {
+    edgel_cpu_buffer *all[] = {&ws->map, &ws->gray, &ws->blurred, &ws->itk_a, &ws->itk_b};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         free(all[i]->data);
         all[i]->data = NULL;
         all[i]->bytes = 0;

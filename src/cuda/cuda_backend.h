@@ -27,6 +27,10 @@ edgel_status edgel_cuda_reserve(edgel_cuda_state *state, int width, int height, 
 edgel_status edgel_cuda_canny(edgel_cuda_state *state, const edgel_canny_params *params,
                               const edgel_image *srcs, const edgel_image *edges, int count,
                               const edgel_canny_stages *stages);
+/* The itk preset on one frame (host or device views). */
+edgel_status edgel_cuda_canny_itk(edgel_cuda_state *state, const edgel_canny_params *params,
+                                  const edgel_image *src, const edgel_image *edges,
+                                  const edgel_canny_stages *stages);
 edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *state, const edgel_canny_params *params,
                                         const edgel_image *dx, const edgel_image *dy,
                                         const edgel_image *edges,

@@ -161,22 +161,29 @@ template <int APERTURE> struct sobel {
     }
 };
 
+/* What the tile kernel reads: a u8 image (Sobel, NMS and thresholds here), caller-supplied
+ * s16 gradients dx, dy (src = dx, aux = dy), or hysteresis classes (EDGEL_MAP_* bytes, one per
+ * pixel) that another preset computed: then only the components are found here. */
+enum tile_source { TILE_FROM_IMAGE, TILE_FROM_GRADIENTS, TILE_FROM_CLASSES };
+
 /*
- * Gradient + NMS + tile components. APERTURE 3, 5, 7 or -1 (Scharr); CN channels;
- * FROM_GRADIENTS reads caller-supplied s16 dx, dy (src = dx, aux = dy) instead. The gradient
- * is computed on a ring one pixel wider than the tile, since NMS looks at the neighbours'
- * magnitudes; outside the image the magnitude is 0.
+ * Gradient + NMS + tile components. APERTURE 3, 5, 7 or -1 (Scharr); CN channels. The
+ * gradient is computed on a ring one pixel wider than the tile, since NMS looks at the
+ * neighbours' magnitudes; outside the image the magnitude is 0.
  */
-template <int APERTURE, int CN, bool FROM_GRADIENTS>
+template <int APERTURE, int CN, tile_source SOURCE>
 __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
     canny_tile_kernel(frame_table frames, const int16_t *aux_dy, size_t aux_pitch,
                       canny_workspace ws, canny_geometry g, canny_stage_out stage)
 {
     using K = sobel<APERTURE>;
+    constexpr bool FROM_GRADIENTS = SOURCE == TILE_FROM_GRADIENTS;
+    constexpr bool FROM_CLASSES = SOURCE == TILE_FROM_CLASSES;
     constexpr int KR = K::radius;
-    constexpr int T = EDGEL_TILE, RING = T + 2, NT = T * EDGEL_TILE_ROWS, PER = T * T / NT;
-    constexpr int IN = FROM_GRADIENTS ? 1 : T + 2 + 2 * KR; /* input tile side */
-    __shared__ uint8_t in[IN][FROM_GRADIENTS ? 1 : IN * CN];
+    constexpr int T = EDGEL_TILE, NT = T * EDGEL_TILE_ROWS, PER = T * T / NT;
+    constexpr int RING = FROM_CLASSES ? 1 : T + 2;
+    constexpr int IN = SOURCE == TILE_FROM_IMAGE ? T + 2 + 2 * KR : 1; /* input tile side */
+    __shared__ uint8_t in[IN][SOURCE == TILE_FROM_IMAGE ? IN * CN : 1];
     __shared__ int32_t mag[RING][RING];
     __shared__ int16_t sdx[RING][RING], sdy[RING][RING];
     __shared__ uint32_t lab[T * T];
@@ -188,7 +195,7 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
     const int lane = threadIdx.x, tid = threadIdx.y * T + lane;
     const uint8_t *src = frames.src[z];
 
-    if (!FROM_GRADIENTS) {
+    if (SOURCE == TILE_FROM_IMAGE) {
         /* Input tile with replicated borders: rows y0-1-KR .., columns x0-1-KR .. All of a
          * thread's loads are issued before the first store, so their latencies overlap. */
         constexpr int TOTAL = IN * IN * CN, LOADS = (TOTAL + NT - 1) / NT;
@@ -210,7 +217,7 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
         }
         __syncthreads();
     }
-    for (int i = tid; i < RING * RING; i += NT) {
+    for (int i = tid; i < (FROM_CLASSES ? 0 : RING * RING); i += NT) {
         const int ry = i / RING, rx = i - ry * RING;
         const int gy = y0 - 1 + ry, gx = x0 - 1 + rx;
         int32_t best = 0, bdx = 0, bdy = 0;
@@ -264,9 +271,13 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
     for (int k = 0; k < PER; k++) {
         const int i = tid + k * NT, ty = i / T, gx = x0 + lane, gy = y0 + ty;
         uint8_t v = EDGEL_MAP_NONE;
-        if (gx < w && gy < h)
+        if constexpr (FROM_CLASSES) {
+            if (gx < w && gy < h)
+                v = src[(size_t)gy * frames.src_pitch + gx];
+        } else if (gx < w && gy < h) {
             v = edgel_nms_value(&mag[ty][1], &mag[ty + 1][1], &mag[ty + 2][1], lane,
                                 sdx[ty + 1][lane + 1], sdy[ty + 1][lane + 1], g.low, g.high);
+        }
         smap[i] = v;
         const unsigned run_mask = __ballot_sync(0xFFFFFFFFu, v != EDGEL_MAP_NONE);
         if (lane == 0)
@@ -276,14 +287,14 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
         lab[i] = (uint32_t)(i - lane + run_start[k]);
         sstrong[i] = 0;
         sopen[i] = 0;
-        if (gx < w && gy < h) {
-            if (stage.dx) {
+        if constexpr (!FROM_CLASSES) {
+            if (gx < w && gy < h && stage.dx) {
                 *(int16_t *)((uint8_t *)stage.dx + gy * stage.dx_pitch + gx * 2) = sdx[ty + 1][lane + 1];
                 *(int16_t *)((uint8_t *)stage.dy + gy * stage.dy_pitch + gx * 2) = sdy[ty + 1][lane + 1];
             }
-            if (stage.mag)
+            if (gx < w && gy < h && stage.mag)
                 *(int32_t *)((uint8_t *)stage.mag + gy * stage.mag_pitch + gx * 4) = mag[ty + 1][lane + 1];
-            if (stage.suppressed)
+            if (gx < w && gy < h && stage.suppressed)
                 stage.suppressed[gy * stage.sup_pitch + gx] = edgel_map_to_suppressed(v);
         }
     }

@@ -1,0 +1,124 @@
+/* Hysteresis over a stripe-filled map (see cpu_hysteresis.h). */
+#include "cpu/cpu_hysteresis.h"
+#include "core/image.h"
+#include "core/pixel_math.h"
+#include "core/status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void edgel_stack_grow(edgel_offset_stack *s)
+{
+    size_t cap = s->cap ? s->cap * 2 : 4096;
+    uint32_t *items = realloc(s->items, cap * sizeof *items);
+    if (!items) {
+        s->failed = 1;
+        return;
+    }
+    s->items = items;
+    s->cap = cap;
+}
+
+edgel_status edgel_cpu_map_init(edgel_cpu_buffer *buf, int w, int h, edgel_cpu_map *map)
+{
+    map->w = w;
+    map->h = h;
+    map->step = (size_t)w + 2;
+    map->data = edgel_cpu_buffer_reserve(buf, map->step * (size_t)(h + 2));
+    if (!map->data)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the hysteresis map");
+    memset(map->data, EDGEL_MAP_NONE, map->step);
+    memset(map->data + map->step * (size_t)(h + 1), EDGEL_MAP_NONE, map->step);
+    for (int y = 0; y < h; y++) {
+        edgel_map_row(map, y)[-1] = EDGEL_MAP_NONE;
+        edgel_map_row(map, y)[w] = EDGEL_MAP_NONE;
+    }
+    return EDGEL_OK;
+}
+
+void edgel_cpu_push_strong(const edgel_cpu_map *map, int y, edgel_offset_stack *stack)
+{
+    const uint8_t *row = edgel_map_row(map, y);
+    const uint32_t offset = (uint32_t)(row - map->data);
+    const int w = map->w;
+    int x = 0;
+    for (; x + 8 <= w; x += 8) {
+        uint64_t word;
+        memcpy(&word, row + x, 8);
+        /* Bit 1 is set only in bytes equal to EDGEL_MAP_STRONG (2). */
+        if (!(word & 0x0202020202020202ull))
+            continue;
+        for (int i = 0; i < 8; i++)
+            if (row[x + i] == EDGEL_MAP_STRONG)
+                edgel_stack_push(stack, offset + (uint32_t)(x + i));
+    }
+    for (; x < w; x++)
+        if (row[x] == EDGEL_MAP_STRONG)
+            edgel_stack_push(stack, offset + (uint32_t)x);
+}
+
+/* Grows edges from the stack through weak pixels. With bounds, a pixel on the stripe's first
+ * row (offset < first_end) does not look up, one on its last row (offset >= last_start)
+ * does not look down. */
+static int grow(const edgel_cpu_map *map, edgel_offset_stack *stack, int bounded,
+                uint32_t first_end, uint32_t last_start)
+{
+    uint8_t *base = map->data;
+    const ptrdiff_t step = (ptrdiff_t)map->step;
+    const ptrdiff_t nb[8] = {-step - 1, -step, -step + 1, -1, 1, step - 1, step, step + 1};
+    while (stack->len > 0 && !stack->failed) {
+        const uint32_t off = stack->items[--stack->len];
+        int first = 0, last = 8;
+        if (bounded) {
+            first = off < first_end ? 3 : 0;
+            last = off >= last_start ? 5 : 8;
+        }
+        for (int i = first; i < last; i++) {
+            const uint32_t q = (uint32_t)((ptrdiff_t)off + nb[i]);
+            if (base[q] == EDGEL_MAP_WEAK) {
+                base[q] = EDGEL_MAP_STRONG;
+                edgel_stack_push(stack, q);
+            }
+        }
+    }
+    return !stack->failed;
+}
+
+int edgel_cpu_grow_stripe(const edgel_cpu_map *map, edgel_offset_stack *stack, int y0, int y1)
+{
+    return grow(map, stack, 1, (uint32_t)(edgel_map_row(map, y0 + 1) - map->data - 1),
+                (uint32_t)(edgel_map_row(map, y1 - 1) - map->data - 1));
+}
+
+int edgel_cpu_grow_across(const edgel_cpu_map *map, int nstripes)
+{
+    edgel_offset_stack stack = {0};
+    for (int i = 1; i < nstripes; i++) {
+        int y0, y1;
+        edgel_stripe(i, nstripes, map->h, &y0, &y1);
+        edgel_cpu_push_strong(map, y0 - 1, &stack);
+        edgel_cpu_push_strong(map, y0, &stack);
+    }
+    const int ok = grow(map, &stack, 0, 0, 0);
+    free(stack.items);
+    return ok;
+}
+
+void edgel_cpu_write_edges(int threads, const edgel_cpu_map *map, const edgel_image *edges)
+{
+    const int w = map->w;
+    (void)threads;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int y = 0; y < map->h; y++) {
+        const uint8_t *m = edgel_map_row(map, y);
+        if (edges->type == EDGEL_F32) {
+            float *e = (float *)edgel_row_u8(edges, y);
+            for (int x = 0; x < w; x++)
+                e[x] = m[x] == EDGEL_MAP_STRONG ? 1.0f : 0.0f;
+        } else {
+            uint8_t *e = edgel_row_u8(edges, y);
+            for (int x = 0; x < w; x++)
+                e[x] = (uint8_t)(-(m[x] >> 1)); /* 2 -> 255; 0, 1 -> 0 */
+        }
+    }
+}
