@@ -27,6 +27,9 @@ typedef struct detect_options {
     int quiet;
 } detect_options;
 
+/* True when the stage is written as floats (.pfm). */
+int detect_stage_is_float(const detect_options *opt);
+
 typedef enum args_result { ARGS_OK = 0, ARGS_HELP = 1, ARGS_USAGE = 2 } args_result;
 
 /* Parses the arguments after "detect". On ARGS_USAGE, `err` holds the reason. Never prints. */

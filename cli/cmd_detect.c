@@ -9,12 +9,20 @@
 const char DETECT_HELP[] =
     "usage: edgel detect IN -o OUT [options]\n"
     "\n"
-    "Canny edges of IN (PNG, JPEG, PGM/PPM, 8-bit) written to OUT (.png or .pgm: 0/255).\n"
-    "The result is byte-identical to OpenCV's cv2.Canny with the same parameters.\n"
+    "Canny edges of IN (PNG, JPEG, PGM/PPM, PFM) written to OUT (.png or .pgm: 0/255;\n"
+    ".pfm: 0/1 floats, itk preset). Two presets, each exact:\n"
+    "  opencv (default)   byte-identical to cv2.Canny with the same parameters; 8-bit input\n"
+    "  itk                identical to itk::CannyEdgeDetectionImageFilter<float>: Gaussian\n"
+    "                     smoothing by variance, zero crossings of the second directional\n"
+    "                     derivative; 8-bit, 16-bit or float gray input, values as they are\n"
+    "                     (8-bit colour is converted to luma first)\n"
     "\n"
     "options:\n"
-    "  --low T            lower hysteresis threshold (default 50)\n"
-    "  --high T           upper hysteresis threshold (default 150); swapped if below --low\n"
+    "  --preset opencv|itk   which Canny (default opencv)\n"
+    "  --low T            lower hysteresis threshold (default 50; itk: 0)\n"
+    "  --high T           upper hysteresis threshold (default 150; itk: 0); opencv swaps\n"
+    "                     them if --high is below --low, itk does not\n"
+    "  --lower, --upper   the same as --low and --high (ITK's names)\n"
     "  --aperture A       Sobel aperture 3 (default), 5, 7 or scharr (scharr needs --l2)\n"
     "  --l2               magnitude sqrt(dx^2+dy^2) instead of |dx|+|dy|\n"
     "  --blur SIGMA|5x5   smooth first: Gaussian of SIGMA (= cv2.GaussianBlur, size\n"
@@ -23,15 +31,21 @@ const char DETECT_HELP[] =
     "  --gray luma|max-channel\n"
     "                     colour input: luma (default; = cv2.cvtColor RGB2GRAY) or the\n"
     "                     channel of largest gradient per pixel (cv2.Canny on colour)\n"
+    "  --variance V       itk: Gaussian variance in pixels^2 (default 0: none)\n"
+    "  --maximum-error E  itk: Gaussian truncation error in (0, 1) (default 0.01); the\n"
+    "                     kernel radius is capped at 32 pixels, as in ITK\n"
     "  --backend auto|cpu|cuda   where to run (default auto)\n"
     "  --threads N        CPU threads, 0 = all cores (default)\n"
     "  --stage NAME       write an intermediate result instead of the edges:\n"
     "                     gray, smoothed (8-bit image), dx, dy, magnitude (.pfm only),\n"
-    "                     suppressed (0 none, 128 weak, 255 strong, before hysteresis)\n"
+    "                     suppressed (0 none, 128 weak, 255 strong, before hysteresis);\n"
+    "                     itk: smoothed, suppressed (ITK's non-maximum suppression\n"
+    "                     image), both .pfm\n"
     "  -q, --quiet        print nothing on success\n"
     "\n"
-    "example:\n"
-    "  edgel detect photo.jpg -o edges.png --blur 1.4 --low 40 --high 120\n";
+    "examples:\n"
+    "  edgel detect photo.jpg -o edges.png --blur 1.4 --low 40 --high 120\n"
+    "  edgel detect ct.pgm -o edges.pfm --preset itk --variance 1 --upper 30 --lower 15\n";
 
 static int fail(const char *what, edgel_status st, const char *msg)
 {
@@ -67,14 +81,17 @@ int cmd_detect(int argc, char **argv)
     case ARGS_OK:
         break;
     }
-    const int float_stage = opt.stage == STAGE_DX || opt.stage == STAGE_DY ||
-                            opt.stage == STAGE_MAGNITUDE;
+    const int itk = opt.params.preset == EDGEL_PRESET_ITK;
+    const int float_stage = detect_stage_is_float(&opt);
     const edgel_file_format out_format = edgel_io_format_for_path(opt.output);
-    if (float_stage != (out_format == EDGEL_FILE_PFM) ||
+    const int float_out = float_stage || (itk && out_format == EDGEL_FILE_PFM);
+    if ((float_stage && out_format != EDGEL_FILE_PFM) || (!float_out && out_format == EDGEL_FILE_PFM) ||
         (out_format != EDGEL_FILE_PNG && out_format != EDGEL_FILE_PNM &&
          out_format != EDGEL_FILE_PFM)) {
         fprintf(stderr, "edgel detect: %s: write %s\n", opt.output,
-                float_stage ? "this stage as .pfm" : "edges and 8-bit stages as .png or .pgm");
+                float_stage ? "this stage as .pfm"
+                : itk       ? "edges as .png, .pgm (0/255) or .pfm (0/1)"
+                            : "edges and 8-bit stages as .png or .pgm");
         return EXIT_USAGE;
     }
 
@@ -82,10 +99,13 @@ int cmd_detect(int argc, char **argv)
     edgel_status st = edgel_io_read(opt.input, &in);
     if (st != EDGEL_OK)
         return fail("reading", st, edgel_io_last_error());
-    if (in.type != EDGEL_U8) {
+    if ((!itk && in.type != EDGEL_U8) || (itk && in.type != EDGEL_U8 && in.channels > 1)) {
+        fprintf(stderr, "edgel detect: %s: %s (this file: %s, %d channel(s))\n", opt.input,
+                itk ? "the itk preset needs gray input (or 8-bit colour)"
+                    : "the opencv preset needs 8-bit input",
+                in.type == EDGEL_U8 ? "8-bit" : in.type == EDGEL_U16 ? "16-bit" : "floating point",
+                (int)in.channels);
         edgel_io_free(&in);
-        fprintf(stderr, "edgel detect: %s: the opencv preset needs 8-bit input (this file is %s)\n",
-                opt.input, in.type == EDGEL_U16 ? "16-bit" : "floating point");
         return EXIT_FAILURE_RUN;
     }
     /* The gray stage of a gray image is the image itself. */
@@ -102,14 +122,31 @@ int cmd_detect(int argc, char **argv)
         rc = fail("backend", st, edgel_last_error());
         goto done;
     }
+    if (itk && in.channels > 1) { /* 8-bit colour: luma, then ITK's filter on it */
+        edgel_image gray;
+        st = edgel_io_alloc(&gray, in.width, in.height, 1, EDGEL_U8, "gray");
+        if (st == EDGEL_OK && (st = edgel_to_gray(ctx, EDGEL_GRAY_RGB, &in, &gray)) != EDGEL_OK) {
+            edgel_io_free(&gray);
+            rc = fail("gray", st, edgel_last_error());
+            goto done;
+        }
+        if (st != EDGEL_OK) {
+            rc = fail("memory", st, edgel_io_last_error());
+            goto done;
+        }
+        edgel_io_free(&in);
+        in = gray;
+    }
     static const edgel_pixel_type stage_type[] = {EDGEL_U8, EDGEL_U8, EDGEL_U8, EDGEL_S16,
                                                   EDGEL_S16, EDGEL_S32, EDGEL_U8};
-    const int out_channels = opt.stage == STAGE_SMOOTHED && opt.params.gray == EDGEL_GRAY_NONE
-                                 ? in.channels : 1;
-    st = edgel_io_alloc(&edges, in.width, in.height, 1, EDGEL_U8, "edges");
+    const int out_channels = opt.stage == STAGE_SMOOTHED && opt.params.gray == EDGEL_GRAY_NONE &&
+                             !itk ? in.channels : 1;
+    const edgel_pixel_type edges_type = itk && float_out && opt.stage == STAGE_EDGES ? EDGEL_F32
+                                                                                    : EDGEL_U8;
+    st = edgel_io_alloc(&edges, in.width, in.height, 1, edges_type, "edges");
     if (st == EDGEL_OK && opt.stage != STAGE_EDGES && !gray_passthrough)
-        st = edgel_io_alloc(&stage, in.width, in.height, out_channels, stage_type[opt.stage],
-                            "stage");
+        st = edgel_io_alloc(&stage, in.width, in.height, out_channels,
+                            itk ? EDGEL_F32 : stage_type[opt.stage], "stage");
     if (st != EDGEL_OK) {
         rc = fail("memory", st, edgel_io_last_error());
         goto done;
@@ -132,7 +169,7 @@ int cmd_detect(int argc, char **argv)
     }
     if (gray_passthrough)
         out = in;
-    else if (float_stage)
+    else if (float_stage && !itk)
         st = to_float(&stage, &out);
     else
         out = opt.stage == STAGE_EDGES ? edges : stage;
@@ -144,14 +181,16 @@ int cmd_detect(int argc, char **argv)
     }
     if (!opt.quiet && opt.stage == STAGE_EDGES) {
         size_t count = 0;
-        for (int y = 0; y < edges.height; y++)
+        for (int y = 0; y < edges.height; y++) {
+            const uint8_t *row = (const uint8_t *)edges.data + (size_t)y * edges.pitch;
             for (int x = 0; x < edges.width; x++)
-                count += ((const uint8_t *)edges.data)[(size_t)y * edges.pitch + x] != 0;
+                count += edges_type == EDGEL_F32 ? ((const float *)row)[x] != 0.0f : row[x] != 0;
+        }
         printf("%s: %dx%d, %zu edge pixels -> %s\n", opt.input, (int)in.width, (int)in.height,
                count, opt.output);
     }
 done:
-    if (float_stage)
+    if (float_stage && !itk)
         edgel_io_free(&out);
     edgel_io_free(&stage);
     edgel_io_free(&edges);

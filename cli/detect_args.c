@@ -55,6 +55,8 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
     opt->params.gray = EDGEL_GRAY_RGB;
     opt->backend = EDGEL_BACKEND_AUTO;
     err[0] = 0;
+    const char *opencv_only = NULL, *itk_only = NULL; /* an option given of either preset */
+    int low_given = 0, high_given = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -62,6 +64,7 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             return ARGS_HELP;
         if (!strcmp(a, "--l2")) {
             opt->params.l2_gradient = 1;
+            opencv_only = a;
             continue;
         }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -77,7 +80,8 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
         static const char *const with_value[] = {"-o",         "--output", "--low",   "--high",
                                                  "--aperture", "--blur",   "--blur-size",
                                                  "--gray",     "--backend", "--threads",
-                                                 "--stage"};
+                                                 "--stage",    "--preset", "--variance",
+                                                 "--maximum-error", "--upper", "--lower"};
         size_t known = 0, nv = sizeof with_value / sizeof with_value[0];
         while (known < nv && strcmp(a, with_value[known]))
             known++;
@@ -86,13 +90,37 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
         if (!v)
             return usage(err, errlen, "%s needs a value", a);
         i++;
+        if (!strcmp(a, "--aperture") || !strcmp(a, "--blur") || !strcmp(a, "--blur-size") ||
+            !strcmp(a, "--gray"))
+            opencv_only = a;
+        if (!strcmp(a, "--variance") || !strcmp(a, "--maximum-error"))
+            itk_only = a;
         if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             opt->output = v;
-        } else if (!strcmp(a, "--low") || !strcmp(a, "--high")) {
+        } else if (!strcmp(a, "--low") || !strcmp(a, "--high") || !strcmp(a, "--lower") ||
+                   !strcmp(a, "--upper")) {
             double t;
             if (!parse_double(v, &t))
                 return usage(err, errlen, "%s wants a finite number, not '%s'", a, v);
-            *(a[2] == 'l' ? &opt->params.low_threshold : &opt->params.high_threshold) = t;
+            const int low = a[2] == 'l';
+            *(low ? &opt->params.low_threshold : &opt->params.high_threshold) = t;
+            *(low ? &low_given : &high_given) = 1;
+        } else if (!strcmp(a, "--preset")) {
+            if (!strcmp(v, "opencv"))
+                opt->params.preset = EDGEL_PRESET_OPENCV;
+            else if (!strcmp(v, "itk"))
+                opt->params.preset = EDGEL_PRESET_ITK;
+            else
+                return usage(err, errlen, "--preset is opencv or itk, not '%s'", v);
+        } else if (!strcmp(a, "--variance")) {
+            if (!parse_double(v, &opt->params.variance) || opt->params.variance < 0 ||
+                opt->params.variance > 700)
+                return usage(err, errlen, "--variance is a number 0..700, not '%s'", v);
+        } else if (!strcmp(a, "--maximum-error")) {
+            double e;
+            if (!parse_double(v, &e) || !(e > 0 && e < 1))
+                return usage(err, errlen, "--maximum-error is a number in (0, 1), not '%s'", v);
+            opt->params.maximum_error = e;
         } else if (!strcmp(a, "--aperture")) {
             if (!strcmp(v, "scharr"))
                 opt->params.aperture = EDGEL_APERTURE_SCHARR;
@@ -151,6 +179,18 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             opt->stage = stage_names[k].stage;
         }
     }
+    const int itk = opt->params.preset == EDGEL_PRESET_ITK;
+    if (itk && opencv_only)
+        return usage(err, errlen, "%s belongs to the opencv preset", opencv_only);
+    if (!itk && itk_only)
+        return usage(err, errlen, "%s needs --preset itk", itk_only);
+    if (itk) { /* ITK's defaults: no smoothing, thresholds 0 */
+        opt->params.low_threshold = low_given ? opt->params.low_threshold : 0.0;
+        opt->params.high_threshold = high_given ? opt->params.high_threshold : 0.0;
+        if (opt->stage != STAGE_EDGES && opt->stage != STAGE_SMOOTHED &&
+            opt->stage != STAGE_SUPPRESSED)
+            return usage(err, errlen, "the itk preset has the stages smoothed and suppressed");
+    }
     if (!opt->input)
         return usage(err, errlen, "no input file");
     if (!opt->output)
@@ -158,4 +198,11 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
     if (opt->params.aperture == EDGEL_APERTURE_SCHARR && !opt->params.l2_gradient)
         return usage(err, errlen, "--aperture scharr needs --l2 (as in OpenCV)");
     return ARGS_OK;
+}
+
+int detect_stage_is_float(const detect_options *opt)
+{
+    if (opt->params.preset == EDGEL_PRESET_ITK)
+        return opt->stage != STAGE_EDGES;
+    return opt->stage == STAGE_DX || opt->stage == STAGE_DY || opt->stage == STAGE_MAGNITUDE;
 }

@@ -7,6 +7,8 @@
 #      stages, user gradients, batches and streams
 #   3. compute-sanitizer memcheck and racecheck on the small cases
 #   4. the benchmark against NPP, and cv2.Canny with all CPU threads where cv2 is installed
+#   5. the itk preset against ITK itself (deps/itk/bench_itk, built by prepare-device-deps.sh
+#      where ITK is installed): ITK, edgel CPU and GPU timed in one run, edge maps compared
 # Prepare the carried folders first with scripts/prepare-device-deps.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,11 +54,18 @@ if python3 -c "import cv2" 2>/dev/null; then
 else
   echo "cv2 is not installed on this machine: no OpenCV column" >"$OUT/opencv_cpu.md"
 fi
+log "itk preset against ITK"
+if [ -x deps/itk/bench_itk ]; then
+  LD_LIBRARY_PATH="$(pwd)/deps/itk:$(pwd)/deps/lib:${LD_LIBRARY_PATH:-}" timeout 400 \
+    deps/itk/bench_itk data-local/bsds500 >"$OUT/bench_itk.md" 2>&1 || status=1
+else
+  echo "deps/itk/bench_itk not carried: no ITK benchmark" >"$OUT/bench_itk.md"
+fi
 log "per-kernel device time at 1920x1080 (Nsight Compute, one call)"
 timeout 120 ncu --clock-control none --launch-skip 40 --launch-count 4 \
   --metrics gpu__time_duration.sum,dram__bytes.sum ./build-gpu/bench/bench_gpu data-local/bsds500 \
   20 1920x1080 >"$OUT/ncu.log" 2>&1
 grep -E "^  [a-z_]+.*\(|gpu__time_duration|dram__bytes" "$OUT/ncu.log" | sed 's/^ *//' | head -n 24
-cat "$OUT/bench_gpu.md" "$OUT/opencv_cpu.md"
+cat "$OUT/bench_gpu.md" "$OUT/opencv_cpu.md" "$OUT/bench_itk.md"
 log "exit status $status"
 exit $status

@@ -16,4 +16,16 @@ done
 ln -sf libpng16.so.16 deps/lib/libpng16.so
 ln -sf libjpeg.so.62 deps/lib/libjpeg.so
 ln -sf libz.so.1 deps/lib/libz.so
+# bench_itk (the itk preset against ITK itself) where this machine has ITK
+# (libinsighttoolkit5-dev): the binary and the shared libraries it needs beyond the CUDA
+# toolkit's, so that the GPU machine needs no ITK.
+if [ -f /usr/lib/cmake/ITK-5.2/ITKConfig.cmake ] || ls /usr/lib/cmake/ITK-* >/dev/null 2>&1; then
+  cmake -S . -B build-itk -DCMAKE_BUILD_TYPE=Release -DEDGEL_BUILD_TESTS=OFF -DEDGEL_BENCH_ITK=ON \
+    >/dev/null
+  cmake --build build-itk -j"$(nproc)" --target bench_itk >/dev/null
+  mkdir -p deps/itk
+  cp build-itk/bench/bench_itk deps/itk/
+  ldd build-itk/bench/bench_itk | awk '/=> \// {print $3}' |
+    grep -E "libITK|libitk|libstdc\+\+|libgomp" | xargs -I{} cp -L {} deps/itk/
+fi
 du -sh data-local deps

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a fresh machine: install what is missing, build, and run every test that needs no GPU:
 #   1. C unit tests and fuzz-corpus replays (ctest), Release build
-#   2. conformance against OpenCV and command-line tests (pytest; needs ../shared/data/bsds500)
+#   2. conformance against OpenCV and ITK, command-line and Python API tests (pytest; needs
+#      ../shared/data/bsds500)
 #   3. the same C tests in an ASan + UBSan build, and a sanitized run of the randomised
 #      conformance tests through that library
 #   4. each libFuzzer target for a short run (clang)
@@ -21,7 +22,8 @@ echo "== C tests"
 ctest --test-dir build --output-on-failure
 
 echo "== conformance and command-line tests"
-EDGEL_REQUIRE_BSDS=${EDGEL_REQUIRE_BSDS:-1} "$py" -m pytest -q tests/python
+EDGEL_REQUIRE_BSDS=${EDGEL_REQUIRE_BSDS:-1} EDGEL_REQUIRE_ITK=1 "$py" -m pytest -q -p no:warnings \
+  tests/python
 
 echo "== sanitizers (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DEDGEL_SANITIZE=address,undefined \

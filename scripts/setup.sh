@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what edgel needs to build and test, where it is missing: Debian packages (compiler,
 # CMake, libpng, libjpeg-turbo, clang for the fuzzers, Octave for the mex) and a Python virtual environment in
-# .venv with NumPy, OpenCV (the reference and benchmark peer) and pytest.
+# .venv with NumPy, OpenCV and ITK (the references of the two presets) and pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +22,7 @@ fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c "import numpy, cv2, pytest" 2>/dev/null; then
-  echo "setup: installing numpy, opencv-python-headless, pytest into .venv"
-  .venv/bin/pip install -q --disable-pip-version-check numpy opencv-python-headless pytest
+if ! .venv/bin/python -c "import numpy, cv2, pytest, itk" 2>/dev/null; then
+  echo "setup: installing numpy, opencv-python-headless, itk, pytest into .venv"
+  .venv/bin/pip install -q --disable-pip-version-check numpy opencv-python-headless itk pytest
 fi

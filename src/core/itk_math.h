@@ -11,8 +11,25 @@
 #define EDGEL_CORE_ITK_MATH_H
 
 #include <math.h>
+#include <stddef.h>
 
 #include "core/pixel_math.h"
+
+/* The 3x3 neighbourhood of (x, y) in a w x h float image of `stride` floats per row, borders
+ * replicated (ITK's ZeroFluxNeumannBoundaryCondition). */
+EDGEL_HD void edgel_itk_neighbourhood(const float *img, size_t stride, int w, int h, int x, int y,
+                                      float n[9])
+{
+    const float *rows[3] = {img + (size_t)edgel_clamp_index(y - 1, h) * stride,
+                            img + (size_t)y * stride,
+                            img + (size_t)edgel_clamp_index(y + 1, h) * stride};
+    const int xl = x > 0 ? x - 1 : 0, xr = x + 1 < w ? x + 1 : w - 1;
+    for (int i = 0; i < 3; i++) {
+        n[3 * i] = rows[i][xl];
+        n[3 * i + 1] = rows[i][x];
+        n[3 * i + 2] = rows[i][xr];
+    }
+}
 
 /* ITK's first-derivative operator {0.5, 0, -0.5} applied by correlation (the negated central
  * difference; the sign cancels everywhere it is used), summed in double. */

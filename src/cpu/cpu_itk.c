@@ -83,19 +83,6 @@ static void gaussian_columns(const itk_job *job, int y0, int y1, double *acc, fl
     }
 }
 
-/* The 3x3 neighbourhood of (x, y) in a w x h float image, borders replicated. */
-static inline void neighbourhood(const float *img, int w, int h, int x, int y, float n[9])
-{
-    const float *rows[3] = {img + (size_t)edgel_clamp_index(y - 1, h) * w, img + (size_t)y * w,
-                            img + (size_t)edgel_clamp_index(y + 1, h) * w};
-    const int xl = x > 0 ? x - 1 : 0, xr = x + 1 < w ? x + 1 : w - 1;
-    for (int i = 0; i < 3; i++) {
-        n[3 * i] = rows[i][xl];
-        n[3 * i + 1] = rows[i][x];
-        n[3 * i + 2] = rows[i][xr];
-    }
-}
-
 static void second_derivative_rows(const itk_job *job, int y0, int y1)
 {
     const int w = job->w, h = job->h;
@@ -103,7 +90,7 @@ static void second_derivative_rows(const itk_job *job, int y0, int y1)
         float *out = job->a + (size_t)y * w;
         for (int x = 0; x < w; x++) {
             float g[9];
-            neighbourhood(job->b, w, h, x, y, g);
+            edgel_itk_neighbourhood(job->b, (size_t)w, w, h, x, y, g);
             out[x] = edgel_itk_second_derivative(g);
         }
     }
@@ -120,8 +107,8 @@ static int suppress_stripe(const itk_job *job, int y0, int y1)
         float *sup_row = sup ? (float *)edgel_row_u8(sup, y) : NULL;
         for (int x = 0; x < w; x++) {
             float g[9], l[9];
-            neighbourhood(job->b, w, h, x, y, g);
-            neighbourhood(job->a, w, h, x, y, l);
+            edgel_itk_neighbourhood(job->b, (size_t)w, w, h, x, y, g);
+            edgel_itk_neighbourhood(job->a, (size_t)w, w, h, x, y, l);
             const float v = edgel_itk_suppressed(g, l);
             map[x] = edgel_itk_class(v, job->lower, job->upper);
             if (sup_row)

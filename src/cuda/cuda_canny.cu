@@ -21,52 +21,8 @@
 #include "core/params.h"
 #include "core/status.h"
 #include "cpu/cpu.h"
+#include "cuda/cuda_internal.h"
 #include "cuda/cuda_kernels.cuh"
-
-#define CUDA_TRY(call)                                                                       \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess)                                                             \
-            return edgel_fail(EDGEL_ERROR_DEVICE, "%s: %s", #call, cudaGetErrorString(err_)); \
-    } while (0)
-
-/* Device buffers for `frames` frames of up to `pixels` pixels and `channels` channels. */
-struct workspace {
-    size_t pixels, frames;
-    int channels;
-    uint8_t *map, *gray, *blur, *strong;
-    uint32_t *labels;
-    uint16_t *tmp;
-};
-
-/* What a call on host images needs besides the workspace: a stream, device copies of the
- * frame and its edges, and pinned staging buffers. Two slots alternate so that one frame's
- * copies overlap the other's kernels. */
-struct host_slot {
-    cudaStream_t stream;
-    workspace ws;
-    uint8_t *d_in, *d_out, *h_in, *h_out;
-    size_t in_bytes, out_bytes;
-    const edgel_image *pending; /* edges view waiting for h_out */
-    int pending_direct;         /* ...or already copied into it (pinned memory) */
-};
-
-/* Device copies of the intermediate results of one frame, for host calls with stages. */
-struct stage_buffers {
-    size_t pixels;
-    int16_t *dx, *dy;
-    int32_t *mag;
-    uint8_t *sup;
-};
-
-struct edgel_cuda_state {
-    int device;
-    int threads; /* CPU threads for staging copies */
-    cudaStream_t own_stream, stream;
-    workspace ws; /* for device images, on `stream` */
-    host_slot slots[2];
-    stage_buffers stages;
-};
 
 static void free_workspace(workspace *ws)
 {
@@ -79,7 +35,7 @@ static void free_workspace(workspace *ws)
     memset(ws, 0, sizeof *ws);
 }
 
-static edgel_status ensure_workspace(workspace *ws, size_t pixels, size_t frames, int channels)
+edgel_status ensure_workspace(workspace *ws, size_t pixels, size_t frames, int channels)
 {
     if (ws->map && ws->pixels >= pixels && ws->frames >= frames && ws->channels >= channels)
         return EDGEL_OK;
@@ -101,7 +57,7 @@ static edgel_status ensure_workspace(workspace *ws, size_t pixels, size_t frames
     return EDGEL_OK;
 }
 
-static edgel_status ensure_slot(host_slot *s, size_t in_bytes, size_t out_bytes)
+edgel_status ensure_slot(host_slot *s, size_t in_bytes, size_t out_bytes)
 {
     if (s->in_bytes < in_bytes) {
         cudaFree(s->d_in);
@@ -184,6 +140,7 @@ extern "C" void edgel_cuda_destroy(edgel_cuda_state *s)
     cudaFree(s->stages.dy);
     cudaFree(s->stages.mag);
     cudaFree(s->stages.sup);
+    free_itk_buffers(&s->itk);
     if (s->own_stream)
         cudaStreamDestroy(s->own_stream);
     free(s);
@@ -238,7 +195,7 @@ struct device_stages {
 };
 
 /* The tile kernel for an aperture and channel count (templates: constants fold). */
-template <bool FROM_GRADIENTS>
+template <tile_source SOURCE>
 static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, const frame_table &t,
                         const int16_t *dy, size_t dy_pitch, const canny_workspace &cw,
                         const canny_geometry &g, const canny_stage_out &so)
@@ -246,11 +203,14 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
     const dim3 block(EDGEL_TILE, EDGEL_TILE_ROWS);
 #define EDGEL_TILE_CASE(A, C)                                                                   \
     if (aperture == A && cn == C) {                                                             \
-        canny_tile_kernel<A, C, FROM_GRADIENTS><<<grid, block, 0, stream>>>(t, dy, dy_pitch, cw, g, so); \
+        canny_tile_kernel<A, C, SOURCE><<<grid, block, 0, stream>>>(t, dy, dy_pitch, cw, g, so); \
         return;                                                                                 \
     }
-    EDGEL_TILE_CASE(3, 1) EDGEL_TILE_CASE(3, 3) EDGEL_TILE_CASE(3, 4)
-    if constexpr (!FROM_GRADIENTS) {
+    EDGEL_TILE_CASE(3, 1)
+    if constexpr (SOURCE == TILE_FROM_CLASSES)
+        return;
+    EDGEL_TILE_CASE(3, 3) EDGEL_TILE_CASE(3, 4)
+    if constexpr (SOURCE == TILE_FROM_IMAGE) {
         EDGEL_TILE_CASE(5, 1) EDGEL_TILE_CASE(5, 3) EDGEL_TILE_CASE(5, 4)
         EDGEL_TILE_CASE(7, 1) EDGEL_TILE_CASE(7, 3) EDGEL_TILE_CASE(7, 4)
         EDGEL_TILE_CASE(-1, 1) EDGEL_TILE_CASE(-1, 3) EDGEL_TILE_CASE(-1, 4)
@@ -270,6 +230,27 @@ static void launch_hysteresis(cudaStream_t stream, const frame_table &t, const c
     const dim3 quads((unsigned)((pixels + 4 * 256 - 1) / (4 * 256)), nframes);
     resolve_roots<<<quads, 256, 0, stream>>>(cw, pixels);
     write_edges<<<quads, 256, 0, stream>>>(t, cw, g, pixels);
+}
+
+edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,
+                                     uint8_t *edges, size_t edges_pitch, int w, int h)
+{
+    EDGEL_TRY(ensure_workspace(ws, (size_t)w * h, 1, 1));
+    frame_table t;
+    memset(&t, 0, sizeof t);
+    t.src[0] = classes;
+    t.dst[0] = edges;
+    t.src_pitch = (size_t)w;
+    t.dst_pitch = edges_pitch;
+    canny_workspace cw = {ws->map, ws->labels, ws->strong, ws->pixels};
+    canny_geometry g = {w, h, 1, 0, 0, 0};
+    canny_stage_out none;
+    memset(&none, 0, sizeof none);
+    const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, 1);
+    launch_tile<TILE_FROM_CLASSES>(3, 1, tiles, stream, t, NULL, 0, cw, g, none);
+    launch_hysteresis(stream, t, cw, g, 1);
+    CUDA_TRY(cudaGetLastError());
+    return EDGEL_OK;
 }
 
 static gauss_taps gauss_for(int n, double sigma)
@@ -342,7 +323,7 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
     if (st)
         so = st->out;
     const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, nframes);
-    launch_tile<false>(p->aperture, cn, tiles, stream, cur, NULL, 0, cw, g, so);
+    launch_tile<TILE_FROM_IMAGE>(p->aperture, cn, tiles, stream, cur, NULL, 0, cw, g, so);
     launch_hysteresis(stream, frames, cw, g, nframes);
     CUDA_TRY(cudaGetLastError());
     return EDGEL_OK;
@@ -471,7 +452,7 @@ static edgel_status finish_slot(host_slot *slot, int threads)
 
 /* Page-locked host memory can be copied by DMA straight from or into the caller's view,
  * without the staging copy through our pinned buffers. */
-static int is_pinned(const void *p)
+int is_pinned(const void *p)
 {
     cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
@@ -661,7 +642,7 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
     const edgel_int_thresholds th = edgel_opencv_thresholds(p, 1);
     canny_geometry g = {w, h, cn, th.low, th.high, p->l2_gradient};
     const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, 1);
-    launch_tile<true>(3, cn, tiles, stream, t, ddy, dy_pitch, cw, g, ds.out);
+    launch_tile<TILE_FROM_GRADIENTS>(3, cn, tiles, stream, t, ddy, dy_pitch, cw, g, ds.out);
     launch_hysteresis(stream, t, cw, g, 1);
     CUDA_TRY(cudaGetLastError());
     if (on_host) {

@@ -1,6 +1,6 @@
 /*
- * GPU suite: the CUDA backend must give the CPU backend's bytes (and so cv2.Canny's) for every
- * option, size, memory kind, batch and stream arrangement. Run by scripts/gpu-check.sh on a
+ * GPU suite: the CUDA backend must give the CPU backend's bytes (and so cv2.Canny's, or ITK's
+ * floats for the itk preset) for every option, size, memory kind, batch and stream arrangement. Run by scripts/gpu-check.sh on a
  * machine with an NVIDIA GPU; exits 77 (skipped) where there is none.
  *
  *   test_gpu [--small] [BSDS500_DIR]
@@ -407,6 +407,115 @@ static void test_batches_and_streams(const edgel_image *photo, int small)
     printf("batches and streams: %d frames compared\n", count);
 }
 
+/* ---- the itk preset ---------------------------------------------------------------------- */
+
+static size_t count_float_diff(const float *a, const float *b, size_t n)
+{
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d += memcmp(&a[i], &b[i], sizeof(float)) != 0;
+    return d;
+}
+
+/* CPU and GPU (host views, device views) must give the same edges (f32 and u8) and the same
+ * floats in the smoothed and suppressed stages. */
+static void compare_itk_case(const edgel_canny_params *p, const edgel_image *src, const char *name)
+{
+    const int w = src->width, h = src->height;
+    const size_t n = (size_t)w * h;
+    float *ref = malloc(n * 4), *ref_sup = malloc(n * 4), *ref_smooth = malloc(n * 4);
+    float *got = malloc(n * 4), *got_sup = malloc(n * 4), *got_smooth = malloc(n * 4);
+    uint8_t *got8 = malloc(n);
+    edgel_image e = edgel_image_host(ref, w, h, EDGEL_F32, 1);
+    edgel_image es = edgel_image_host(ref_sup, w, h, EDGEL_F32, 1);
+    edgel_image eg = edgel_image_host(ref_smooth, w, h, EDGEL_F32, 1);
+    edgel_canny_stages st = {0};
+    st.suppressed = &es;
+    st.smoothed = &eg;
+    CHECK(edgel_canny(cpu, p, src, &e, &st) == EDGEL_OK);
+
+    edgel_image g = edgel_image_host(got, w, h, EDGEL_F32, 1);
+    edgel_image gs = edgel_image_host(got_sup, w, h, EDGEL_F32, 1);
+    edgel_image gg = edgel_image_host(got_smooth, w, h, EDGEL_F32, 1);
+    edgel_image g8 = edgel_image_host(got8, w, h, EDGEL_U8, 1);
+    for (int device = 0; device < 2; device++) {
+        memset(got, 0x5A, n * 4), memset(got_sup, 0x5A, n * 4), memset(got_smooth, 0x5A, n * 4);
+        edgel_image ds = device ? device_copy(src) : *src;
+        edgel_image dg = device ? device_copy(&g) : g, dgs = device ? device_copy(&gs) : gs;
+        edgel_image dgg = device ? device_copy(&gg) : gg;
+        edgel_canny_stages gst = {0};
+        gst.suppressed = &dgs;
+        gst.smoothed = &dgg;
+        edgel_status status = edgel_canny(gpu, p, &ds, &dg, &gst);
+        if (status == EDGEL_OK && device) {
+            status = edgel_context_synchronize(gpu);
+            device_download(&dg, got), device_download(&dgs, got_sup), device_download(&dgg, got_smooth);
+        }
+        const size_t de = status == EDGEL_OK ? count_float_diff(ref, got, n) : n;
+        const size_t dsup = status == EDGEL_OK ? count_float_diff(ref_sup, got_sup, n) : n;
+        const size_t dsm = status == EDGEL_OK ? count_float_diff(ref_smooth, got_smooth, n) : n;
+        if (de || dsup || dsm)
+            fprintf(stderr, "itk %s %dx%d variance %g %g/%g %s: %s (%s), differ: %zu edges, %zu "
+                    "suppressed, %zu smoothed\n", name, w, h, p->variance, p->high_threshold,
+                    p->low_threshold, device ? "device" : "host", edgel_status_name(status),
+                    edgel_last_error(), de, dsup, dsm);
+        CHECK(de == 0 && dsup == 0 && dsm == 0);
+        if (device) {
+            cudaFree(ds.data), cudaFree(dg.data), cudaFree(dgs.data), cudaFree(dgg.data);
+        }
+    }
+    memset(got8, 0x5A, n);
+    CHECK(edgel_canny(gpu, p, src, &g8, NULL) == EDGEL_OK);
+    size_t d8 = 0;
+    for (size_t i = 0; i < n; i++)
+        d8 += got8[i] != (ref[i] == 1.0f ? 255 : 0);
+    CHECK(d8 == 0);
+    free(ref), free(ref_sup), free(ref_smooth), free(got), free(got_sup), free(got_smooth), free(got8);
+}
+
+/* Gray u8 and float (with fractions) versions of photographs and crops of many sizes, every
+ * variance class (none, small, the 32-pixel radius cap), thresholds equal, swapped, zero. */
+static void test_itk(const edgel_image *photos, int n, int small)
+{
+    static const double variances[] = {0.0, 0.5, 1.0, 2.0, 4.7, 10.0, 50.0, 200.0};
+    static const double th[][2] = {{30, 15}, {10, 5}, {0, 0}, {2, 8}, {5, 5}, {60, 20}};
+    static const int sizes[][2] = {{1, 1},   {1, 9},     {9, 1},      {2, 3},      {31, 33},
+                                   {64, 64}, {127, 129}, {481, 321},  {1000, 999}, {1920, 1080},
+                                   {4096, 2160}};
+    const int nsizes = small ? 5 : (int)(sizeof sizes / sizeof sizes[0]);
+    int cases = 0;
+    for (int i = 0; i < (small ? 1 : n) + nsizes; i++) {
+        const int photo = i < n && !small ? i : 0;
+        int w = photos[photo].width, h = photos[photo].height;
+        if (i >= (small ? 1 : n)) {
+            w = sizes[i - (small ? 1 : n)][0];
+            h = sizes[i - (small ? 1 : n)][1];
+        }
+        void *mem;
+        edgel_image frame = make_frame(&photos[photo], w, h, photos[photo].channels, &mem);
+        uint8_t *gray = malloc((size_t)w * h);
+        float *fl = malloc((size_t)w * h * 4);
+        edgel_image g8 = edgel_image_host(gray, w, h, EDGEL_U8, 1);
+        if (frame.channels > 1)
+            CHECK(edgel_to_gray(cpu, EDGEL_GRAY_RGB, &frame, &g8) == EDGEL_OK);
+        else
+            memcpy(gray, frame.data, (size_t)w * h);
+        for (size_t k = 0; k < (size_t)w * h; k++)
+            fl[k] = gray[k] + (float)(next_random() % 1000) / 1000.0f;
+        edgel_image g32 = edgel_image_host(fl, w, h, EDGEL_F32, 1);
+        edgel_canny_params p;
+        edgel_canny_params_default(&p);
+        p.preset = EDGEL_PRESET_ITK;
+        p.variance = variances[i % 8];
+        p.high_threshold = th[i % 6][0];
+        p.low_threshold = th[i % 6][1];
+        compare_itk_case(&p, i % 2 ? &g8 : &g32, i < n ? "bsds" : "size");
+        cases++;
+        free(mem), free(gray), free(fl);
+    }
+    printf("itk preset: %d cases compared\n", cases);
+}
+
 int main(int argc, char **argv)
 {
     int small = 0;
@@ -451,6 +560,7 @@ int main(int argc, char **argv)
     test_stages(&photos[0]);
     test_gradients(&photos[0]);
     test_batches_and_streams(&photos[0], small);
+    test_itk(photos, n, small);
     for (int i = 0; i < n; i++)
         edgel_io_free(&photos[i]);
     free(photos);

@@ -49,7 +49,19 @@ def test_version_and_usage_errors(edgel_cmd):
                          (["a.png", "-o", "x.png", "--stage", "foo"], "--stage is"),
                          (["a.png", "-o", "x.png", "--wat"], "unknown option"),
                          (["a.png", "-o", "x.jpg"], "as .png or .pgm"),
-                         (["a.png", "-o", "x.png", "--stage", "dx"], "as .pfm")]:
+                         (["a.png", "-o", "x.png", "--stage", "dx"], "as .pfm"),
+                         (["a.png", "-o", "x.png", "--preset", "sobel"], "opencv or itk"),
+                         (["a.png", "-o", "x.png", "--variance", "2"], "needs --preset itk"),
+                         (["a.png", "-o", "x.png", "--preset", "itk", "--l2"], "opencv preset"),
+                         (["a.png", "-o", "x.png", "--preset", "itk", "--variance", "-1"],
+                          "--variance is"),
+                         (["a.png", "-o", "x.png", "--preset", "itk", "--maximum-error", "1"],
+                          "--maximum-error is"),
+                         (["a.png", "-o", "x.pfm", "--preset", "itk", "--stage", "dx"],
+                          "smoothed and suppressed"),
+                         (["a.png", "-o", "x.png", "--preset", "itk", "--stage", "suppressed"],
+                          "as .pfm"),
+                         (["a.png", "-o", "x.pfm"], "as .png or .pgm")]:
         r = run(edgel_cmd, "detect", *args)
         assert r.returncode == 2, (args, r.stderr)
         assert needle in r.stderr, (args, r.stderr)
@@ -115,6 +127,52 @@ def test_detect_jpeg_and_stages(edgel_cmd, tmp_path, bsds):
     edges = cv2.Canny(gray, 50, 150)
     assert set(np.unique(sup)) <= {0, 128, 255}
     assert np.all(sup[edges > 0] > 0) and np.all(edges[sup == 255] == 255)
+
+
+def test_detect_itk_preset(edgel_cmd, tmp_path):
+    """--preset itk on float (PFM), 16-bit and 8-bit colour input equals edgel.canny_itk (itself
+    equal to ITK, tests/python/test_itk_conformance.py); PFM out is 0/1, PNG out 0/255."""
+    import edgel
+    rng = np.random.default_rng(3)
+    img = cv2.GaussianBlur(rng.random((90, 130)).astype(np.float32) * 200, (0, 0), 2)
+    cv2.imwrite(str(tmp_path / "in.pfm"), img)
+    flags = ["--preset", "itk", "--variance", "1.5", "--upper", "3", "--lower", "1"]
+    ref = edgel.canny_itk(img, 1.5, 0.01, 3.0, 1.0)
+    assert 0 < ref.sum() < ref.size / 4
+    r = run(edgel_cmd, "detect", tmp_path / "in.pfm", "-o", tmp_path / "e.pfm", *flags)
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(cv2.imread(str(tmp_path / "e.pfm"), cv2.IMREAD_UNCHANGED), ref)
+    r = run(edgel_cmd, "detect", tmp_path / "in.pfm", "-o", tmp_path / "e.png", *flags)
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(cv2.imread(str(tmp_path / "e.png"), cv2.IMREAD_UNCHANGED), ref * 255)
+    stages = {"suppressed": None, "smoothed": None}
+    edgel.canny_itk(img, 1.5, 0.01, 3.0, 1.0, stages=stages)
+    for name in stages:
+        r = run(edgel_cmd, "detect", tmp_path / "in.pfm", "-o", tmp_path / f"{name}.pfm", *flags,
+                "--stage", name)
+        assert r.returncode == 0, r.stderr
+        got = cv2.imread(str(tmp_path / f"{name}.pfm"), cv2.IMREAD_UNCHANGED)
+        assert np.array_equal(got, stages[name]), name
+
+    deep = (rng.random((40, 50)) * 60000).astype(np.uint16)
+    cv2.imwrite(str(tmp_path / "deep.png"), deep)
+    r = run(edgel_cmd, "detect", tmp_path / "deep.png", "-o", tmp_path / "d.pgm", "--preset", "itk",
+            "--variance", "2", "--upper", "500", "--lower", "200")
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(cv2.imread(str(tmp_path / "d.pgm"), cv2.IMREAD_UNCHANGED),
+                          edgel.canny_itk(deep, 2.0, 0.01, 500.0, 200.0, dtype=np.uint8))
+
+    r = run(edgel_cmd, "detect", SAMPLES / "chelsea.png", "-o", tmp_path / "c.png", "--preset",
+            "itk", "--variance", "2", "--upper", "10", "--lower", "4")
+    assert r.returncode == 0, r.stderr
+    luma = cv2.cvtColor(rgb(SAMPLES / "chelsea.png"), cv2.COLOR_RGB2GRAY)
+    assert np.array_equal(cv2.imread(str(tmp_path / "c.png"), cv2.IMREAD_UNCHANGED),
+                          edgel.canny_itk(luma, 2.0, 0.01, 10.0, 4.0, dtype=np.uint8))
+
+    colour16 = np.zeros((8, 8, 3), np.uint16)
+    cv2.imwrite(str(tmp_path / "c16.png"), colour16)
+    r = run(edgel_cmd, "detect", tmp_path / "c16.png", "-o", tmp_path / "o.png", "--preset", "itk")
+    assert r.returncode == 1 and "gray input" in r.stderr
 
 
 def test_detect_bad_files(edgel_cmd, tmp_path):

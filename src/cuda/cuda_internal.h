@@ -1,0 +1,79 @@
+/*
+ * Internal to the CUDA backend: its state, buffers and the helpers its preset files share.
+ */
+#ifndef EDGEL_CUDA_INTERNAL_H
+#define EDGEL_CUDA_INTERNAL_H
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "cuda/cuda_backend.h"
+#include "core/status.h"
+
+#define CUDA_TRY(call)                                                                       \
+    do {                                                                                     \
+        cudaError_t err_ = (call);                                                           \
+        if (err_ != cudaSuccess)                                                             \
+            return edgel_fail(EDGEL_ERROR_DEVICE, "%s: %s", #call, cudaGetErrorString(err_)); \
+    } while (0)
+
+/* Device buffers for `frames` frames of up to `pixels` pixels and `channels` channels. */
+struct workspace {
+    size_t pixels, frames;
+    int channels;
+    uint8_t *map, *gray, *blur, *strong;
+    uint32_t *labels;
+    uint16_t *tmp;
+};
+
+/* What a call on host images needs besides the workspace: a stream, device copies of the
+ * frame and its edges, and pinned staging buffers. Two slots alternate so that one frame's
+ * copies overlap the other's kernels. */
+struct host_slot {
+    cudaStream_t stream;
+    workspace ws;
+    uint8_t *d_in, *d_out, *h_in, *h_out;
+    size_t in_bytes, out_bytes;
+    const edgel_image *pending; /* edges view waiting for h_out */
+    int pending_direct;         /* ...or already copied into it (pinned memory) */
+};
+
+/* Device copies of the intermediate results of one frame, for host calls with stages. */
+struct stage_buffers {
+    size_t pixels;
+    int16_t *dx, *dy;
+    int32_t *mag;
+    uint8_t *sup;
+};
+
+/* Float images of the itk preset (see cuda_itk.cu). */
+struct itk_buffers {
+    size_t pixels;
+    float *a, *b, *sup; /* sup: the suppressed stage of host calls */
+    uint8_t *classes, *edges;
+};
+
+struct edgel_cuda_state {
+    int device;
+    int threads; /* CPU threads for staging copies */
+    cudaStream_t own_stream, stream;
+    workspace ws; /* for device images, on `stream` */
+    host_slot slots[2];
+    stage_buffers stages;
+    itk_buffers itk;
+};
+
+/* Grow-only device buffers (reallocation synchronises the device; reserve to avoid it). */
+edgel_status ensure_workspace(workspace *ws, size_t pixels, size_t frames, int channels);
+edgel_status ensure_slot(host_slot *s, size_t in_bytes, size_t out_bytes);
+/* True for page-locked host memory (copied by DMA without staging). */
+int is_pinned(const void *p);
+
+/* Hysteresis of one frame of classes (EDGEL_MAP_* bytes, pitch w) into u8 edges (255/0). */
+edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,
+                                     uint8_t *edges, size_t edges_pitch, int w, int h);
+
+/* The itk preset's buffers. */
+void free_itk_buffers(itk_buffers *b);
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * The itk preset on the GPU: the passes of src/cpu/cpu_itk.c as kernels (one thread per
+ * pixel, the per-pixel functions of src/core/itk_math.h), then the opencv preset's tile
+ * hysteresis on the classes. nvcc runs with --fmad=false, and CUDA's float division and
+ * double sqrt are correctly rounded, so every float equals the CPU's.
+ *
+ * Host images are copied in and out on the first host slot's stream, which the call then
+ * waits for; device images only queue work on the context's stream.
+ */
+#include "cuda/cuda_internal.h"
+
+#include <string.h>
+
+#include "core/image.h"
+#include "core/itk_gaussian.h"
+#include "core/itk_math.h"
+
+struct itk_taps {
+    int radius;
+    double c[2 * EDGEL_ITK_MAX_RADIUS + 1];
+};
+
+/* Gaussian along y, from the input type T into float (summed in double, as ITK). */
+template <typename T>
+__global__ void itk_gaussian_y(const uint8_t *src, size_t pitch, float *out, int w, int h,
+                               itk_taps k)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h)
+        return;
+    double s = 0.0;
+    for (int i = 0; i <= 2 * k.radius; i++) {
+        const int sy = edgel_clamp_index(y + i - k.radius, h);
+        s += k.c[i] * (double)((const T *)(src + (size_t)sy * pitch))[x];
+    }
+    out[(size_t)y * w + x] = (float)s;
+}
+
+__global__ void itk_gaussian_x(const float *in, float *out, int w, int h, itk_taps k)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h)
+        return;
+    const float *row = in + (size_t)y * w;
+    double s = 0.0;
+    for (int i = 0; i <= 2 * k.radius; i++)
+        s += k.c[i] * (double)row[edgel_clamp_index(x + i - k.radius, w)];
+    out[(size_t)y * w + x] = (float)s;
+}
+
+__global__ void itk_second_derivative(const float *g, float *l, int w, int h)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h)
+        return;
+    float n[9];
+    edgel_itk_neighbourhood(g, (size_t)w, w, h, x, y, n);
+    l[(size_t)y * w + x] = edgel_itk_second_derivative(n);
+}
+
+/* The suppressed value and its hysteresis class; the value also into `sup` when wanted. */
+__global__ void itk_suppress(const float *g, const float *l, uint8_t *classes, float *sup,
+                             size_t sup_pitch, int w, int h, float lower, float upper)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h)
+        return;
+    float gn[9], ln[9];
+    edgel_itk_neighbourhood(g, (size_t)w, w, h, x, y, gn);
+    edgel_itk_neighbourhood(l, (size_t)w, w, h, x, y, ln);
+    const float v = edgel_itk_suppressed(gn, ln);
+    classes[(size_t)y * w + x] = edgel_itk_class(v, lower, upper);
+    if (sup)
+        *(float *)((uint8_t *)sup + (size_t)y * sup_pitch + (size_t)x * 4) = v;
+}
+
+/* u8 255/0 edges to ITK's float 1/0. */
+__global__ void itk_edges_to_float(const uint8_t *in, float *out, size_t out_pitch, int w, int h)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h)
+        return;
+    *(float *)((uint8_t *)out + (size_t)y * out_pitch + (size_t)x * 4) =
+        in[(size_t)y * w + x] ? 1.0f : 0.0f;
+}
+
+void free_itk_buffers(itk_buffers *b)
+{
+    cudaFree(b->a);
+    cudaFree(b->b);
+    cudaFree(b->sup);
+    cudaFree(b->classes);
+    cudaFree(b->edges);
+    memset(b, 0, sizeof *b);
+}
+
+static edgel_status ensure_itk_buffers(itk_buffers *b, size_t px)
+{
+    if (b->pixels >= px)
+        return EDGEL_OK;
+    free_itk_buffers(b);
+    CUDA_TRY(cudaMalloc(&b->a, px * sizeof(float)));
+    CUDA_TRY(cudaMalloc(&b->b, px * sizeof(float)));
+    CUDA_TRY(cudaMalloc(&b->sup, px * sizeof(float)));
+    CUDA_TRY(cudaMalloc(&b->classes, px));
+    CUDA_TRY(cudaMalloc(&b->edges, px));
+    b->pixels = px;
+    return EDGEL_OK;
+}
+
+/* A stage from a packed device buffer into a view (host or device). */
+static edgel_status copy_stage(cudaStream_t stream, const edgel_image *view, const float *dev,
+                               int w, int h)
+{
+    if (!view)
+        return EDGEL_OK;
+    CUDA_TRY(cudaMemcpy2DAsync(view->data, view->pitch, dev, (size_t)w * 4, (size_t)w * 4, h,
+                               cudaMemcpyDefault, stream));
+    return EDGEL_OK;
+}
+
+extern "C" edgel_status edgel_cuda_canny_itk(edgel_cuda_state *s, const edgel_canny_params *p,
+                                             const edgel_image *src, const edgel_image *edges,
+                                             const edgel_canny_stages *stages)
+{
+    CUDA_TRY(cudaSetDevice(s->device));
+    const int w = src->width, h = src->height;
+    const size_t px = (size_t)w * h;
+    const int on_host = src->memory == EDGEL_MEMORY_HOST;
+    cudaStream_t stream = on_host ? s->slots[0].stream : s->stream;
+    workspace *ws = on_host ? &s->slots[0].ws : &s->ws;
+    host_slot *slot = &s->slots[0];
+    itk_buffers *b = &s->itk;
+    EDGEL_TRY(ensure_itk_buffers(b, px));
+
+    const size_t in_row = (size_t)w * edgel_pixel_size(src->type);
+    const size_t out_row = (size_t)w * edgel_pixel_size(edges->type);
+    const uint8_t *d_src = (const uint8_t *)src->data;
+    size_t src_pitch = src->pitch;
+    uint8_t *d_edges = (uint8_t *)edges->data;
+    size_t edges_pitch = edges->pitch;
+    if (on_host) {
+        EDGEL_TRY(ensure_slot(slot, in_row * h, out_row * h));
+        CUDA_TRY(cudaMemcpy2DAsync(slot->d_in, in_row, src->data, src->pitch, in_row, h,
+                                   cudaMemcpyHostToDevice, stream));
+        d_src = slot->d_in;
+        src_pitch = in_row;
+        d_edges = slot->d_out;
+        edges_pitch = out_row;
+    }
+
+    itk_taps k;
+    k.radius = edgel_itk_gaussian_kernel(p->variance, p->maximum_error, k.c);
+    const dim3 block(32, 8), grid((w + 31) / 32, (h + 7) / 8);
+    if (src->type == EDGEL_U8)
+        itk_gaussian_y<uint8_t><<<grid, block, 0, stream>>>(d_src, src_pitch, b->a, w, h, k);
+    else if (src->type == EDGEL_U16)
+        itk_gaussian_y<uint16_t><<<grid, block, 0, stream>>>(d_src, src_pitch, b->a, w, h, k);
+    else
+        itk_gaussian_y<float><<<grid, block, 0, stream>>>(d_src, src_pitch, b->a, w, h, k);
+    itk_gaussian_x<<<grid, block, 0, stream>>>(b->a, b->b, w, h, k);
+    itk_second_derivative<<<grid, block, 0, stream>>>(b->b, b->a, w, h);
+
+    const edgel_image *sup_view = stages ? stages->suppressed : NULL;
+    float *sup = NULL;
+    size_t sup_pitch = 0;
+    if (sup_view && !on_host) {
+        sup = (float *)sup_view->data;
+        sup_pitch = sup_view->pitch;
+    } else if (sup_view) {
+        sup = b->sup;
+        sup_pitch = (size_t)w * 4;
+    }
+    itk_suppress<<<grid, block, 0, stream>>>(b->b, b->a, b->classes, sup, sup_pitch, w, h,
+                                             (float)p->low_threshold, (float)p->high_threshold);
+    CUDA_TRY(cudaGetLastError());
+
+    if (edges->type == EDGEL_U8) {
+        EDGEL_TRY(launch_class_hysteresis(stream, ws, b->classes, d_edges, edges_pitch, w, h));
+    } else {
+        EDGEL_TRY(launch_class_hysteresis(stream, ws, b->classes, b->edges, (size_t)w, w, h));
+        itk_edges_to_float<<<grid, block, 0, stream>>>(b->edges, (float *)d_edges, edges_pitch,
+                                                       w, h);
+        CUDA_TRY(cudaGetLastError());
+    }
+    if (stages) {
+        EDGEL_TRY(copy_stage(stream, stages->smoothed, b->b, w, h));
+        if (on_host)
+            EDGEL_TRY(copy_stage(stream, sup_view, b->sup, w, h));
+    }
+    if (on_host) {
+        CUDA_TRY(cudaMemcpy2DAsync(edges->data, edges->pitch, d_edges, edges_pitch, out_row, h,
+                                   cudaMemcpyDeviceToHost, stream));
+        CUDA_TRY(cudaStreamSynchronize(stream));
+    }
+    return EDGEL_OK;
+}
