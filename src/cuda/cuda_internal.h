@@ -49,7 +49,7 @@ struct stage_buffers {
 /* Float images of the itk preset (see cuda_itk.cu). */
 struct itk_buffers {
     size_t pixels;
-    float *a, *b, *sup; /* sup: the suppressed stage of host calls */
+    float *smoothed, *sup; /* sup: the suppressed stage of host calls */
     uint8_t *classes, *edges;
 };
 

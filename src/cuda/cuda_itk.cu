@@ -1,7 +1,7 @@
 /*
- * The itk preset on the GPU: the passes of src/cpu/cpu_itk.c as kernels (one thread per
- * pixel, the per-pixel functions of src/core/itk_math.h), then the opencv preset's tile
- * hysteresis on the classes. nvcc runs with --fmad=false, and CUDA's float division and
+ * The itk preset on the GPU, in two kernels over 32x8 tiles (the Gaussian; the second
+ * derivative, suppression and classes) with the per-pixel functions of src/core/itk_math.h,
+ * then the opencv preset's tile hysteresis on the classes. nvcc runs with --fmad=false, and CUDA's float division and
  * double sqrt are correctly rounded, so every float equals the CPU's.
  *
  * Host images are copied in and out on the first host slot's stream, which the call then
@@ -20,54 +20,75 @@ struct itk_taps {
     double c[2 * EDGEL_ITK_MAX_RADIUS + 1];
 };
 
-/* Gaussian along y, from the input type T into float (summed in double, as ITK). */
+#define ITK_TILE_W 32
+#define ITK_TILE_H 8
+
+/* The Gaussian of one 32x8 tile: the input tile with a halo of r (clamped, as float: exact
+ * for u8/u16), the y pass for the tile's rows and the halo's columns, then the x pass. Each
+ * output sums the same terms in the same order as the CPU's two passes; shared memory only
+ * changes where the operands come from. Dynamic shared memory: itk_smooth_shared(r). */
 template <typename T>
-__global__ void itk_gaussian_y(const uint8_t *src, size_t pitch, float *out, int w, int h,
-                               itk_taps k)
+__global__ void itk_smooth(const uint8_t *src, size_t pitch, float *out, int w, int h, itk_taps k)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= w || y >= h)
-        return;
-    double s = 0.0;
-    for (int i = 0; i <= 2 * k.radius; i++) {
-        const int sy = edgel_clamp_index(y + i - k.radius, h);
-        s += k.c[i] * (double)((const T *)(src + (size_t)sy * pitch))[x];
+    extern __shared__ float tile[];
+    const int r = k.radius, n = 2 * r + 1, tw = ITK_TILE_W + 2 * r, th = ITK_TILE_H + 2 * r;
+    float *in = tile, *ty = tile + th * tw; /* th x tw input, ITK_TILE_H x tw after the y pass */
+    const int x0 = blockIdx.x * ITK_TILE_W, y0 = blockIdx.y * ITK_TILE_H;
+    const int tid = threadIdx.y * ITK_TILE_W + threadIdx.x, nt = ITK_TILE_W * ITK_TILE_H;
+    for (int i = tid; i < th * tw; i += nt) {
+        const int row = i / tw, col = i - row * tw;
+        const int sy = edgel_clamp_index(y0 - r + row, h), sx = edgel_clamp_index(x0 - r + col, w);
+        in[i] = (float)((const T *)(src + (size_t)sy * pitch))[sx];
     }
-    out[(size_t)y * w + x] = (float)s;
-}
-
-__global__ void itk_gaussian_x(const float *in, float *out, int w, int h, itk_taps k)
-{
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    __syncthreads();
+    for (int i = tid; i < ITK_TILE_H * tw; i += nt) {
+        const int row = i / tw, col = i - row * tw;
+        double s = 0.0;
+        for (int j = 0; j < n; j++)
+            s += k.c[j] * (double)in[(row + j) * tw + col];
+        ty[i] = (float)s;
+    }
+    __syncthreads();
+    const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
     if (x >= w || y >= h)
         return;
-    const float *row = in + (size_t)y * w;
     double s = 0.0;
-    for (int i = 0; i <= 2 * k.radius; i++)
-        s += k.c[i] * (double)row[edgel_clamp_index(x + i - k.radius, w)];
+    for (int j = 0; j < n; j++)
+        s += k.c[j] * (double)ty[threadIdx.y * tw + threadIdx.x + j];
     out[(size_t)y * w + x] = (float)s;
 }
 
-__global__ void itk_second_derivative(const float *g, float *l, int w, int h)
+static size_t itk_smooth_shared(int r)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= w || y >= h)
-        return;
-    float n[9];
-    edgel_itk_neighbourhood(g, (size_t)w, w, h, x, y, n);
-    l[(size_t)y * w + x] = edgel_itk_second_derivative(n);
+    return sizeof(float) * (size_t)(ITK_TILE_W + 2 * r) * (2 * ITK_TILE_H + 2 * r);
 }
 
-/* The suppressed value and its hysteresis class; the value also into `sup` when wanted. */
-__global__ void itk_suppress(const float *g, const float *l, uint8_t *classes, float *sup,
-                             size_t sup_pitch, int w, int h, float lower, float upper)
+/* From the smoothed image g: the second derivative L of the tile and a one-pixel ring
+ * (stored at clamped coordinates, which is what the replicated border reads), then each
+ * pixel's suppressed value and hysteresis class; the value also into `sup` when wanted. */
+__global__ void itk_suppress(const float *g, uint8_t *classes, float *sup, size_t sup_pitch,
+                             int w, int h, float lower, float upper)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    constexpr int LW = ITK_TILE_W + 2, LH = ITK_TILE_H + 2;
+    __shared__ float l[LH][LW];
+    const int x0 = blockIdx.x * ITK_TILE_W, y0 = blockIdx.y * ITK_TILE_H;
+    const int tid = threadIdx.y * ITK_TILE_W + threadIdx.x;
+    for (int i = tid; i < LH * LW; i += ITK_TILE_W * ITK_TILE_H) {
+        const int row = i / LW, col = i - row * LW;
+        float n[9];
+        edgel_itk_neighbourhood(g, (size_t)w, w, h, edgel_clamp_index(x0 - 1 + col, w),
+                                edgel_clamp_index(y0 - 1 + row, h), n);
+        l[row][col] = edgel_itk_second_derivative(n);
+    }
+    __syncthreads();
+    const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
     if (x >= w || y >= h)
         return;
     float gn[9], ln[9];
     edgel_itk_neighbourhood(g, (size_t)w, w, h, x, y, gn);
-    edgel_itk_neighbourhood(l, (size_t)w, w, h, x, y, ln);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            ln[3 * i + j] = l[threadIdx.y + i][threadIdx.x + j];
     const float v = edgel_itk_suppressed(gn, ln);
     classes[(size_t)y * w + x] = edgel_itk_class(v, lower, upper);
     if (sup)
@@ -86,8 +107,7 @@ __global__ void itk_edges_to_float(const uint8_t *in, float *out, size_t out_pit
 
 void free_itk_buffers(itk_buffers *b)
 {
-    cudaFree(b->a);
-    cudaFree(b->b);
+    cudaFree(b->smoothed);
     cudaFree(b->sup);
     cudaFree(b->classes);
     cudaFree(b->edges);
@@ -99,8 +119,7 @@ static edgel_status ensure_itk_buffers(itk_buffers *b, size_t px)
     if (b->pixels >= px)
         return EDGEL_OK;
     free_itk_buffers(b);
-    CUDA_TRY(cudaMalloc(&b->a, px * sizeof(float)));
-    CUDA_TRY(cudaMalloc(&b->b, px * sizeof(float)));
+    CUDA_TRY(cudaMalloc(&b->smoothed, px * sizeof(float)));
     CUDA_TRY(cudaMalloc(&b->sup, px * sizeof(float)));
     CUDA_TRY(cudaMalloc(&b->classes, px));
     CUDA_TRY(cudaMalloc(&b->edges, px));
@@ -151,15 +170,16 @@ extern "C" edgel_status edgel_cuda_canny_itk(edgel_cuda_state *s, const edgel_ca
 
     itk_taps k;
     k.radius = edgel_itk_gaussian_kernel(p->variance, p->maximum_error, k.c);
-    const dim3 block(32, 8), grid((w + 31) / 32, (h + 7) / 8);
+    const dim3 block(ITK_TILE_W, ITK_TILE_H);
+    const dim3 grid((w + ITK_TILE_W - 1) / ITK_TILE_W, (h + ITK_TILE_H - 1) / ITK_TILE_H);
+    const size_t shared = itk_smooth_shared(k.radius);
+    float *g = b->smoothed;
     if (src->type == EDGEL_U8)
-        itk_gaussian_y<uint8_t><<<grid, block, 0, stream>>>(d_src, src_pitch, b->a, w, h, k);
+        itk_smooth<uint8_t><<<grid, block, shared, stream>>>(d_src, src_pitch, g, w, h, k);
     else if (src->type == EDGEL_U16)
-        itk_gaussian_y<uint16_t><<<grid, block, 0, stream>>>(d_src, src_pitch, b->a, w, h, k);
+        itk_smooth<uint16_t><<<grid, block, shared, stream>>>(d_src, src_pitch, g, w, h, k);
     else
-        itk_gaussian_y<float><<<grid, block, 0, stream>>>(d_src, src_pitch, b->a, w, h, k);
-    itk_gaussian_x<<<grid, block, 0, stream>>>(b->a, b->b, w, h, k);
-    itk_second_derivative<<<grid, block, 0, stream>>>(b->b, b->a, w, h);
+        itk_smooth<float><<<grid, block, shared, stream>>>(d_src, src_pitch, g, w, h, k);
 
     const edgel_image *sup_view = stages ? stages->suppressed : NULL;
     float *sup = NULL;
@@ -171,7 +191,7 @@ extern "C" edgel_status edgel_cuda_canny_itk(edgel_cuda_state *s, const edgel_ca
         sup = b->sup;
         sup_pitch = (size_t)w * 4;
     }
-    itk_suppress<<<grid, block, 0, stream>>>(b->b, b->a, b->classes, sup, sup_pitch, w, h,
+    itk_suppress<<<grid, block, 0, stream>>>(b->smoothed, b->classes, sup, sup_pitch, w, h,
                                              (float)p->low_threshold, (float)p->high_threshold);
     CUDA_TRY(cudaGetLastError());
 
@@ -184,7 +204,7 @@ extern "C" edgel_status edgel_cuda_canny_itk(edgel_cuda_state *s, const edgel_ca
         CUDA_TRY(cudaGetLastError());
     }
     if (stages) {
-        EDGEL_TRY(copy_stage(stream, stages->smoothed, b->b, w, h));
+        EDGEL_TRY(copy_stage(stream, stages->smoothed, b->smoothed, w, h));
         if (on_host)
             EDGEL_TRY(copy_stage(stream, sup_view, b->sup, w, h));
     }
