@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On a fresh machine: install what is missing, build, and run `edgel detect` on the bundled
-# sample images. Edge maps go to out/samples/.
+# sample images with both presets. Edge maps go to out/samples/ (NAME-edges.png: opencv
+# preset after a Gaussian; NAME-itk.png: ITK's Canny with variance 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,5 +10,7 @@ mkdir -p out/samples
 for img in samples/*.png; do
   name=$(basename "$img" .png)
   ./build/edgel detect "$img" -o "out/samples/$name-edges.png" --blur 1.4 --low 40 --high 120
+  ./build/edgel detect "$img" -o "out/samples/$name-itk.png" --preset itk --variance 2 \
+    --upper 8 --lower 3
 done
 echo "edge maps written to out/samples/"
