@@ -265,6 +265,66 @@ EDGEL_API edgel_status edgel_to_gray(edgel_context *ctx, edgel_gray order, const
 EDGEL_API edgel_status edgel_gaussian_blur(edgel_context *ctx, const edgel_image *src,
                                            const edgel_image *dst, int32_t ksize, double sigma);
 
+/* ---- convolution ------------------------------------------------------------------------ */
+
+/* What lies outside the image (names of OpenCV; SciPy's ndimage modes in brackets). */
+typedef enum edgel_border {
+    EDGEL_BORDER_CONSTANT = 0,    /* border_value           ['constant']   */
+    EDGEL_BORDER_REPLICATE = 1,   /* aaa|abcd|ddd           ['nearest']    */
+    EDGEL_BORDER_REFLECT = 2,     /* cba|abcd|dcb           ['reflect']    */
+    EDGEL_BORDER_REFLECT_101 = 3, /* dcb|abcd|cba (default) ['mirror']     */
+    EDGEL_BORDER_WRAP = 4         /* bcd|abcd|abc           ['grid-wrap']  */
+} edgel_border;
+
+typedef enum edgel_conv_method {
+    EDGEL_CONV_AUTO = 0,      /* the fastest for the sizes (a measured cost model), see below */
+    EDGEL_CONV_DIRECT = 1,    /* every tap, shared-memory tiles / vectorised rows */
+    EDGEL_CONV_SEPARABLE = 2, /* a row pass and a column pass: rank-1 kernels only */
+    EDGEL_CONV_FFT = 3        /* zero-padded FFTs (cuFFT; KissFFT on the CPU) */
+} edgel_conv_method;
+
+#define EDGEL_MAX_KERNEL_SIZE 129 /* kernel width and height, each */
+
+typedef struct edgel_filter_params {
+    edgel_conv_method method; /* default EDGEL_CONV_AUTO */
+    edgel_border border;      /* default EDGEL_BORDER_REFLECT_101, as cv2.filter2D */
+    double border_value;      /* EDGEL_BORDER_CONSTANT: the value outside (default 0) */
+    int32_t anchor_x;         /* kernel column over the output pixel; -1 (default): width / 2 */
+    int32_t anchor_y;         /* kernel row; -1 (default): height / 2 */
+    int32_t convolve;         /* 0: correlation (default, as cv2.filter2D and SciPy's
+                                 correlate); 1: convolution (kernel and anchor flipped) */
+} edgel_filter_params;
+
+EDGEL_API void edgel_filter_params_default(edgel_filter_params *params);
+
+/**
+ * dst(x, y) = sum over the kernel of kernel(i, j) * src(x + i - anchor_x, y + j - anchor_y),
+ * each channel on its own (1, 3 or 4 channels). src is u8 or f32; dst has the same size and
+ * channels and is f32, or u8 for u8 src (rounded half to even and saturated, as
+ * cv2.filter2D(src, -1, kernel)). `kernel` is an f32 1-channel host view, 1x1 up to
+ * EDGEL_MAX_KERNEL_SIZE a side, odd or even. On a CUDA context src and dst may be device
+ * views. Linear (never cyclic) results for every method and border.
+ *
+ * u8 to u8 with the direct method sums each pixel in cv2.filter2D's order (fused
+ * multiply-adds in float over the non-zero taps, row by row), so it is identical to
+ * cv2.filter2D wherever OpenCV filters directly (kernels of fewer than 130 taps); auto picks
+ * it there. The other methods round their own float results.
+ */
+EDGEL_API edgel_status edgel_filter2d(edgel_context *ctx, const edgel_filter_params *params,
+                                      const edgel_image *src, const edgel_image *dst,
+                                      const edgel_image *kernel);
+
+/** edgel_filter2d with the kernel ky * kx (kx: kw values along x, ky: kh values along y). */
+EDGEL_API edgel_status edgel_sep_filter2d(edgel_context *ctx, const edgel_filter_params *params,
+                                          const edgel_image *src, const edgel_image *dst,
+                                          const float *kx, int32_t kw, const float *ky,
+                                          int32_t kh);
+
+/** The method edgel_filter2d would use for these arguments (never EDGEL_CONV_AUTO). */
+EDGEL_API edgel_status edgel_filter2d_method(edgel_context *ctx, const edgel_filter_params *params,
+                                             const edgel_image *src, const edgel_image *dst,
+                                             const edgel_image *kernel, edgel_conv_method *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,7 +20,7 @@ from typing import Optional
 import numpy as np
 
 __all__ = ["EdgelError", "Context", "canny", "canny_itk", "canny_gradients", "to_gray",
-           "gaussian_blur", "library_version"]
+           "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version"]
 
 VERSION_NUMBER = 200  # 0.2.0, must equal the library's EDGEL_VERSION_NUMBER
 
@@ -50,6 +50,16 @@ class _CannyParams(ctypes.Structure):
                 ("variance", ctypes.c_double), ("maximum_error", ctypes.c_double)]
 
 _PRESET_ITK = 1
+
+
+class _FilterParams(ctypes.Structure):
+    _fields_ = [("method", ctypes.c_int), ("border", ctypes.c_int),
+                ("border_value", ctypes.c_double), ("anchor_x", ctypes.c_int32),
+                ("anchor_y", ctypes.c_int32), ("convolve", ctypes.c_int32)]
+
+
+_METHODS = {"auto": 0, "direct": 1, "separable": 2, "fft": 3}
+_BORDERS = {"constant": 0, "replicate": 1, "reflect": 2, "reflect-101": 3, "wrap": 4}
 
 
 _IMG_P = ctypes.POINTER(_Image)
@@ -86,6 +96,14 @@ def _load() -> ctypes.CDLL:
     lib.edgel_to_gray.argtypes = [ctypes.c_void_p, ctypes.c_int, _IMG_P, _IMG_P]
     lib.edgel_gaussian_blur.argtypes = [ctypes.c_void_p, _IMG_P, _IMG_P, ctypes.c_int32,
                                         ctypes.c_double]
+    lib.edgel_filter_params_default.argtypes = [ctypes.POINTER(_FilterParams)]
+    lib.edgel_filter2d.argtypes = [ctypes.c_void_p, ctypes.POINTER(_FilterParams), _IMG_P, _IMG_P,
+                                   _IMG_P]
+    lib.edgel_sep_filter2d.argtypes = [ctypes.c_void_p, ctypes.POINTER(_FilterParams), _IMG_P,
+                                       _IMG_P, ctypes.c_void_p, ctypes.c_int32, ctypes.c_void_p,
+                                       ctypes.c_int32]
+    lib.edgel_filter2d_method.argtypes = [ctypes.c_void_p, ctypes.POINTER(_FilterParams), _IMG_P,
+                                          _IMG_P, _IMG_P, ctypes.POINTER(ctypes.c_int)]
     lib.edgel_context_set_stream.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
     lib.edgel_context_synchronize.argtypes = [ctypes.c_void_p]
     if lib.edgel_version_number() != VERSION_NUMBER:
@@ -351,3 +369,91 @@ def gaussian_blur(image: np.ndarray, ksize: int = 0, sigma: float = 0.0,
     _check(_lib.edgel_gaussian_blur(_ctx(ctx)._handle, ctypes.byref(a), ctypes.byref(b),
                                     int(ksize), float(sigma)))
     return out
+
+
+def _filter_params(method, border, border_value, anchor, convolve) -> _FilterParams:
+    p = _FilterParams()
+    _lib.edgel_filter_params_default(ctypes.byref(p))
+    if method not in _METHODS:
+        raise ValueError(f"method must be one of {sorted(_METHODS)}, not {method!r}")
+    if border not in _BORDERS:
+        raise ValueError(f"border must be one of {sorted(_BORDERS)}, not {border!r}")
+    p.method, p.border, p.border_value = _METHODS[method], _BORDERS[border], float(border_value)
+    if anchor is not None:
+        p.anchor_x, p.anchor_y = int(anchor[0]), int(anchor[1])
+    p.convolve = int(bool(convolve))
+    return p
+
+
+def _run_filter(image, dtype, ctx, out, call):
+    """Runs call(ctx_handle, src_view, dst_view) on host or CUDA arrays; returns the output."""
+    if hasattr(image, "__cuda_array_interface__"):
+        src, stream = _device_view(image)
+        if out is None:
+            shape = (src.height, src.width) + ((src.channels,) if src.channels > 1 else ())
+            out = _device_empty_like(image, shape, np.dtype(dtype or np.float32))
+        dst, _ = _device_view(out)
+        c = _ctx(ctx, "cuda")
+        _check(_lib.edgel_context_set_stream(c._handle, stream if stream else None))
+        try:
+            _check(call(c._handle, src, dst))
+            if not stream:
+                _check(_lib.edgel_context_synchronize(c._handle))
+        finally:
+            _lib.edgel_context_set_stream(c._handle, None)
+        return out
+    image = _packed(np.asarray(image))
+    if out is None:
+        out = np.empty(image.shape, np.dtype(dtype) if dtype is not None else
+                       (np.uint8 if image.dtype == np.uint8 else np.float32))
+    _check(call(_ctx(ctx)._handle, _view(image), _view(out)))
+    return out
+
+
+def filter2d(image, kernel, border: str = "reflect-101", border_value: float = 0.0,
+             method: str = "auto", anchor=None, convolve: bool = False, dtype=None,
+             ctx: Optional[Context] = None, out=None):
+    """2-D correlation of each channel of a u8 or float32 image with a float32 kernel.
+
+    = cv2.filter2D(image, -1, kernel, anchor, borderType=...) and
+    scipy.ndimage.correlate(image, kernel, mode=...) (for modes 'constant', 'nearest',
+    'reflect', 'mirror', 'grid-wrap' say border 'constant', 'replicate', 'reflect',
+    'reflect-101', 'wrap'). dtype: the output's, uint8 (u8 input only: rounded, saturated,
+    the default for u8) or float32. method: 'auto', 'direct', 'separable' (rank-1 kernels) or
+    'fft'. anchor: (x, y) in the kernel, default its centre (k // 2). convolve: flip the
+    kernel (true convolution). CuPy arrays and PyTorch CUDA tensors work as in canny().
+    """
+    k = np.ascontiguousarray(np.asarray(kernel, np.float32))
+    if k.ndim != 2:
+        raise ValueError("kernel must be 2-D")
+    p = _filter_params(method, border, border_value, anchor, convolve)
+    kv = _view(k)
+    return _run_filter(image, dtype, ctx, out, lambda h, s, d: _lib.edgel_filter2d(
+        h, ctypes.byref(p), ctypes.byref(s), ctypes.byref(d), ctypes.byref(kv)))
+
+
+def sep_filter2d(image, kx, ky, border: str = "reflect-101", border_value: float = 0.0,
+                 method: str = "auto", anchor=None, convolve: bool = False, dtype=None,
+                 ctx: Optional[Context] = None, out=None):
+    """filter2d with the kernel outer(ky, kx): kx along x (columns), ky along y (rows)."""
+    kx = np.ascontiguousarray(np.asarray(kx, np.float32).ravel())
+    ky = np.ascontiguousarray(np.asarray(ky, np.float32).ravel())
+    p = _filter_params(method, border, border_value, anchor, convolve)
+    return _run_filter(image, dtype, ctx, out, lambda h, s, d: _lib.edgel_sep_filter2d(
+        h, ctypes.byref(p), ctypes.byref(s), ctypes.byref(d), kx.ctypes.data, kx.size,
+        ky.ctypes.data, ky.size))
+
+
+def filter2d_method(image, kernel, border: str = "reflect-101", method: str = "auto",
+                    dtype=None, ctx: Optional[Context] = None) -> str:
+    """The method filter2d would use for these arguments ('direct', 'separable' or 'fft')."""
+    k = np.ascontiguousarray(np.asarray(kernel, np.float32))
+    p = _filter_params(method, border, 0.0, None, False)
+    image = _packed(np.asarray(image))
+    out = np.empty(image.shape, np.dtype(dtype) if dtype is not None else
+                   (np.uint8 if image.dtype == np.uint8 else np.float32))
+    m = ctypes.c_int()
+    _check(_lib.edgel_filter2d_method(_ctx(ctx)._handle, ctypes.byref(p),
+                                      ctypes.byref(_view(image)), ctypes.byref(_view(out)),
+                                      ctypes.byref(_view(k)), ctypes.byref(m)))
+    return {v: k for k, v in _METHODS.items()}[m.value]

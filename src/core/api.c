@@ -2,27 +2,14 @@
  * Public entry points: contexts, argument checks, and the Canny pipeline (gray conversion,
  * pre-smoothing, Canny core) dispatched to a backend. Backends receive checked arguments.
  */
+#include "core/context.h"
 #include "core/image.h"
 #include "core/params.h"
 #include "core/status.h"
-#include "cpu/cpu.h"
-#ifdef EDGEL_HAVE_CUDA
-#include "cuda/cuda_backend.h"
-#endif
 
 #include <stdlib.h>
 #include <string.h>
 
-/* A context is used by one thread at a time; it keeps the CPU workspace between calls. */
-struct edgel_context {
-    edgel_backend backend;
-    int32_t threads;
-    int32_t device;
-    edgel_cpu_workspace cpu;
-#ifdef EDGEL_HAVE_CUDA
-    edgel_cuda_state *cuda;
-#endif
-};
 
 void edgel_context_options_default(edgel_context_options *options)
 {
@@ -90,8 +77,6 @@ void edgel_context_destroy(edgel_context *ctx)
 #endif
     free(ctx);
 }
-
-static int on_gpu(const edgel_context *ctx) { return ctx->backend == EDGEL_BACKEND_CUDA; }
 
 edgel_status edgel_context_set_stream(edgel_context *ctx, void *stream)
 {

@@ -73,6 +73,15 @@ edgel_status edgel_cpu_canny_itk(int threads, edgel_cpu_workspace *ws,
                                  const edgel_canny_params *params, const edgel_image *src,
                                  const edgel_image *edges, const edgel_canny_stages *stages);
 
+/* The convolution engine's methods on host images (plan from src/core/filter.h). */
+struct edgel_filter_plan;
+edgel_status edgel_cpu_filter(int threads, const struct edgel_filter_plan *plan,
+                              const edgel_image *src, const edgel_image *dst);
+/* KissFFT present (the CPU's FFT method). */
+int edgel_cpu_has_fft(void);
+edgel_status edgel_cpu_filter_fft(int threads, const struct edgel_filter_plan *plan,
+                                  const edgel_image *src, const edgel_image *dst);
+
 /* Copies `rows` rows of `row_bytes` between pitched buffers, on up to `threads` threads
  * (large copies only: staging for the GPU backend). */
 void edgel_cpu_copy_rows(int threads, const uint8_t *src, size_t src_pitch, uint8_t *dst,

@@ -31,6 +31,10 @@ edgel_status edgel_cuda_canny(edgel_cuda_state *state, const edgel_canny_params 
 edgel_status edgel_cuda_canny_itk(edgel_cuda_state *state, const edgel_canny_params *params,
                                   const edgel_image *src, const edgel_image *edges,
                                   const edgel_canny_stages *stages);
+/* The convolution engine on one image (host or device views). */
+struct edgel_filter_plan;
+edgel_status edgel_cuda_filter(edgel_cuda_state *state, const struct edgel_filter_plan *plan,
+                               const edgel_image *src, const edgel_image *dst);
 edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *state, const edgel_canny_params *params,
                                         const edgel_image *dx, const edgel_image *dy,
                                         const edgel_image *edges,

@@ -141,6 +141,7 @@ extern "C" void edgel_cuda_destroy(edgel_cuda_state *s)
     cudaFree(s->stages.mag);
     cudaFree(s->stages.sup);
     free_itk_buffers(&s->itk);
+    free_filter_buffers(&s->filter);
     if (s->own_stream)
         cudaStreamDestroy(s->own_stream);
     free(s);

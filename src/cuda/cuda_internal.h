@@ -53,6 +53,20 @@ struct itk_buffers {
     uint8_t *classes, *edges;
 };
 
+/* The convolution engine's device memory (see cuda_filter.cu): taps, staging for them,
+ * row-pass results, FFT buffers and the cached cuFFT plans of one padded size. */
+struct filter_buffers {
+    float *taps, *pinned_taps; /* 3 x 129 x 129 floats each: taps, kx, ky */
+    cudaEvent_t taps_copied;   /* the last upload from pinned_taps */
+    float *rows;               /* separable row pass */
+    size_t rows_bytes;
+    float *real;               /* FFT: padded image, its spectrum, the kernel's spectrum */
+    void *spec, *kspec;
+    int fft_rows, fft_cols;
+    int plans_made;
+    int plan_fwd, plan_inv; /* cufftHandle */
+};
+
 struct edgel_cuda_state {
     int device;
     int threads; /* CPU threads for staging copies */
@@ -61,6 +75,7 @@ struct edgel_cuda_state {
     host_slot slots[2];
     stage_buffers stages;
     itk_buffers itk;
+    filter_buffers filter;
 };
 
 /* Grow-only device buffers (reallocation synchronises the device; reserve to avoid it). */
@@ -73,7 +88,8 @@ int is_pinned(const void *p);
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,
                                      uint8_t *edges, size_t edges_pitch, int w, int h);
 
-/* The itk preset's buffers. */
+/* The itk preset's and the convolution engine's buffers. */
 void free_itk_buffers(itk_buffers *b);
+void free_filter_buffers(filter_buffers *b);
 
 #endif

@@ -1,0 +1,242 @@
+/* The convolution engine's parameters, kernel normalisation and method choice. */
+#include "core/filter.h"
+#include "core/status.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void edgel_filter_params_default(edgel_filter_params *params)
+{
+    if (!params)
+        return;
+    memset(params, 0, sizeof *params);
+    params->method = EDGEL_CONV_AUTO;
+    params->border = EDGEL_BORDER_REFLECT_101;
+    params->border_value = 0.0;
+    params->anchor_x = -1;
+    params->anchor_y = -1;
+    params->convolve = 0;
+}
+
+void edgel_filter_plan_free(edgel_filter_plan *plan)
+{
+    free(plan->taps);
+    free(plan->kx);
+    free(plan->ky);
+    plan->taps = plan->kx = plan->ky = NULL;
+}
+
+int edgel_fft_size(int n)
+{
+    for (int m = n > 1 ? n : 1;; m++) {
+        int r = m;
+        static const int primes[] = {2, 3, 5, 7};
+        for (int i = 0; i < 4; i++)
+            while (r % primes[i] == 0)
+                r /= primes[i];
+        if (r == 1)
+            return m;
+    }
+}
+
+/* An even product of 2, 3 and 5 (KissFFT is fastest there) of at least n. */
+static int even_235(int n)
+{
+    for (int m = n < 2 ? 2 : n;; m++) {
+        int r = m;
+        while (r % 2 == 0)
+            r /= 2;
+        while (r % 3 == 0)
+            r /= 3;
+        while (r % 5 == 0)
+            r /= 5;
+        if (r == 1 && m % 2 == 0)
+            return m;
+    }
+}
+
+/* Blocks of n - k + 1 outputs, each an n-point transform plus a fixed cost per block. */
+static double tile_work(int n, int k, int e)
+{
+    const int b = n - k + 1, blocks = (e - k + 1 + b - 1) / b;
+    return (double)blocks * (n * log2((double)n) + 64.0);
+}
+
+int edgel_fft_tile_side(int k, int e)
+{
+    const int cap = even_235(e);
+    int best = cap;
+    for (int n = even_235(k + 1 > 64 ? k + 1 : 64); n < cap && n <= 4 * k + 1024;
+         n = even_235(n + 1))
+        if (tile_work(n, k, e) < tile_work(best, k, e))
+            best = n;
+    return best;
+}
+
+/* kx, ky with taps = ky * kx within float precision, else 0. */
+static int separate(edgel_filter_plan *p)
+{
+    const int kw = p->kw, kh = p->kh;
+    int best = 0;
+    for (int i = 1; i < kw * kh; i++)
+        if (fabsf(p->taps[i]) > fabsf(p->taps[best]))
+            best = i;
+    const float peak = p->taps[best];
+    const int r0 = best / kw, c0 = best % kw;
+    float *kx = malloc(sizeof(float) * (size_t)kw), *ky = malloc(sizeof(float) * (size_t)kh);
+    if (!kx || !ky) {
+        free(kx), free(ky);
+        return 0;
+    }
+    for (int i = 0; i < kw; i++)
+        kx[i] = p->taps[r0 * kw + i];
+    for (int j = 0; j < kh; j++)
+        ky[j] = peak != 0.0f ? p->taps[j * kw + c0] / peak : 0.0f;
+    for (int j = 0; j < kh; j++)
+        for (int i = 0; i < kw; i++)
+            if (fabsf(p->taps[j * kw + i] - ky[j] * kx[i]) > 1e-6f * fabsf(peak)) {
+                free(kx), free(ky);
+                return 0;
+            }
+    p->kx = kx;
+    p->ky = ky;
+    return 1;
+}
+
+/* Predicted time of a method (arbitrary units: nanoseconds per unit of work measured on the
+ * H200 host and GPU by bench/bench_filter.py; see docs/benchmarks.md). */
+static double predicted_cost(const edgel_filter_plan *p, edgel_conv_method m, edgel_backend b)
+{
+    const double values = (double)p->w * p->h * p->cn;
+    const int gpu = b == EDGEL_BACKEND_CUDA;
+    if (m == EDGEL_CONV_DIRECT)
+        return values * (gpu ? 0.004 : 0.03) * (p->nonzero + (gpu ? 8 : 4));
+    if (m == EDGEL_CONV_SEPARABLE)
+        return values * (gpu ? 0.006 : 0.05) * (p->kw + p->kh + (gpu ? 12 : 8));
+    if (gpu) { /* one transform pair of the whole padded image per channel */
+        const double area = (double)edgel_fft_size(p->w + p->kw - 1) *
+                            edgel_fft_size(p->h + p->kh - 1);
+        return area * log2(area + 2) * (2.0 * p->cn + 1) * 0.0015 + 30000;
+    }
+    const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
+    const int nx = edgel_fft_tile_side(p->kw, ew), ny = edgel_fft_tile_side(p->kh, eh);
+    return tile_work(nx, p->kw, ew) * tile_work(ny, p->kh, eh) * p->cn * 0.2;
+}
+
+static edgel_conv_method choose(const edgel_filter_plan *p, edgel_backend b, int fft_ok)
+{
+    /* u8 -> u8: OpenCV's direct arithmetic, bit for bit, wherever OpenCV filters directly. */
+    if (p->in_type == EDGEL_U8 && p->out_type == EDGEL_U8 && p->nonzero < EDGEL_OPENCV_DFT_TAPS)
+        return EDGEL_CONV_DIRECT;
+    edgel_conv_method best = EDGEL_CONV_DIRECT;
+    double cost = predicted_cost(p, EDGEL_CONV_DIRECT, b);
+    if (p->kx && predicted_cost(p, EDGEL_CONV_SEPARABLE, b) < cost) {
+        best = EDGEL_CONV_SEPARABLE;
+        cost = predicted_cost(p, EDGEL_CONV_SEPARABLE, b);
+    }
+    if (fft_ok && predicted_cost(p, EDGEL_CONV_FFT, b) < cost)
+        best = EDGEL_CONV_FFT;
+    return best;
+}
+
+static edgel_status check_kernel_size(int kw, int kh)
+{
+    if (kw < 1 || kh < 1 || kw > EDGEL_MAX_KERNEL_SIZE || kh > EDGEL_MAX_KERNEL_SIZE)
+        return edgel_fail(EDGEL_ERROR_INVALID_SIZE, "kernel %dx%d: each side must be 1..%d", kw, kh,
+                          EDGEL_MAX_KERNEL_SIZE);
+    return EDGEL_OK;
+}
+
+/* The taps as given, row-major, from a view or the outer product of kx and ky. */
+static edgel_status load_taps(edgel_filter_plan *p, const edgel_image *kernel, const float *kx,
+                              const float *ky)
+{
+    p->taps = malloc(sizeof(float) * (size_t)p->kw * (size_t)p->kh);
+    if (!p->taps)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the kernel");
+    for (int j = 0; j < p->kh; j++)
+        for (int i = 0; i < p->kw; i++) {
+            const float v = kernel ? ((const float *)((const unsigned char *)kernel->data +
+                                                      (size_t)j * kernel->pitch))[i]
+                                   : ky[j] * kx[i];
+            if (!isfinite(v) || (!kernel && (!isfinite(kx[i]) || !isfinite(ky[j]))))
+                return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                                  "kernel value at (%d, %d) is not finite", i, j);
+            p->taps[j * p->kw + i] = v;
+        }
+    return EDGEL_OK;
+}
+
+edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edgel_image *src,
+                                    const edgel_image *dst, const edgel_image *kernel,
+                                    const float *kx, int kw, const float *ky, int kh,
+                                    edgel_backend backend, int fft_ok, edgel_filter_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    if (!params)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "params is NULL");
+    if ((unsigned)params->method > EDGEL_CONV_FFT)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "unknown method %d", (int)params->method);
+    if ((unsigned)params->border > EDGEL_BORDER_WRAP)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "unknown border %d", (int)params->border);
+    if (!isfinite(params->border_value) || fabs(params->border_value) > 3.4e38)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "border value must be a finite float");
+    if (params->convolve != 0 && params->convolve != 1)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "convolve must be 0 or 1");
+    if (kernel) {
+        kw = kernel->width;
+        kh = kernel->height;
+    } else if (!kx || !ky) {
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "kx or ky is NULL");
+    }
+    EDGEL_TRY(check_kernel_size(kw, kh));
+    if (params->anchor_x < -1 || params->anchor_x >= kw || params->anchor_y < -1 ||
+        params->anchor_y >= kh)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                          "anchor (%d, %d) must lie in the %dx%d kernel (or be -1: the centre)",
+                          (int)params->anchor_x, (int)params->anchor_y, kw, kh);
+    plan->w = src->width;
+    plan->h = src->height;
+    plan->cn = src->channels;
+    plan->in_type = src->type;
+    plan->out_type = dst->type;
+    plan->kw = kw;
+    plan->kh = kh;
+    plan->ax = params->anchor_x < 0 ? kw / 2 : params->anchor_x;
+    plan->ay = params->anchor_y < 0 ? kh / 2 : params->anchor_y;
+    plan->border = params->border;
+    plan->border_value = (float)params->border_value;
+    if (src->type == EDGEL_U8) /* the border is made of source pixels, as OpenCV's */
+        plan->border_value = params->border_value <= 0 ? 0.0f
+                           : params->border_value >= 255 ? 255.0f
+                           : (float)nearbyint(params->border_value);
+    edgel_status st = load_taps(plan, kernel, kx, ky);
+    if (st == EDGEL_OK && params->convolve) { /* convolution = correlation, all flipped */
+        const int n = kw * kh;
+        for (int i = 0; i < n / 2; i++) {
+            const float t = plan->taps[i];
+            plan->taps[i] = plan->taps[n - 1 - i];
+            plan->taps[n - 1 - i] = t;
+        }
+        plan->ax = kw - 1 - plan->ax;
+        plan->ay = kh - 1 - plan->ay;
+    }
+    if (st == EDGEL_OK) {
+        for (int i = 0; i < kw * kh; i++)
+            plan->nonzero += plan->taps[i] != 0.0f;
+        if (!separate(plan) && params->method == EDGEL_CONV_SEPARABLE)
+            st = edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                            "the separable method needs a rank-1 kernel; this one is not");
+    }
+    if (st == EDGEL_OK && params->method == EDGEL_CONV_FFT && !fft_ok)
+        st = edgel_fail(EDGEL_ERROR_UNSUPPORTED,
+                        "this build has no FFT for this backend (the CPU needs KissFFT)");
+    if (st != EDGEL_OK) {
+        edgel_filter_plan_free(plan);
+        return st;
+    }
+    plan->method = params->method != EDGEL_CONV_AUTO ? params->method
+                                                     : choose(plan, backend, fft_ok);
+    return EDGEL_OK;
+}

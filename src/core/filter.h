@@ -1,0 +1,47 @@
+/* Internal: the convolution engine's checked call, shared by the backends. */
+#ifndef EDGEL_CORE_FILTER_H
+#define EDGEL_CORE_FILTER_H
+
+#include "edgel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where OpenCV's filter2D stops filtering directly and goes through its DFT. */
+#define EDGEL_OPENCV_DFT_TAPS 130
+
+/* One call, its kernel normalised to correlation: taps[j * kw + i] multiplies
+ * src(x + i - ax, y + j - ay). Separable plans carry kx and ky with taps = ky * kx. */
+typedef struct edgel_filter_plan {
+    int w, h, cn;
+    edgel_pixel_type in_type, out_type;
+    int kw, kh, ax, ay;
+    float *taps;    /* kh * kw, owned */
+    float *kx, *ky; /* kw and kh values, owned; NULL when not separable */
+    int nonzero;    /* non-zero taps */
+    edgel_border border;
+    float border_value;
+    edgel_conv_method method; /* resolved, never AUTO */
+} edgel_filter_plan;
+
+/* Builds a plan: checks the parameters and the kernel (a host f32 view, or kx/ky), flips
+ * for convolution, detects rank-1 kernels, resolves the method for `backend` (fft_ok: the
+ * backend has an FFT). The image views have been checked by the caller. */
+edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edgel_image *src,
+                                    const edgel_image *dst, const edgel_image *kernel,
+                                    const float *kx, int kw, const float *ky, int kh,
+                                    edgel_backend backend, int fft_ok, edgel_filter_plan *plan);
+void edgel_filter_plan_free(edgel_filter_plan *plan);
+
+/* Padded FFT side for n (a product of 2, 3, 5 and 7, at least n). */
+int edgel_fft_size(int n);
+/* The CPU's overlap-save grid side for kernel side k over an extended side e: an even
+ * product of 2, 3 and 5 with the least predicted work per output. */
+int edgel_fft_tile_side(int k, int e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,185 @@
+/*
+ * The FFT method on the CPU, with KissFFT (BSD-3-Clause; Debian's libkissfft-dev), by
+ * overlap-save over tiles: each thread takes output blocks of By x Bx, reads the block and
+ * its kernel-sized margin from the border-extended image into an Ny x Nx grid, and correlates
+ * it with the kernel as IFFT(FFT(grid) * conj(FFT(kernel))). With B = N - k + 1 the kept part
+ * never wraps around, so the result is the linear correlation. Tiles keep every transform in
+ * the cache; N is picked per axis for the least work per output pixel.
+ */
+#include "core/border.h"
+#include "core/filter.h"
+#include "core/image.h"
+#include "core/status.h"
+#include "cpu/cpu.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef EDGEL_HAVE_KISSFFT
+#include <kissfft/kiss_fft.h>
+#include <kissfft/kiss_fftr.h>
+
+int edgel_cpu_has_fft(void) { return 1; }
+
+/* Transforms and buffers of one thread (KissFFT's real configurations hold scratch memory). */
+typedef struct fft_tile {
+    int nx, ny, half; /* grid sides; half = nx / 2 + 1 complex values per row */
+    kiss_fftr_cfg row_fwd, row_inv;
+    kiss_fft_cfg col_fwd, col_inv;
+    kiss_fft_cpx *spec, *col_in, *col_out; /* spec: ny x half */
+    kiss_fft_scalar *line;
+} fft_tile;
+
+static int tile_alloc(int nx, int ny, fft_tile *t)
+{
+    t->nx = nx;
+    t->ny = ny;
+    t->half = nx / 2 + 1;
+    t->row_fwd = kiss_fftr_alloc(nx, 0, NULL, NULL);
+    t->row_inv = kiss_fftr_alloc(nx, 1, NULL, NULL);
+    t->col_fwd = kiss_fft_alloc(ny, 0, NULL, NULL);
+    t->col_inv = kiss_fft_alloc(ny, 1, NULL, NULL);
+    t->spec = malloc(sizeof(kiss_fft_cpx) * (size_t)ny * t->half);
+    t->col_in = malloc(sizeof(kiss_fft_cpx) * (size_t)ny);
+    t->col_out = malloc(sizeof(kiss_fft_cpx) * (size_t)ny);
+    t->line = malloc(sizeof(kiss_fft_scalar) * (size_t)nx);
+    return t->row_fwd && t->row_inv && t->col_fwd && t->col_inv && t->spec && t->col_in &&
+           t->col_out && t->line;
+}
+
+static void tile_free(fft_tile *t)
+{
+    kiss_fftr_free(t->row_fwd);
+    kiss_fftr_free(t->row_inv);
+    kiss_fft_free(t->col_fwd);
+    kiss_fft_free(t->col_inv);
+    free(t->spec);
+    free(t->col_in);
+    free(t->col_out);
+    free(t->line);
+}
+
+/* Forward transforms of the grid's columns; with `kernel`, each column is then multiplied
+ * by the kernel spectrum's conjugate and transformed back. */
+static void columns(fft_tile *t, const kiss_fft_cpx *kernel)
+{
+    for (int u = 0; u < t->half; u++) {
+        for (int r = 0; r < t->ny; r++)
+            t->col_in[r] = t->spec[(size_t)r * t->half + u];
+        kiss_fft(t->col_fwd, t->col_in, t->col_out);
+        if (kernel) {
+            for (int r = 0; r < t->ny; r++) {
+                const kiss_fft_cpx a = t->col_out[r], b = kernel[(size_t)r * t->half + u];
+                t->col_out[r].r = a.r * b.r + a.i * b.i;
+                t->col_out[r].i = a.i * b.r - a.r * b.i;
+            }
+            kiss_fft(t->col_inv, t->col_out, t->col_in);
+            for (int r = 0; r < t->ny; r++)
+                t->spec[(size_t)r * t->half + u] = t->col_in[r];
+        } else {
+            for (int r = 0; r < t->ny; r++)
+                t->spec[(size_t)r * t->half + u] = t->col_out[r];
+        }
+    }
+}
+
+/* The value of the extended image at (u, v) for channel c. */
+static inline float extended_value(const edgel_filter_plan *p, const edgel_image *src,
+                                   const unsigned char *row, int u, int c)
+{
+    const int sx = edgel_border_index(u - p->ax, p->w, p->border);
+    if (!row || sx < 0)
+        return p->border_value;
+    return p->in_type == EDGEL_U8 ? (float)row[sx * p->cn + c]
+                                  : ((const float *)row)[sx * p->cn + c];
+    (void)src;
+}
+
+/* One output block: tile (tx, ty) of channel c. */
+static void filter_tile(const edgel_filter_plan *p, const edgel_image *src,
+                        const edgel_image *dst, const kiss_fft_cpx *kernel, fft_tile *t,
+                        int tx, int ty, int c)
+{
+    const int bx = t->nx - p->kw + 1, by = t->ny - p->kh + 1;
+    const int x0 = tx * bx, y0 = ty * by, cn = p->cn;
+    for (int r = 0; r < t->ny; r++) {
+        memset(t->line, 0, sizeof(kiss_fft_scalar) * (size_t)t->nx);
+        if (r < by + p->kh - 1) {
+            const int sy = edgel_border_index(y0 + r - p->ay, p->h, p->border);
+            const unsigned char *row = sy >= 0 ? edgel_row_u8(src, sy) : NULL;
+            for (int q = 0; q < bx + p->kw - 1; q++)
+                t->line[q] = extended_value(p, src, row, x0 + q, c);
+        }
+        kiss_fftr(t->row_fwd, t->line, t->spec + (size_t)r * t->half);
+    }
+    columns(t, kernel);
+    const float scale = 1.0f / ((float)t->nx * (float)t->ny);
+    for (int r = 0; r < by && y0 + r < p->h; r++) {
+        kiss_fftri(t->row_inv, t->spec + (size_t)r * t->half, t->line);
+        unsigned char *out = edgel_row_u8(dst, y0 + r);
+        for (int q = 0; q < bx && x0 + q < p->w; q++) {
+            const float v = t->line[q] * scale;
+            const int i = (x0 + q) * cn + c;
+            if (p->out_type == EDGEL_F32) {
+                ((float *)out)[i] = v;
+            } else {
+                const float rv = nearbyintf(v);
+                out[i] = (unsigned char)(rv <= 0 ? 0 : rv >= 255 ? 255 : (int)rv);
+            }
+        }
+    }
+}
+
+edgel_status edgel_cpu_filter_fft(int threads, const edgel_filter_plan *p, const edgel_image *src,
+                                  const edgel_image *dst)
+{
+    const int nx = edgel_fft_tile_side(p->kw, p->w + p->kw - 1);
+    const int ny = edgel_fft_tile_side(p->kh, p->h + p->kh - 1);
+    const int tiles_x = (p->w + nx - p->kw) / (nx - p->kw + 1);
+    const int tiles_y = (p->h + ny - p->kh) / (ny - p->kh + 1);
+    const int jobs = tiles_x * tiles_y * p->cn;
+    /* The kernel's spectrum: taps at the top left of a zero grid. */
+    fft_tile k;
+    int failed = !tile_alloc(nx, ny, &k);
+    if (!failed) {
+        for (int r = 0; r < ny; r++) {
+            memset(k.line, 0, sizeof(kiss_fft_scalar) * (size_t)nx);
+            if (r < p->kh)
+                memcpy(k.line, p->taps + (size_t)r * p->kw, sizeof(float) * (size_t)p->kw);
+            kiss_fftr(k.row_fwd, k.line, k.spec + (size_t)r * k.half);
+        }
+        columns(&k, NULL);
+    }
+    const int tasks = threads < jobs ? threads : jobs;
+    (void)tasks;
+#pragma omp parallel num_threads(tasks) reduction(| : failed) if (!failed)
+    {
+        fft_tile t;
+        const int ok = tile_alloc(nx, ny, &t);
+        failed |= !ok;
+#pragma omp for schedule(dynamic, 1)
+        for (int job = 0; job < jobs; job++)
+            if (ok)
+                filter_tile(p, src, dst, k.spec, &t, job % tiles_x, job / tiles_x % tiles_y,
+                            job / (tiles_x * tiles_y));
+        tile_free(&t);
+    }
+    tile_free(&k);
+    if (failed)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for %dx%d FFT tiles", nx, ny);
+    return EDGEL_OK;
+}
+
+#else
+
+int edgel_cpu_has_fft(void) { return 0; }
+
+edgel_status edgel_cpu_filter_fft(int threads, const edgel_filter_plan *p, const edgel_image *src,
+                                  const edgel_image *dst)
+{
+    (void)threads, (void)p, (void)src, (void)dst;
+    return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "this build has no CPU FFT (KissFFT not found)");
+}
+
+#endif

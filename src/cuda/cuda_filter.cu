@@ -1,0 +1,318 @@
+/*
+ * The convolution engine on the GPU. Direct: 32x32 output tiles, the input tile with its
+ * margin and the taps in shared memory, four outputs per thread; each output sums its taps
+ * in the CPU's order with fmaf, so the GPU gives the CPU's floats. Separable: a row pass and
+ * a column pass, in the same order as the CPU. FFT: the border-extended image zero-padded to
+ * a cuFFT-friendly size, R2C, times the kernel spectrum's conjugate, C2R; plans are kept for
+ * the last size.
+ *
+ * Host images are copied in and out on the first host slot's stream, which the call then
+ * waits for; device images only queue work on the context's stream (the taps go up from a
+ * pinned buffer, waiting only for the previous call's upload from it).
+ */
+#include "cuda/cuda_internal.h"
+
+#include <cufft.h>
+#include <string.h>
+
+#include "core/border.h"
+#include "core/filter.h"
+#include "core/image.h"
+
+#define FT 32 /* output tile side of the direct kernel */
+#define FROWS 8 /* its blockDim.y: each thread takes FT / FROWS rows */
+#define TAPS_MAX (EDGEL_MAX_KERNEL_SIZE * EDGEL_MAX_KERNEL_SIZE)
+
+struct filter_geometry {
+    int w, h, cn, kw, kh, ax, ay, border;
+    float border_value;
+    const uint8_t *src;
+    size_t src_pitch;
+    uint8_t *dst;
+    size_t dst_pitch;
+    int in_u8, out_u8;
+};
+
+/* Channel c of source pixel (x, y), the border applied. */
+__device__ __forceinline__ float source(const filter_geometry &g, int x, int y, int c)
+{
+    const int sx = edgel_border_index(x, g.w, g.border), sy = edgel_border_index(y, g.h, g.border);
+    if (sx < 0 || sy < 0)
+        return g.border_value;
+    const uint8_t *row = g.src + (size_t)sy * g.src_pitch;
+    return g.in_u8 ? (float)row[sx * g.cn + c] : ((const float *)row)[sx * g.cn + c];
+}
+
+__device__ __forceinline__ void store(const filter_geometry &g, int x, int y, int c, float v)
+{
+    uint8_t *row = g.dst + (size_t)y * g.dst_pitch;
+    if (g.out_u8) {
+        const int r = __float2int_rn(v);
+        row[x * g.cn + c] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+    } else {
+        ((float *)row)[x * g.cn + c] = v;
+    }
+}
+
+__global__ void filter_direct(filter_geometry g, const float *taps)
+{
+    extern __shared__ float smem[];
+    const int tw = FT + g.kw - 1, th = FT + g.kh - 1, ntaps = g.kw * g.kh;
+    float *in = smem, *k = smem + tw * th;
+    const int x0 = blockIdx.x * FT, y0 = blockIdx.y * FT, c = blockIdx.z;
+    const int tid = threadIdx.y * FT + threadIdx.x, nt = FT * FROWS;
+    for (int i = tid; i < tw * th; i += nt) {
+        const int r = i / tw, q = i - r * tw;
+        in[i] = source(g, x0 + q - g.ax, y0 + r - g.ay, c);
+    }
+    for (int i = tid; i < ntaps; i += nt)
+        k[i] = taps[i];
+    __syncthreads();
+    float acc[FT / FROWS] = {};
+    for (int j = 0; j < g.kh; j++)
+        for (int i = 0; i < g.kw; i++) {
+            const float f = k[j * g.kw + i];
+            if (f == 0.0f) /* the same for every thread: no divergence */
+                continue;
+            const float *col = in + (threadIdx.y + j) * tw + threadIdx.x + i;
+#pragma unroll
+            for (int q = 0; q < FT / FROWS; q++)
+                acc[q] = fmaf(f, col[q * FROWS * tw], acc[q]);
+        }
+    const int x = x0 + threadIdx.x;
+#pragma unroll
+    for (int q = 0; q < FT / FROWS; q++) {
+        const int y = y0 + threadIdx.y + q * FROWS;
+        if (x < g.w && y < g.h)
+            store(g, x, y, c, acc[q]);
+    }
+}
+
+/* Row pass: rows[y][x * cn + c] for y in [0, h], row h being a constant border row. */
+__global__ void filter_rows(filter_geometry g, const float *kx, float *rows)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, c = blockIdx.z;
+    if (x >= g.w)
+        return;
+    float s = 0.0f;
+    for (int i = 0; i < g.kw; i++) {
+        const float v = y < g.h ? source(g, x + i - g.ax, y, c) : g.border_value;
+        s = fmaf(kx[i], v, s);
+    }
+    rows[((size_t)y * g.w + x) * g.cn + c] = s;
+}
+
+__global__ void filter_columns(filter_geometry g, const float *ky, const float *rows)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, c = blockIdx.z;
+    if (x >= g.w)
+        return;
+    float s = 0.0f;
+    for (int j = 0; j < g.kh; j++) {
+        const int sy = edgel_border_index(y + j - g.ay, g.h, g.border);
+        s = fmaf(ky[j], rows[((size_t)(sy < 0 ? g.h : sy) * g.w + x) * g.cn + c], s);
+    }
+    store(g, x, y, c, s);
+}
+
+/* FFT: channel c of the extended image into the zero-padded grid (rows x cols). */
+__global__ void fft_load(filter_geometry g, float *real, int rows, int cols, int c)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= cols)
+        return;
+    const bool inside = x < g.w + g.kw - 1 && y < g.h + g.kh - 1;
+    real[(size_t)y * cols + x] = inside ? source(g, x - g.ax, y - g.ay, c) : 0.0f;
+}
+
+__global__ void fft_load_taps(const float *taps, int kw, int kh, float *real, int rows, int cols)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x < cols)
+        real[(size_t)y * cols + x] = x < kw && y < kh ? taps[y * kw + x] : 0.0f;
+}
+
+/* spec *= conj(kspec) / n: the correlation theorem, with cuFFT's missing normalisation. */
+__global__ void fft_multiply(cufftComplex *spec, const cufftComplex *kspec, size_t count, float n)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count)
+        return;
+    const cufftComplex a = spec[i], b = kspec[i];
+    spec[i].x = (a.x * b.x + a.y * b.y) / n;
+    spec[i].y = (a.y * b.x - a.x * b.y) / n;
+}
+
+__global__ void fft_store(filter_geometry g, const float *real, int cols, int c)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x < g.w)
+        store(g, x, y, c, real[(size_t)y * cols + x]);
+}
+
+void free_filter_buffers(filter_buffers *b)
+{
+    cudaFree(b->taps);
+    cudaFreeHost(b->pinned_taps);
+    if (b->taps_copied)
+        cudaEventDestroy(b->taps_copied);
+    cudaFree(b->rows);
+    cudaFree(b->real);
+    cudaFree(b->spec);
+    cudaFree(b->kspec);
+    if (b->plans_made) {
+        cufftDestroy(b->plan_fwd);
+        cufftDestroy(b->plan_inv);
+    }
+    memset(b, 0, sizeof *b);
+}
+
+/* Taps, kx and ky to the device (through the pinned buffer, so the copy is asynchronous). */
+static edgel_status upload_taps(filter_buffers *b, const edgel_filter_plan *p, cudaStream_t stream)
+{
+    if (!b->taps) {
+        CUDA_TRY(cudaMalloc(&b->taps, 3 * TAPS_MAX * sizeof(float)));
+        CUDA_TRY(cudaMallocHost(&b->pinned_taps, 3 * TAPS_MAX * sizeof(float)));
+        CUDA_TRY(cudaEventCreateWithFlags(&b->taps_copied, cudaEventDisableTiming));
+        CUDA_TRY(cudaEventRecord(b->taps_copied, stream));
+    }
+    CUDA_TRY(cudaEventSynchronize(b->taps_copied)); /* the previous upload has left */
+    memcpy(b->pinned_taps, p->taps, sizeof(float) * (size_t)p->kw * p->kh);
+    if (p->kx) {
+        memcpy(b->pinned_taps + TAPS_MAX, p->kx, sizeof(float) * (size_t)p->kw);
+        memcpy(b->pinned_taps + 2 * TAPS_MAX, p->ky, sizeof(float) * (size_t)p->kh);
+    }
+    CUDA_TRY(cudaMemcpyAsync(b->taps, b->pinned_taps, 3 * TAPS_MAX * sizeof(float),
+                             cudaMemcpyHostToDevice, stream));
+    CUDA_TRY(cudaEventRecord(b->taps_copied, stream));
+    return EDGEL_OK;
+}
+
+static edgel_status run_direct(const filter_geometry &g, const float *taps, cudaStream_t stream)
+{
+    const size_t shared = sizeof(float) * ((size_t)(FT + g.kw - 1) * (FT + g.kh - 1) +
+                                           (size_t)g.kw * g.kh);
+    static int opted = 0; /* kernels past 65x65 need more than the default 48 KiB */
+    if (!opted) {
+        CUDA_TRY(cudaFuncSetAttribute(filter_direct, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      200 * 1024));
+        opted = 1;
+    }
+    const dim3 grid((g.w + FT - 1) / FT, (g.h + FT - 1) / FT, g.cn);
+    filter_direct<<<grid, dim3(FT, FROWS), shared, stream>>>(g, taps);
+    return EDGEL_OK;
+}
+
+static edgel_status run_separable(filter_buffers *b, const filter_geometry &g, cudaStream_t stream)
+{
+    const size_t bytes = sizeof(float) * (size_t)g.w * (g.h + 1) * g.cn;
+    if (b->rows_bytes < bytes) {
+        cudaFree(b->rows);
+        b->rows = NULL;
+        b->rows_bytes = 0;
+        CUDA_TRY(cudaMalloc(&b->rows, bytes));
+        b->rows_bytes = bytes;
+    }
+    const int bx = (g.w + 127) / 128;
+    filter_rows<<<dim3(bx, g.h + 1, g.cn), 128, 0, stream>>>(g, b->taps + TAPS_MAX, b->rows);
+    filter_columns<<<dim3(bx, g.h, g.cn), 128, 0, stream>>>(g, b->taps + 2 * TAPS_MAX, b->rows);
+    return EDGEL_OK;
+}
+
+#define CUFFT_TRY(call)                                                                 \
+    do {                                                                                \
+        cufftResult r_ = (call);                                                        \
+        if (r_ != CUFFT_SUCCESS)                                                        \
+            return edgel_fail(EDGEL_ERROR_DEVICE, "%s: cuFFT error %d", #call, (int)r_); \
+    } while (0)
+
+static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStream_t stream)
+{
+    const int rows = edgel_fft_size(g.h + g.kh - 1), cols = 2 * ((edgel_fft_size(g.w + g.kw - 1) + 1) / 2);
+    const int half = cols / 2 + 1;
+    if (!b->plans_made || b->fft_rows != rows || b->fft_cols != cols) {
+        if (b->plans_made) {
+            cufftDestroy(b->plan_fwd);
+            cufftDestroy(b->plan_inv);
+            b->plans_made = 0;
+        }
+        cudaFree(b->real);
+        cudaFree(b->spec);
+        cudaFree(b->kspec);
+        b->real = NULL;
+        b->spec = b->kspec = NULL;
+        CUDA_TRY(cudaMalloc(&b->real, sizeof(float) * (size_t)rows * cols));
+        CUDA_TRY(cudaMalloc(&b->spec, sizeof(cufftComplex) * (size_t)rows * half));
+        CUDA_TRY(cudaMalloc(&b->kspec, sizeof(cufftComplex) * (size_t)rows * half));
+        cufftHandle f, i;
+        CUFFT_TRY(cufftPlan2d(&f, rows, cols, CUFFT_R2C));
+        if (cufftPlan2d(&i, rows, cols, CUFFT_C2R) != CUFFT_SUCCESS) {
+            cufftDestroy(f);
+            return edgel_fail(EDGEL_ERROR_DEVICE, "cuFFT: no %dx%d C2R plan", cols, rows);
+        }
+        b->plan_fwd = f;
+        b->plan_inv = i;
+        b->plans_made = 1;
+        b->fft_rows = rows;
+        b->fft_cols = cols;
+    }
+    CUFFT_TRY(cufftSetStream(b->plan_fwd, stream));
+    CUFFT_TRY(cufftSetStream(b->plan_inv, stream));
+    const dim3 grid((cols + 127) / 128, rows);
+    const size_t count = (size_t)rows * half;
+    fft_load_taps<<<grid, 128, 0, stream>>>(b->taps, g.kw, g.kh, b->real, rows, cols);
+    CUFFT_TRY(cufftExecR2C(b->plan_fwd, b->real, (cufftComplex *)b->kspec));
+    for (int c = 0; c < g.cn; c++) {
+        fft_load<<<grid, 128, 0, stream>>>(g, b->real, rows, cols, c);
+        CUFFT_TRY(cufftExecR2C(b->plan_fwd, b->real, (cufftComplex *)b->spec));
+        fft_multiply<<<(unsigned)((count + 255) / 256), 256, 0, stream>>>(
+            (cufftComplex *)b->spec, (const cufftComplex *)b->kspec, count, (float)rows * cols);
+        CUFFT_TRY(cufftExecC2R(b->plan_inv, (cufftComplex *)b->spec, b->real));
+        fft_store<<<dim3((g.w + 127) / 128, g.h), 128, 0, stream>>>(g, b->real, cols, c);
+    }
+    return EDGEL_OK;
+}
+
+extern "C" edgel_status edgel_cuda_filter(edgel_cuda_state *s, const edgel_filter_plan *p,
+                                          const edgel_image *src, const edgel_image *dst)
+{
+    CUDA_TRY(cudaSetDevice(s->device));
+    const int on_host = src->memory == EDGEL_MEMORY_HOST;
+    cudaStream_t stream = on_host ? s->slots[0].stream : s->stream;
+    host_slot *slot = &s->slots[0];
+    filter_geometry g;
+    g.w = p->w, g.h = p->h, g.cn = p->cn, g.kw = p->kw, g.kh = p->kh, g.ax = p->ax, g.ay = p->ay;
+    g.border = p->border;
+    g.border_value = p->border_value;
+    g.in_u8 = p->in_type == EDGEL_U8;
+    g.out_u8 = p->out_type == EDGEL_U8;
+    g.src = (const uint8_t *)src->data;
+    g.src_pitch = src->pitch;
+    g.dst = (uint8_t *)dst->data;
+    g.dst_pitch = dst->pitch;
+    const size_t in_row = edgel_row_bytes(src), out_row = edgel_row_bytes(dst);
+    if (on_host) {
+        EDGEL_TRY(ensure_slot(slot, in_row * p->h, out_row * p->h));
+        CUDA_TRY(cudaMemcpy2DAsync(slot->d_in, in_row, src->data, src->pitch, in_row, p->h,
+                                   cudaMemcpyHostToDevice, stream));
+        g.src = slot->d_in;
+        g.src_pitch = in_row;
+        g.dst = slot->d_out;
+        g.dst_pitch = out_row;
+    }
+    filter_buffers *b = &s->filter;
+    EDGEL_TRY(upload_taps(b, p, stream));
+    if (p->method == EDGEL_CONV_DIRECT)
+        EDGEL_TRY(run_direct(g, b->taps, stream));
+    else if (p->method == EDGEL_CONV_SEPARABLE)
+        EDGEL_TRY(run_separable(b, g, stream));
+    else
+        EDGEL_TRY(run_fft(b, g, stream));
+    CUDA_TRY(cudaGetLastError());
+    if (on_host) {
+        CUDA_TRY(cudaMemcpy2DAsync(dst->data, dst->pitch, slot->d_out, out_row, out_row, p->h,
+                                   cudaMemcpyDeviceToHost, stream));
+        CUDA_TRY(cudaStreamSynchronize(stream));
+    }
+    return EDGEL_OK;
+}
