@@ -39,9 +39,11 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
 int cmd_detect(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_convolve(int argc, char **argv);
 
 extern const char DETECT_HELP[];
 extern const char COMPARE_HELP[];
 extern const char BENCH_HELP[];
+extern const char CONVOLVE_HELP[];
 
 #endif

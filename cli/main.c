@@ -7,11 +7,12 @@
 static const char MAIN_HELP[] =
     "usage: edgel COMMAND [ARGS]\n"
     "\n"
-    "Exact, fast Canny edge detection on CPUs and NVIDIA GPUs (byte-identical to\n"
-    "OpenCV's cv2.Canny).\n"
+    "Exact, fast Canny edge detection and image convolution on CPUs and NVIDIA GPUs\n"
+    "(byte-identical to OpenCV's cv2.Canny, or to ITK's Canny filter).\n"
     "\n"
     "commands:\n"
-    "  detect IN -o OUT [options]   edges of an image file (PNG, JPEG, PGM/PPM)\n"
+    "  detect IN -o OUT [options]   edges of an image file (PNG, JPEG, PGM/PPM, PFM)\n"
+    "  convolve IN -o OUT --kernel K   an image correlated with a kernel (cv2.filter2D)\n"
     "  compare A B                  agreement of two edge maps (identical?, Pco, Pnd, Pfa)\n"
     "  bench [options]              timings per stage, 640x480 to 7680x4320 (CPU or GPU)\n"
     "\n"
@@ -39,6 +40,8 @@ int main(int argc, char **argv)
         return cmd_detect(argc - 2, argv + 2);
     if (!strcmp(cmd, "compare"))
         return cmd_compare(argc - 2, argv + 2);
+    if (!strcmp(cmd, "convolve"))
+        return cmd_convolve(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench"))
         return cmd_bench(argc - 2, argv + 2);
     fprintf(stderr, "edgel: unknown command '%s' (run 'edgel --help')\n", cmd);

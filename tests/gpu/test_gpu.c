@@ -9,6 +9,7 @@
  */
 #include <cuda_runtime.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -516,6 +517,102 @@ static void test_itk(const edgel_image *photos, int n, int small)
     printf("itk preset: %d cases compared\n", cases);
 }
 
+/* ---- the convolution engine --------------------------------------------------------------- */
+
+/* GPU (host and device views) against the CPU: direct and separable give the same floats
+ * (the same fmaf order); the FFT within 1e-5 of the CPU's direct result, norm-wise. */
+static void compare_filter_case(const edgel_filter_params *p, const edgel_image *src,
+                                const edgel_image *kernel, edgel_pixel_type out_type)
+{
+    const int w = src->width, h = src->height, cn = src->channels;
+    const size_t n = (size_t)w * h * cn, bytes = n * edgel_pixel_size(out_type);
+    void *ref = malloc(bytes), *got = malloc(bytes);
+    edgel_image er = edgel_image_host(ref, w, h, out_type, cn);
+    edgel_image eg = edgel_image_host(got, w, h, out_type, cn);
+    edgel_filter_params pd = *p;
+    if (pd.method == EDGEL_CONV_FFT)
+        pd.method = EDGEL_CONV_DIRECT;
+    CHECK(edgel_filter2d(cpu, &pd, src, &er, kernel) == EDGEL_OK);
+    for (int device = 0; device < 2; device++) {
+        memset(got, 0x5A, bytes);
+        edgel_image ds = device ? device_copy(src) : *src, dd = device ? device_copy(&eg) : eg;
+        edgel_status st = edgel_filter2d(gpu, p, &ds, &dd, kernel);
+        if (st == EDGEL_OK && device) {
+            st = edgel_context_synchronize(gpu);
+            device_download(&dd, got);
+        }
+        int ok = st == EDGEL_OK;
+        if (ok && p->method != EDGEL_CONV_FFT) {
+            ok = memcmp(ref, got, bytes) == 0;
+        } else if (ok && out_type == EDGEL_F32) {
+            double err = 0, norm = 0;
+            for (size_t i = 0; i < n; i++) {
+                const double d = (double)((float *)got)[i] - ((float *)ref)[i];
+                err += d * d;
+                norm += (double)((float *)ref)[i] * ((float *)ref)[i];
+            }
+            ok = sqrt(err) <= 1e-5 * sqrt(norm) + 1e-20;
+        } else if (ok) {
+            for (size_t i = 0; i < n && ok; i++)
+                ok = abs((int)((uint8_t *)got)[i] - ((uint8_t *)ref)[i]) <= 1;
+        }
+        if (!ok)
+            fprintf(stderr, "filter %dx%dx%d kernel %dx%d method %d border %d out %d %s: %s (%s)\n",
+                    w, h, cn, (int)kernel->width, (int)kernel->height, (int)p->method,
+                    (int)p->border, (int)out_type, device ? "device" : "host",
+                    edgel_status_name(st), edgel_last_error());
+        CHECK(ok);
+        if (device)
+            cudaFree(ds.data), cudaFree(dd.data);
+    }
+    free(ref), free(got);
+}
+
+static void test_filter(const edgel_image *photo, int small)
+{
+    static const int sizes[][2] = {{1, 1}, {7, 5}, {33, 31}, {481, 321}, {1920, 1080}};
+    static const int ks[][2] = {{1, 1}, {3, 3}, {4, 6}, {15, 15}, {29, 9}, {65, 65}, {129, 129}};
+    int cases = 0;
+    for (int s = 0; s < (small ? 3 : 5); s++)
+        for (int q = 0; q < (small ? 4 : 7); q++) {
+            const int w = sizes[s][0], h = sizes[s][1], kw = ks[q][0], kh = ks[q][1];
+            void *mem;
+            const int cn = (s + q) % 3 == 0 ? 3 : 1;
+            edgel_image u8 = make_frame(photo, w, h, cn, &mem);
+            float *f32 = malloc(sizeof(float) * (size_t)w * h * cn);
+            for (size_t i = 0; i < (size_t)w * h * cn; i++)
+                f32[i] = ((uint8_t *)u8.data)[i] + (float)(next_random() % 100) / 100.0f;
+            edgel_image fi = edgel_image_host(f32, w, h, EDGEL_F32, cn);
+            float *k = malloc(sizeof(float) * kw * kh);
+            float kx[129], ky[129];
+            for (int i = 0; i < kw; i++)
+                kx[i] = (float)(next_random() % 2001) / 1000.0f - 1.0f;
+            for (int j = 0; j < kh; j++)
+                ky[j] = (float)(next_random() % 2001) / 1000.0f - 1.0f;
+            for (int j = 0; j < kh; j++)
+                for (int i = 0; i < kw; i++)
+                    k[j * kw + i] = q % 2 ? ky[j] * kx[i] / (kw * kh)
+                                          : (float)(next_random() % 2001) / 1000.0f - 1.0f;
+            edgel_image ker = edgel_image_host(k, kw, kh, EDGEL_F32, 1);
+            for (int m = EDGEL_CONV_DIRECT; m <= EDGEL_CONV_FFT; m++) {
+                if (m == EDGEL_CONV_SEPARABLE && q % 2 == 0 && kw * kh > 1)
+                    continue;
+                if (m == EDGEL_CONV_DIRECT && w * h > 500000 && kw * kh > 1000)
+                    continue; /* the CPU reference would take minutes */
+                edgel_filter_params p;
+                edgel_filter_params_default(&p);
+                p.method = (edgel_conv_method)m;
+                p.border = (edgel_border)((s + q + m) % 5);
+                p.border_value = 3;
+                compare_filter_case(&p, &fi, &ker, EDGEL_F32);
+                compare_filter_case(&p, &u8, &ker, EDGEL_U8);
+                cases += 2;
+            }
+            free(mem), free(f32), free(k);
+        }
+    printf("filter: %d cases compared\n", cases);
+}
+
 int main(int argc, char **argv)
 {
     int small = 0;
@@ -561,6 +658,7 @@ int main(int argc, char **argv)
     test_gradients(&photos[0]);
     test_batches_and_streams(&photos[0], small);
     test_itk(photos, n, small);
+    test_filter(&photos[0], small);
     for (int i = 0; i < n; i++)
         edgel_io_free(&photos[i]);
     free(photos);

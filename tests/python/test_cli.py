@@ -23,7 +23,8 @@ def rgb(path):
 
 @pytest.mark.parametrize("args,expected", [(["--help"], "main_help.txt"),
                                            (["detect", "--help"], "detect_help.txt"),
-                                           (["compare", "--help"], "compare_help.txt")])
+                                           (["compare", "--help"], "compare_help.txt"),
+                                           (["convolve", "--help"], "convolve_help.txt")])
 def test_help_texts(edgel_cmd, args, expected):
     r = run(edgel_cmd, *args)
     assert r.returncode == 0
@@ -173,6 +174,61 @@ def test_detect_itk_preset(edgel_cmd, tmp_path):
     cv2.imwrite(str(tmp_path / "c16.png"), colour16)
     r = run(edgel_cmd, "detect", tmp_path / "c16.png", "-o", tmp_path / "o.png", "--preset", "itk")
     assert r.returncode == 1 and "gray input" in r.stderr
+
+
+def test_convolve(edgel_cmd, tmp_path):
+    """edgel convolve: text, PFM and PGM kernels; 8-bit out equal to cv2.filter2D, float out
+    equal to edgel.filter2d; usage errors and bad kernel files."""
+    import edgel
+    rng = np.random.default_rng(8)
+    k = (rng.standard_normal((5, 4)) * 0.2).astype(np.float32)
+    (tmp_path / "k.txt").write_text("# a 5x4 kernel\n" + "\n".join(
+        " ".join(repr(float(v)) for v in row) for row in k) + "\n")
+    img = rgb(SAMPLES / "coffee.png")
+    r = run(edgel_cmd, "convolve", SAMPLES / "coffee.png", "-o", tmp_path / "o.png", "--kernel",
+            tmp_path / "k.txt", "--border", "replicate")
+    assert r.returncode == 0 and "direct" in r.stdout, r.stderr
+    got = cv2.cvtColor(cv2.imread(str(tmp_path / "o.png")), cv2.COLOR_BGR2RGB)
+    assert np.array_equal(got, cv2.filter2D(img, -1, k, borderType=cv2.BORDER_REPLICATE))
+
+    cv2.imwrite(str(tmp_path / "k.pfm"), k)
+    f = rng.random((60, 70), np.float32) * 100
+    cv2.imwrite(str(tmp_path / "in.pfm"), f)
+    for method in ("direct", "fft"):
+        r = run(edgel_cmd, "convolve", tmp_path / "in.pfm", "-o", tmp_path / "o.pfm", "--kernel",
+                tmp_path / "k.pfm", "--border", "wrap", "--method", method, "--anchor", "0,4",
+                "--convolve")
+        assert r.returncode == 0, r.stderr
+        ref = edgel.filter2d(f, k, border="wrap", method=method, anchor=(0, 4), convolve=True)
+        assert np.array_equal(cv2.imread(str(tmp_path / "o.pfm"), cv2.IMREAD_UNCHANGED), ref)
+    ones = np.full((3, 3), 1, np.uint8)
+    cv2.imwrite(str(tmp_path / "ones.pgm"), ones)
+    r = run(edgel_cmd, "convolve", tmp_path / "in.pfm", "-o", tmp_path / "s.pfm", "--kernel",
+            tmp_path / "ones.pgm", "--border", "zero", "--border-value", "2")
+    assert r.returncode == 0, r.stderr
+    ref = edgel.filter2d(f, ones.astype(np.float32), border="constant", border_value=2)
+    assert np.array_equal(cv2.imread(str(tmp_path / "s.pfm"), cv2.IMREAD_UNCHANGED), ref)
+
+    (tmp_path / "ragged.txt").write_text("1 2 3\n4 5\n")
+    (tmp_path / "nan.txt").write_text("1 nan\n")
+    (tmp_path / "big.txt").write_text(" ".join(["1"] * 130) + "\n")
+    for args, code, needle in [
+            ([], 2, "no kernel"),
+            (["--kernel", tmp_path / "k.txt", "--method", "magic"], 2, "--method is"),
+            (["--kernel", tmp_path / "k.txt", "--border", "mirror"], 2, "--border is"),
+            (["--kernel", tmp_path / "k.txt", "--anchor", "1"], 2, "--anchor is"),
+            (["--kernel", tmp_path / "ragged.txt"], 1, "row 2 has 2 values"),
+            (["--kernel", tmp_path / "nan.txt"], 1, "not a finite number"),
+            (["--kernel", tmp_path / "big.txt"], 1, "larger than 129x129"),
+            (["--kernel", tmp_path / "missing.txt"], 1, "missing.txt"),
+            (["--kernel", tmp_path / "k.txt", "--anchor", "9,9"], 1, "anchor"),
+            (["--kernel", tmp_path / "k.txt", "--method", "separable"], 1,
+             "rank-1")]:
+        r = run(edgel_cmd, "convolve", SAMPLES / "camera.png", "-o", tmp_path / "x.png", *args)
+        assert r.returncode == code and needle in r.stderr, (args, r.stderr)
+    r = run(edgel_cmd, "convolve", tmp_path / "in.pfm", "-o", tmp_path / "x.png", "--kernel",
+            tmp_path / "k.txt")
+    assert r.returncode == 2 and ".pfm" in r.stderr
 
 
 def test_detect_bad_files(edgel_cmd, tmp_path):

@@ -76,3 +76,31 @@ def test_bad_cuda_arrays(photos):
     with pytest.raises(edgel.EdgelError) as err:
         edgel.canny(d, float("nan"), 150)
     assert err.value.status == "EDGEL_ERROR_INVALID_ARGUMENT"
+
+
+def test_filter2d_and_itk_on_cupy_and_torch():
+    """filter2d (direct: the CPU's floats) and canny_itk on CuPy arrays and torch tensors,
+    outputs of the same kind, out= written in place."""
+    rng = np.random.default_rng(9)
+    img = rng.random((123, 157, 3), np.float32) * 255
+    k = rng.standard_normal((7, 5)).astype(np.float32)
+    ref = edgel.filter2d(img, k, border="reflect", method="direct", ctx=edgel.Context("cpu"))
+    d = cupy.asarray(img)
+    out = cupy.empty_like(d)
+    ptr = out.data.ptr
+    got = edgel.filter2d(d, k, border="reflect", method="direct", out=out)
+    assert got is out and out.data.ptr == ptr
+    assert np.array_equal(cupy.asnumpy(out), ref)
+    fft = edgel.filter2d(d, k, border="reflect", method="fft")
+    assert isinstance(fft, cupy.ndarray)
+    err = np.linalg.norm(cupy.asnumpy(fft) - ref) / np.linalg.norm(ref)
+    assert err < 1e-5
+    gray = img[:, :, 0].copy()
+    itk_ref = edgel.canny_itk(gray, 2.0, 0.01, 10.0, 5.0, ctx=edgel.Context("cpu"))
+    assert np.array_equal(cupy.asnumpy(edgel.canny_itk(cupy.asarray(gray), 2.0, 0.01, 10.0, 5.0)),
+                          itk_ref)
+    torch = pytest.importorskip("torch")
+    t = torch.as_tensor(img, device="cuda")
+    got = edgel.filter2d(t, k, border="reflect", method="direct")
+    assert isinstance(got, torch.Tensor) and got.is_cuda
+    assert np.array_equal(got.cpu().numpy(), ref)

@@ -1,0 +1,137 @@
+"""The convolution engine against cuDNN (PyTorch conv2d, fp32, TF32 off), CuPy
+(ndimage.correlate and signal.fftconvolve) and cv2.filter2D on all CPU threads, in one run.
+
+Frames per second of one float32 image correlated with a random float32 kernel, zero border
+('same' size output) for everybody; GPU times are CUDA-event times of a loop of calls on
+device-resident arrays, each call as a user makes it from Python (launch costs included),
+median of several loops after a warm-up. Prints Markdown tables.
+
+  python3 bench/bench_filter.py [--sizes 64,...] [--masks 3,...] [--quick]
+"""
+import argparse
+import os
+import time
+
+import numpy as np
+
+import edgel
+
+
+def gpu_time(fn, stream_sync, loops=5, calls=None):
+    """Median seconds per call of fn() over `loops` loops of `calls` calls (events)."""
+    import cupy
+    fn()
+    stream_sync()
+    t0 = time.perf_counter()
+    fn()
+    stream_sync()
+    one = time.perf_counter() - t0
+    calls = calls or max(1, min(200, int(0.05 / max(one, 1e-6))))
+    times = []
+    for _ in range(loops):
+        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        for _ in range(calls):
+            fn()
+        stop.record()
+        stop.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, stop) / 1e3 / calls)
+    return float(np.median(times))
+
+
+def cpu_time(fn, loops=3):
+    fn()
+    times = []
+    for _ in range(loops):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sizes", default="64,128,256,512,1024,2048,4096")
+    ap.add_argument("--masks", default="3,5,7,9,15,29,65")
+    ap.add_argument("--cpu-limit", type=float, default=2e10,
+                    help="skip CPU runs above this many multiply-adds (pixels x taps)")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    masks = [int(m) for m in args.masks.split(",")]
+
+    import cv2
+    cv2.setNumThreads(os.cpu_count())
+    try:
+        import cupy
+        import cupyx.scipy.ndimage as cnd
+        import cupyx.scipy.signal as csig
+    except ImportError:
+        cupy = None
+    try:
+        import torch
+        torch.backends.cudnn.allow_tf32 = False
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.benchmark = True
+    except ImportError:
+        torch = None
+    gpu = edgel.Context("cuda") if cupy is not None else None
+    cpu = edgel.Context("cpu")
+    rng = np.random.default_rng(0)
+    peers = ["edgel GPU auto", "edgel GPU direct", "edgel GPU fft", "cuDNN conv2d",
+             "CuPy correlate", "CuPy fftconvolve", "edgel CPU auto", "cv2.filter2D"]
+    results = {}
+    for n in sizes:
+        img = rng.random((n, n), np.float32) * 255
+        d_img = cupy.asarray(img) if cupy is not None else None
+        d_out = cupy.empty_like(d_img) if cupy is not None else None
+        t_img = torch.as_tensor(d_img, device="cuda")[None, None] if torch is not None and cupy is not None else None
+        for m in masks:
+            k = rng.standard_normal((m, m)).astype(np.float32)
+            row = {}
+            sync = (lambda: cupy.cuda.get_current_stream().synchronize()) if cupy is not None else None
+            if gpu is not None:
+                for method in ("auto", "direct", "fft"):
+                    row[f"edgel GPU {method}"] = gpu_time(lambda: edgel.filter2d(
+                        d_img, k, border="constant", method=method, ctx=gpu, out=d_out), sync)
+                row["edgel GPU auto method"] = edgel.filter2d_method(img, k, border="constant", ctx=gpu)
+                d_k = cupy.asarray(k)
+                row["CuPy correlate"] = gpu_time(lambda: cnd.correlate(d_img, d_k, mode="constant"), sync)
+                row["CuPy fftconvolve"] = gpu_time(
+                    lambda: csig.fftconvolve(d_img, d_k[::-1, ::-1], mode="same"), sync)
+                if torch is not None:
+                    w = torch.as_tensor(d_k, device="cuda")[None, None]
+                    pad = (m // 2)
+                    with torch.no_grad():
+                        row["cuDNN conv2d"] = gpu_time(
+                            lambda: torch.nn.functional.conv2d(t_img, w, padding=pad), sync)
+            if n * n * m * m <= args.cpu_limit:
+                row["edgel CPU auto"] = cpu_time(lambda: edgel.filter2d(img, k, border="constant", ctx=cpu))
+                row["cv2.filter2D"] = cpu_time(lambda: cv2.filter2D(img, -1, k, borderType=cv2.BORDER_CONSTANT))
+            results[(n, m)] = row
+            print(f"{n}x{n} {m}x{m}: " + ", ".join(
+                f"{p} {row[p] * 1e3:.3f} ms" for p in peers if p in row), flush=True)
+
+    print(f"\n### Frames per second, float32, random kernel, zero border ({os.cpu_count()} CPU threads)\n")
+    for n in sizes:
+        print(f"\n{n}x{n}\n")
+        print("| mask | " + " | ".join(peers) + " | edgel GPU auto picked | auto / best edgel GPU | edgel GPU best / cuDNN |")
+        print("|---" * (len(peers) + 4) + "|")
+        for m in masks:
+            row = results[(n, m)]
+            cells = [f"{1 / row[p]:,.0f}" if p in row else "-" for p in peers]
+            best = min(row.get(f"edgel GPU {x}", 1e9) for x in ("direct", "fft"))
+            auto = row.get("edgel GPU auto")
+            ratio = f"{auto / best:.2f}" if auto else "-"
+            vs = f"{row['cuDNN conv2d'] / best:.1f}x" if "cuDNN conv2d" in row else "-"
+            print(f"| {m}x{m} | " + " | ".join(cells) + f" | {row.get('edgel GPU auto method', '-')} | {ratio} | {vs} |")
+    print("\nms per frame at 4096x4096:\n")
+    if 4096 in sizes:
+        print("| mask | " + " | ".join(peers) + " |")
+        print("|---" * (len(peers) + 1) + "|")
+        for m in masks:
+            row = results[(4096, m)]
+            print(f"| {m}x{m} | " + " | ".join(f"{row[p] * 1e3:.3f}" if p in row else "-" for p in peers) + " |")
+
+
+if __name__ == "__main__":
+    main()

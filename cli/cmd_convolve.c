@@ -1,0 +1,320 @@
+/* edgel convolve: an image file correlated with a kernel file, through the convolution engine. */
+#include "cli.h"
+#include "io/image_io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char CONVOLVE_HELP[] =
+    "usage: edgel convolve IN -o OUT --kernel FILE [options]\n"
+    "\n"
+    "Correlates each channel of IN (PNG, JPEG, PGM/PPM, PFM) with a kernel, as\n"
+    "cv2.filter2D(img, -1, kernel) and scipy.ndimage.correlate(img, kernel): no kernel\n"
+    "flip, the anchor at the kernel's centre (floor(k/2) for even sizes). OUT is .pfm\n"
+    "(float) or, for 8-bit input, .png/.pgm (rounded half to even and saturated, equal to\n"
+    "cv2.filter2D for kernels of fewer than 130 taps).\n"
+    "\n"
+    "options:\n"
+    "  --kernel FILE      the kernel: a text file of whitespace-separated rows ('#' starts\n"
+    "                     a comment), a PFM, or a PGM/PNG (pixel values as they are);\n"
+    "                     1x1 up to 129x129\n"
+    "  --border MODE      zero, replicate, reflect, reflect-101 (default) or wrap\n"
+    "                     (outside pixels: 0 | aaa|abc | cba|abc | cb|abc | bc|abc)\n"
+    "  --border-value V   the value outside with --border zero (default 0)\n"
+    "  --method M         auto (default: the fastest, from a measured cost model), direct,\n"
+    "                     separable (rank-1 kernels) or fft\n"
+    "  --anchor X,Y       the kernel element over the output pixel (default the centre)\n"
+    "  --convolve         flip the kernel: true convolution\n"
+    "  --backend auto|cpu|cuda   where to run (default auto)\n"
+    "  --threads N        CPU threads, 0 = all cores (default)\n"
+    "  -q, --quiet        print nothing on success\n"
+    "\n"
+    "examples:\n"
+    "  printf '1 2 1\\n2 4 2\\n1 2 1\\n' | awk '{print $1/16, $2/16, $3/16}' > blur.txt\n"
+    "  edgel convolve photo.png -o blurred.png --kernel blur.txt\n"
+    "  edgel convolve scan.pfm -o out.pfm --kernel psf.pfm --method fft --border wrap\n";
+
+/* A text kernel: rows of numbers, all of one length. NULL with a message in err on error. */
+static float *read_text_kernel(const char *path, int *kw, int *kh, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    float *k = malloc(sizeof(float) * EDGEL_MAX_KERNEL_SIZE * EDGEL_MAX_KERNEL_SIZE);
+    char line[65536];
+    int w = 0, h = 0;
+    while (k && fgets(line, sizeof line, f)) {
+        if (!strchr(line, '\n') && !feof(f)) {
+            snprintf(err, errlen, "%s: row %d is too long", path, h + 1);
+            goto fail;
+        }
+        char *hash = strchr(line, '#'), *p = line, *end;
+        if (hash)
+            *hash = 0;
+        int n = 0;
+        for (;;) {
+            while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' || *p == ',')
+                p++;
+            if (!*p)
+                break;
+            const double v = strtod(p, &end);
+            if (end == p || !isfinite(v)) {
+                snprintf(err, errlen, "%s: row %d: '%.20s' is not a finite number", path, h + 1, p);
+                goto fail;
+            }
+            if (n >= EDGEL_MAX_KERNEL_SIZE || h >= EDGEL_MAX_KERNEL_SIZE) {
+                snprintf(err, errlen, "%s: larger than %dx%d", path, EDGEL_MAX_KERNEL_SIZE,
+                         EDGEL_MAX_KERNEL_SIZE);
+                goto fail;
+            }
+            k[h * EDGEL_MAX_KERNEL_SIZE + n++] = (float)v;
+            p = end;
+        }
+        if (n == 0)
+            continue;
+        if (w && n != w) {
+            snprintf(err, errlen, "%s: row %d has %d values, row 1 has %d", path, h + 1, n, w);
+            goto fail;
+        }
+        w = n;
+        h++;
+    }
+    fclose(f);
+    if (!k || h == 0) {
+        snprintf(err, errlen, "%s: %s", path, k ? "no numbers in the file" : "out of memory");
+        free(k);
+        return NULL;
+    }
+    for (int j = 0; j < h; j++) /* pack the rows */
+        memmove(k + j * w, k + j * EDGEL_MAX_KERNEL_SIZE, sizeof(float) * (size_t)w);
+    *kw = w;
+    *kh = h;
+    return k;
+fail:
+    fclose(f);
+    free(k);
+    return NULL;
+}
+
+/* The kernel file as a packed f32 image (text, PFM, or 1-channel PGM/PNG). */
+static int load_kernel(const char *path, edgel_image *out, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char head[8] = {0};
+    const size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f)
+        fclose(f);
+    if (edgel_io_sniff(head, n) == EDGEL_FILE_UNKNOWN) {
+        int w, h;
+        float *k = read_text_kernel(path, &w, &h, err, errlen);
+        if (!k)
+            return 0;
+        *out = edgel_image_host(k, w, h, EDGEL_F32, 1);
+        return 1;
+    }
+    edgel_image img;
+    if (edgel_io_read(path, &img) != EDGEL_OK) {
+        snprintf(err, errlen, "%s", edgel_io_last_error());
+        return 0;
+    }
+    if (img.channels != 1) {
+        snprintf(err, errlen, "%s: a kernel image must have one channel, not %d", path,
+                 (int)img.channels);
+        edgel_io_free(&img);
+        return 0;
+    }
+    float *k = malloc(sizeof(float) * (size_t)img.width * img.height);
+    for (size_t i = 0; k && i < (size_t)img.width * img.height; i++)
+        k[i] = img.type == EDGEL_F32 ? ((const float *)img.data)[i]
+             : img.type == EDGEL_U16 ? ((const uint16_t *)img.data)[i]
+                                     : ((const uint8_t *)img.data)[i];
+    *out = edgel_image_host(k, img.width, img.height, EDGEL_F32, 1);
+    edgel_io_free(&img);
+    if (!k)
+        snprintf(err, errlen, "out of memory");
+    return k != NULL;
+}
+
+typedef struct convolve_options {
+    const char *input, *output, *kernel;
+    edgel_filter_params params;
+    edgel_backend backend;
+    int threads, quiet;
+} convolve_options;
+
+static int usage(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "edgel convolve: ");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n(run 'edgel convolve --help' for the options)\n");
+    return -EXIT_USAGE;
+}
+
+/* 0 to run, EXIT_OK after --help, or -EXIT_USAGE. */
+static int parse(int argc, char **argv, convolve_options *o)
+{
+    memset(o, 0, sizeof *o);
+    edgel_filter_params_default(&o->params);
+    o->backend = EDGEL_BACKEND_AUTO;
+    static const char *const modes[] = {"zero", "replicate", "reflect", "reflect-101", "wrap"};
+    static const char *const methods[] = {"auto", "direct", "separable", "fft"};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+            return 1;
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o->quiet = 1;
+        } else if (!strcmp(a, "--convolve")) {
+            o->params.convolve = 1;
+        } else if (a[0] != '-') {
+            if (o->input)
+                return usage("more than one input: '%s' and '%s'", o->input, a);
+            o->input = a;
+        } else if (!v) {
+            return usage("%s needs a value%s", a, "");
+        } else {
+            i++;
+            char *end;
+            if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+                o->output = v;
+            } else if (!strcmp(a, "--kernel")) {
+                o->kernel = v;
+            } else if (!strcmp(a, "--border")) {
+                int m = 0;
+                while (m < 5 && strcmp(v, modes[m]))
+                    m++;
+                if (m == 5)
+                    return usage("--border is zero, replicate, reflect, reflect-101 or wrap, "
+                                 "not '%s'%s", v, "");
+                o->params.border = (edgel_border)m; /* zero = EDGEL_BORDER_CONSTANT */
+            } else if (!strcmp(a, "--border-value")) {
+                o->params.border_value = strtod(v, &end);
+                if (end == v || *end || !isfinite(o->params.border_value))
+                    return usage("--border-value wants a finite number, not '%s'%s", v, "");
+            } else if (!strcmp(a, "--method")) {
+                int m = 0;
+                while (m < 4 && strcmp(v, methods[m]))
+                    m++;
+                if (m == 4)
+                    return usage("--method is auto, direct, separable or fft, not '%s'%s", v, "");
+                o->params.method = (edgel_conv_method)m;
+            } else if (!strcmp(a, "--anchor")) {
+                long x = strtol(v, &end, 10), y = *end == ',' ? strtol(end + 1, &end, 10) : -2;
+                if (*end || x < -1 || y < -1 || x > EDGEL_MAX_KERNEL_SIZE || y > EDGEL_MAX_KERNEL_SIZE)
+                    return usage("--anchor is X,Y (kernel column and row), not '%s'%s", v, "");
+                o->params.anchor_x = (int32_t)x;
+                o->params.anchor_y = (int32_t)y;
+            } else if (!strcmp(a, "--backend")) {
+                if (!strcmp(v, "auto") || !strcmp(v, "cpu") || !strcmp(v, "cuda"))
+                    o->backend = v[0] == 'a' ? EDGEL_BACKEND_AUTO
+                               : v[1] == 'p' ? EDGEL_BACKEND_CPU : EDGEL_BACKEND_CUDA;
+                else
+                    return usage("--backend is auto, cpu or cuda, not '%s'%s", v, "");
+            } else if (!strcmp(a, "--threads")) {
+                long t = strtol(v, &end, 10);
+                if (end == v || *end || t < 0 || t > 1024)
+                    return usage("--threads is 0 (all cores) to 1024, not '%s'%s", v, "");
+                o->threads = (int)t;
+            } else {
+                return usage("unknown option '%s'%s", a, "");
+            }
+        }
+    }
+    if (!o->input)
+        return usage("no input file%s%s", "", "");
+    if (!o->output)
+        return usage("no output file (-o OUT)%s%s", "", "");
+    if (!o->kernel)
+        return usage("no kernel (--kernel FILE)%s%s", "", "");
+    return 0;
+}
+
+int cmd_convolve(int argc, char **argv)
+{
+    convolve_options o;
+    const int parsed = parse(argc, argv, &o);
+    if (parsed == 1) {
+        fputs(CONVOLVE_HELP, stdout);
+        return EXIT_OK;
+    }
+    if (parsed < 0)
+        return -parsed;
+    const edgel_file_format fmt = edgel_io_format_for_path(o.output);
+    if (fmt != EDGEL_FILE_PFM && fmt != EDGEL_FILE_PNG && fmt != EDGEL_FILE_PNM) {
+        fprintf(stderr, "edgel convolve: %s: write .pfm, or .png/.pgm for 8-bit input\n",
+                o.output);
+        return EXIT_USAGE;
+    }
+    char err[512];
+    edgel_image kernel = {0}, in = {0}, out = {0};
+    edgel_context *ctx = NULL;
+    int rc = EXIT_FAILURE_RUN;
+    if (!load_kernel(o.kernel, &kernel, err, sizeof err)) {
+        fprintf(stderr, "edgel convolve: kernel: %s\n", err);
+        return EXIT_FAILURE_RUN;
+    }
+    edgel_status st = edgel_io_read(o.input, &in);
+    if (st != EDGEL_OK) {
+        fprintf(stderr, "edgel convolve: reading: %s (%s)\n", edgel_io_last_error(),
+                edgel_status_name(st));
+        goto done;
+    }
+    if (in.type == EDGEL_U16) { /* 16-bit files are filtered as float */
+        edgel_image f;
+        if (edgel_io_alloc(&f, in.width, in.height, in.channels, EDGEL_F32, "input") != EDGEL_OK)
+            goto done;
+        for (size_t i = 0; i < (size_t)in.width * in.height * in.channels; i++)
+            ((float *)f.data)[i] = ((const uint16_t *)in.data)[i];
+        edgel_io_free(&in);
+        in = f;
+    }
+    const edgel_pixel_type out_type = fmt == EDGEL_FILE_PFM ? EDGEL_F32 : EDGEL_U8;
+    if (out_type == EDGEL_U8 && in.type != EDGEL_U8) {
+        fprintf(stderr, "edgel convolve: %s: float results go to .pfm\n", o.output);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (edgel_io_alloc(&out, in.width, in.height, in.channels, out_type, "output") != EDGEL_OK) {
+        fprintf(stderr, "edgel convolve: %s\n", edgel_io_last_error());
+        goto done;
+    }
+    edgel_context_options copts;
+    edgel_context_options_default(&copts);
+    copts.threads = o.threads;
+    st = edgel_context_create(o.backend, &copts, &ctx);
+    edgel_conv_method method = EDGEL_CONV_AUTO;
+    if (st == EDGEL_OK)
+        st = edgel_filter2d_method(ctx, &o.params, &in, &out, &kernel, &method);
+    if (st == EDGEL_OK)
+        st = edgel_filter2d(ctx, &o.params, &in, &out, &kernel);
+    if (st != EDGEL_OK) {
+        fprintf(stderr, "edgel convolve: %s (%s)\n", edgel_last_error(), edgel_status_name(st));
+        goto done;
+    }
+    st = edgel_io_write(o.output, &out);
+    if (st != EDGEL_OK) {
+        fprintf(stderr, "edgel convolve: writing: %s (%s)\n", edgel_io_last_error(),
+                edgel_status_name(st));
+        goto done;
+    }
+    if (!o.quiet) {
+        static const char *const names[] = {"auto", "direct", "separable", "fft"};
+        edgel_backend b;
+        edgel_context_backend(ctx, &b);
+        printf("%s: %dx%dx%d, kernel %dx%d, %s on the %s -> %s\n", o.input, (int)in.width,
+               (int)in.height, (int)in.channels, (int)kernel.width, (int)kernel.height,
+               names[method], b == EDGEL_BACKEND_CUDA ? "GPU" : "CPU", o.output);
+    }
+    rc = EXIT_OK;
+done:
+    free(kernel.data);
+    edgel_io_free(&in);
+    edgel_io_free(&out);
+    edgel_context_destroy(ctx);
+    return rc;
+}

@@ -1,0 +1,149 @@
+/* The convolution engine through the C API: argument checks, and every method and border
+ * against a naive double-precision correlation on small images (kernels larger than the
+ * image included), so that the sanitizer build walks every border path. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "edgel.h"
+#include "test_random.h"
+
+static float uniform(void) { return (float)(next_random() % 20001) / 10000.0f - 1.0f; }
+
+/* The index p reads from under a border (-1: constant), written independently of the
+ * library: extend by stepping one reflection at a time. */
+static int naive_index(int p, int n, edgel_border b)
+{
+    if (b == EDGEL_BORDER_CONSTANT && (p < 0 || p >= n))
+        return -1;
+    while (p < 0 || p >= n) {
+        if (b == EDGEL_BORDER_REPLICATE || n == 1)
+            p = p < 0 ? 0 : n - 1;
+        else if (b == EDGEL_BORDER_WRAP)
+            p = p < 0 ? p + n : p - n;
+        else if (b == EDGEL_BORDER_REFLECT)
+            p = p < 0 ? -p - 1 : 2 * n - 1 - p;
+        else
+            p = p < 0 ? -p : 2 * n - 2 - p;
+    }
+    return p;
+}
+
+static void test_methods_and_borders(edgel_context *ctx)
+{
+    const int sizes[][4] = {{1, 1, 3, 3}, {5, 3, 7, 9}, {17, 9, 4, 6}, {3, 20, 9, 1}, {30, 25, 5, 5}};
+    for (int s = 0; s < 5; s++) {
+        const int w = sizes[s][0], h = sizes[s][1], kw = sizes[s][2], kh = sizes[s][3];
+        float *in = malloc(sizeof(float) * w * h * 3), *out = malloc(sizeof(float) * w * h * 3);
+        float *k = malloc(sizeof(float) * kw * kh), kx[9], ky[9];
+        for (int i = 0; i < w * h * 3; i++)
+            in[i] = uniform();
+        for (int i = 0; i < kw; i++)
+            kx[i] = uniform();
+        for (int j = 0; j < kh; j++)
+            ky[j] = uniform();
+        for (int j = 0; j < kh; j++)
+            for (int i = 0; i < kw; i++)
+                k[j * kw + i] = ky[j] * kx[i]; /* rank 1: every method applies */
+        edgel_image src = edgel_image_host(in, w, h, EDGEL_F32, 3);
+        edgel_image dst = edgel_image_host(out, w, h, EDGEL_F32, 3);
+        edgel_image ker = edgel_image_host(k, kw, kh, EDGEL_F32, 1);
+        for (int b = 0; b <= EDGEL_BORDER_WRAP; b++)
+            for (int m = EDGEL_CONV_DIRECT; m <= EDGEL_CONV_FFT; m++) {
+                edgel_filter_params p;
+                edgel_filter_params_default(&p);
+                p.border = (edgel_border)b;
+                p.border_value = 0.5;
+                p.method = (edgel_conv_method)m;
+                memset(out, 0xFF, sizeof(float) * w * h * 3); /* NaN poison */
+                edgel_status st = s % 2 ? edgel_sep_filter2d(ctx, &p, &src, &dst, kx, kw, ky, kh)
+                                        : edgel_filter2d(ctx, &p, &src, &dst, &ker);
+                if (st == EDGEL_ERROR_UNSUPPORTED && m == EDGEL_CONV_FFT)
+                    continue; /* a build without KissFFT */
+                CHECK(st == EDGEL_OK);
+                double err = 0, norm = 0;
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++)
+                        for (int c = 0; c < 3; c++) {
+                            double ref = 0;
+                            for (int j = 0; j < kh; j++)
+                                for (int i = 0; i < kw; i++) {
+                                    const int sx = naive_index(x + i - kw / 2, w, p.border);
+                                    const int sy = naive_index(y + j - kh / 2, h, p.border);
+                                    const double v = sx < 0 || sy < 0 ? 0.5 : in[(sy * w + sx) * 3 + c];
+                                    ref += (double)k[j * kw + i] * v;
+                                }
+                            const double d = out[(y * w + x) * 3 + c] - ref;
+                            err += d * d;
+                            norm += ref * ref;
+                        }
+                CHECK(sqrt(err) <= 1e-5 * sqrt(norm) + 1e-12);
+            }
+        free(in), free(out), free(k);
+    }
+}
+
+static void test_bad_input(edgel_context *ctx)
+{
+    float in[64] = {0}, out[64], k[9] = {0, 0, 0, 0, 1, 0, 0, 0, 0}, nan_k[1] = {NAN};
+    uint8_t out8[64];
+    edgel_image src = edgel_image_host(in, 8, 8, EDGEL_F32, 1);
+    edgel_image dst = edgel_image_host(out, 8, 8, EDGEL_F32, 1);
+    edgel_image ker = edgel_image_host(k, 3, 3, EDGEL_F32, 1);
+    edgel_filter_params p, q;
+    edgel_filter_params_default(&p);
+    CHECK(edgel_filter2d(ctx, &p, &src, &dst, &ker) == EDGEL_OK);
+    CHECK_STATUS(edgel_filter2d(NULL, &p, &src, &dst, &ker), EDGEL_ERROR_NULL_ARGUMENT, "context");
+    CHECK_STATUS(edgel_filter2d(ctx, NULL, &src, &dst, &ker), EDGEL_ERROR_NULL_ARGUMENT, "params");
+    CHECK_STATUS(edgel_filter2d(ctx, &p, &src, &dst, NULL), EDGEL_ERROR_NULL_ARGUMENT, "kernel");
+    CHECK_STATUS(edgel_sep_filter2d(ctx, &p, &src, &dst, NULL, 3, k, 3), EDGEL_ERROR_NULL_ARGUMENT,
+                 "kx");
+    edgel_image big = ker;
+    big.width = 130;
+    big.pitch = 130 * 4;
+    float *bigk = calloc(130 * 3, sizeof(float));
+    big.data = bigk;
+    CHECK_STATUS(edgel_filter2d(ctx, &p, &src, &dst, &big), EDGEL_ERROR_INVALID_SIZE, "kernel");
+    free(bigk);
+    edgel_image nk = edgel_image_host(nan_k, 1, 1, EDGEL_F32, 1);
+    CHECK_STATUS(edgel_filter2d(ctx, &p, &src, &dst, &nk), EDGEL_ERROR_INVALID_ARGUMENT, "finite");
+    q = p;
+    q.border = (edgel_border)7;
+    CHECK_STATUS(edgel_filter2d(ctx, &q, &src, &dst, &ker), EDGEL_ERROR_INVALID_ARGUMENT, "border");
+    q = p;
+    q.method = (edgel_conv_method)9;
+    CHECK_STATUS(edgel_filter2d(ctx, &q, &src, &dst, &ker), EDGEL_ERROR_INVALID_ARGUMENT, "method");
+    q = p;
+    q.anchor_x = 3;
+    CHECK_STATUS(edgel_filter2d(ctx, &q, &src, &dst, &ker), EDGEL_ERROR_INVALID_ARGUMENT, "anchor");
+    q = p;
+    q.border_value = INFINITY;
+    CHECK_STATUS(edgel_filter2d(ctx, &q, &src, &dst, &ker), EDGEL_ERROR_INVALID_ARGUMENT, "border value");
+    edgel_image d8 = edgel_image_host(out8, 8, 8, EDGEL_U8, 1);
+    CHECK_STATUS(edgel_filter2d(ctx, &p, &src, &d8, &ker), EDGEL_ERROR_UNSUPPORTED, "output");
+    edgel_image d3 = edgel_image_host(out, 4, 4, EDGEL_F32, 3);
+    CHECK_STATUS(edgel_filter2d(ctx, &p, &src, &d3, &ker), EDGEL_ERROR_UNSUPPORTED, "channels");
+    edgel_image small = edgel_image_host(out, 4, 4, EDGEL_F32, 1);
+    CHECK_STATUS(edgel_filter2d(ctx, &p, &src, &small, &ker), EDGEL_ERROR_INVALID_SIZE, "output");
+    CHECK_STATUS(edgel_filter2d(ctx, &p, &src, &src, &ker), EDGEL_ERROR_INVALID_ARGUMENT, "overlaps");
+    float eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    edgel_image e = edgel_image_host(eye, 3, 3, EDGEL_F32, 1);
+    q = p;
+    q.method = EDGEL_CONV_SEPARABLE;
+    CHECK_STATUS(edgel_filter2d(ctx, &q, &src, &dst, &e), EDGEL_ERROR_INVALID_ARGUMENT, "rank-1");
+    edgel_conv_method m = EDGEL_CONV_AUTO;
+    CHECK(edgel_filter2d_method(ctx, &p, &src, &dst, &e, &m) == EDGEL_OK && m == EDGEL_CONV_DIRECT);
+}
+
+int main(void)
+{
+    edgel_context *ctx = NULL;
+    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, NULL, &ctx) == EDGEL_OK);
+    if (ctx) {
+        test_bad_input(ctx);
+        test_methods_and_borders(ctx);
+    }
+    edgel_context_destroy(ctx);
+    return check_summary("test_filter");
+}
