@@ -15,6 +15,11 @@ if [ ! -f /usr/include/png.h ] || ! ls /usr/include/jpeglib.h /usr/include/*/jpe
   export LD_LIBRARY_PATH="$d/lib:${LD_LIBRARY_PATH:-}"
   echo "== using carried libpng/libjpeg from deps/"
 fi
+if [ ! -d /usr/include/kissfft ] && [ -d deps/kissfft ]; then
+  cmake_args+=(-Dkissfft_DIR="$(pwd)/deps/kissfft/lib/x86_64-linux-gnu/cmake/kissfft")
+  export LD_LIBRARY_PATH="$(pwd)/deps/kissfft/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+  echo "== using carried KissFFT from deps/"
+fi
 if ! cmake -S . -B build-gpu "${cmake_args[@]}" >"$logs/configure.log" 2>&1; then
   tail -n 30 "$logs/configure.log"; exit 1
 fi

@@ -7,7 +7,8 @@
 #      stages, user gradients, batches and streams
 #   3. compute-sanitizer memcheck and racecheck on the small cases
 #   4. the benchmark against NPP, and cv2.Canny with all CPU threads where cv2 is installed
-#   5. the itk preset against ITK itself (deps/itk/bench_itk, built by prepare-device-deps.sh
+#   5. the convolution engine against cuDNN (PyTorch), CuPy and cv2.filter2D
+#   6. the itk preset against ITK itself (deps/itk/bench_itk, built by prepare-device-deps.sh
 #      where ITK is installed): ITK, edgel CPU and GPU timed in one run, edge maps compared
 # Prepare the carried folders first with scripts/prepare-device-deps.sh.
 set -uo pipefail
@@ -22,6 +23,8 @@ nvcc --version | tail -n1
 
 bash scripts/gpu-build.sh "$OUT" || exit 1
 [ -d deps/lib ] && [ ! -f /usr/include/png.h ] && export LD_LIBRARY_PATH="$(pwd)/deps/lib:${LD_LIBRARY_PATH:-}"
+[ -d deps/kissfft ] && [ ! -d /usr/include/kissfft ] &&
+  export LD_LIBRARY_PATH="$(pwd)/deps/kissfft/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
 
 log "CPU tests"
 ctest --test-dir build-gpu --output-on-failure >"$OUT/ctest.log" 2>&1 || status=1
@@ -54,6 +57,9 @@ if python3 -c "import cv2" 2>/dev/null; then
 else
   echo "cv2 is not installed on this machine: no OpenCV column" >"$OUT/opencv_cpu.md"
 fi
+log "convolution engine against cuDNN, CuPy, cv2.filter2D"
+EDGEL_LIBRARY=build-gpu/libedgel.so PYTHONPATH=python timeout 420 python3 bench/bench_filter.py \
+  ${EDGEL_FILTER_BENCH_ARGS:-} >"$OUT/bench_filter.md" 2>&1 || status=1
 log "itk preset against ITK"
 if [ -x deps/itk/bench_itk ]; then
   LD_LIBRARY_PATH="$(pwd)/deps/itk:$(pwd)/deps/lib:${LD_LIBRARY_PATH:-}" timeout 400 \
@@ -67,5 +73,6 @@ timeout 120 ncu --clock-control none --launch-skip 40 --launch-count 4 \
   20 1920x1080 >"$OUT/ncu.log" 2>&1
 grep -E "^  [a-z_]+.*\(|gpu__time_duration|dram__bytes" "$OUT/ncu.log" | sed 's/^ *//' | head -n 24
 cat "$OUT/bench_gpu.md" "$OUT/opencv_cpu.md" "$OUT/bench_itk.md"
+sed -n '/^### /,$p' "$OUT/bench_filter.md"
 log "exit status $status"
 exit $status
