@@ -78,44 +78,56 @@ def main():
     cpu = edgel.Context("cpu")
     rng = np.random.default_rng(0)
     peers = ["edgel GPU auto", "edgel GPU direct", "edgel GPU fft", "cuDNN conv2d",
-             "CuPy correlate", "CuPy fftconvolve", "edgel CPU auto", "cv2.filter2D"]
-    results = {}
-    for n in sizes:
-        img = rng.random((n, n), np.float32) * 255
-        d_img = cupy.asarray(img) if cupy is not None else None
-        d_out = cupy.empty_like(d_img) if cupy is not None else None
-        t_img = torch.as_tensor(d_img, device="cuda")[None, None] if torch is not None and cupy is not None else None
-        for m in masks:
-            k = rng.standard_normal((m, m)).astype(np.float32)
-            row = {}
-            sync = (lambda: cupy.cuda.get_current_stream().synchronize()) if cupy is not None else None
-            if gpu is not None:
+             "CuPy correlate", "CuPy fftconvolve", "edgel CPU auto", "edgel CPU direct",
+             "edgel CPU fft", "cv2.filter2D"]
+    images = {n: rng.random((n, n), np.float32) * 255 for n in sizes}
+    kernels = {m: rng.standard_normal((m, m)).astype(np.float32) for m in masks}
+    results = {(n, m): {} for n in sizes for m in masks}
+    if gpu is not None:  # the GPU phase, then the CPU phase: no CPU threads compete with it
+        sync = lambda: cupy.cuda.get_current_stream().synchronize()  # noqa: E731
+        for n in sizes:
+            d_img = cupy.asarray(images[n])
+            d_out = cupy.empty_like(d_img)
+            t_img = torch.as_tensor(d_img, device="cuda")[None, None] if torch else None
+            for m in masks:
+                k, row = kernels[m], results[(n, m)]
                 for method in ("auto", "direct", "fft"):
                     row[f"edgel GPU {method}"] = gpu_time(lambda: edgel.filter2d(
                         d_img, k, border="constant", method=method, ctx=gpu, out=d_out), sync)
-                row["edgel GPU auto method"] = edgel.filter2d_method(img, k, border="constant", ctx=gpu)
+                row["edgel GPU auto method"] = edgel.filter2d_method(
+                    images[n], k, border="constant", ctx=gpu)
                 d_k = cupy.asarray(k)
-                row["CuPy correlate"] = gpu_time(lambda: cnd.correlate(d_img, d_k, mode="constant"), sync)
+                row["CuPy correlate"] = gpu_time(
+                    lambda: cnd.correlate(d_img, d_k, mode="constant"), sync)
                 row["CuPy fftconvolve"] = gpu_time(
                     lambda: csig.fftconvolve(d_img, d_k[::-1, ::-1], mode="same"), sync)
                 if torch is not None:
                     w = torch.as_tensor(d_k, device="cuda")[None, None]
-                    pad = (m // 2)
                     with torch.no_grad():
                         row["cuDNN conv2d"] = gpu_time(
-                            lambda: torch.nn.functional.conv2d(t_img, w, padding=pad), sync)
-            if n * n * m * m <= args.cpu_limit:
-                row["edgel CPU auto"] = cpu_time(lambda: edgel.filter2d(img, k, border="constant", ctx=cpu))
-                row["cv2.filter2D"] = cpu_time(lambda: cv2.filter2D(img, -1, k, borderType=cv2.BORDER_CONSTANT))
-            results[(n, m)] = row
-            print(f"{n}x{n} {m}x{m}: " + ", ".join(
-                f"{p} {row[p] * 1e3:.3f} ms" for p in peers if p in row), flush=True)
+                            lambda: torch.nn.functional.conv2d(t_img, w, padding=m // 2), sync)
+                print(f"GPU {n}x{n} {m}x{m}: " + ", ".join(
+                    f"{p} {row[p] * 1e3:.3f} ms" for p in peers if p in row), flush=True)
+    for n in sizes:
+        for m in masks:
+            if n * n * m * m > args.cpu_limit:
+                continue
+            img, k, row = images[n], kernels[m], results[(n, m)]
+            for method in ("auto", "direct", "fft"):
+                row[f"edgel CPU {method}"] = cpu_time(lambda: edgel.filter2d(
+                    img, k, border="constant", method=method, ctx=cpu))
+            row["cv2.filter2D"] = cpu_time(
+                lambda: cv2.filter2D(img, -1, k, borderType=cv2.BORDER_CONSTANT))
+            print(f"CPU {n}x{n} {m}x{m}: " + ", ".join(
+                f"{p} {row[p] * 1e3:.3f} ms" for p in peers if p.startswith(("edgel CPU", "cv2"))
+                and p in row), flush=True)
 
     print(f"\n### Frames per second, float32, random kernel, zero border ({os.cpu_count()} CPU threads)\n")
     for n in sizes:
         print(f"\n{n}x{n}\n")
-        print("| mask | " + " | ".join(peers) + " | edgel GPU auto picked | auto / best edgel GPU | edgel GPU best / cuDNN |")
-        print("|---" * (len(peers) + 4) + "|")
+        print("| mask | " + " | ".join(peers) + " | edgel GPU auto picked | GPU auto / best |"
+              " CPU auto / best | cuDNN / edgel GPU best |")
+        print("|---" * (len(peers) + 5) + "|")
         for m in masks:
             row = results[(n, m)]
             cells = [f"{1 / row[p]:,.0f}" if p in row else "-" for p in peers]
@@ -123,7 +135,10 @@ def main():
             auto = row.get("edgel GPU auto")
             ratio = f"{auto / best:.2f}" if auto else "-"
             vs = f"{row['cuDNN conv2d'] / best:.1f}x" if "cuDNN conv2d" in row else "-"
-            print(f"| {m}x{m} | " + " | ".join(cells) + f" | {row.get('edgel GPU auto method', '-')} | {ratio} | {vs} |")
+            cbest = min(row.get(f"edgel CPU {x}", 1e9) for x in ("direct", "fft"))
+            cratio = f"{row['edgel CPU auto'] / cbest:.2f}" if "edgel CPU auto" in row else "-"
+            print(f"| {m}x{m} | " + " | ".join(cells) +
+                  f" | {row.get('edgel GPU auto method', '-')} | {ratio} | {cratio} | {vs} |")
     print("\nms per frame at 4096x4096:\n")
     if 4096 in sizes:
         print("| mask | " + " | ".join(peers) + " |")

@@ -16,7 +16,8 @@ if [ ! -f /usr/include/png.h ] || ! ls /usr/include/jpeglib.h /usr/include/*/jpe
   echo "== using carried libpng/libjpeg from deps/"
 fi
 if [ ! -d /usr/include/kissfft ] && [ -d deps/kissfft ]; then
-  cmake_args+=(-Dkissfft_DIR="$(pwd)/deps/kissfft/lib/x86_64-linux-gnu/cmake/kissfft")
+  cmake_args+=(-DKISSFFT_INCLUDE_DIR="$(pwd)/deps/kissfft/include"
+               -DKISSFFT_LIBRARY="$(pwd)/deps/kissfft/lib/x86_64-linux-gnu/libkissfft-float.so")
   export LD_LIBRARY_PATH="$(pwd)/deps/kissfft/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
   echo "== using carried KissFFT from deps/"
 fi

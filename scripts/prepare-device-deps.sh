@@ -16,13 +16,13 @@ done
 ln -sf libpng16.so.16 deps/lib/libpng16.so
 ln -sf libjpeg.so.62 deps/lib/libjpeg.so
 ln -sf libz.so.1 deps/lib/libz.so
-# KissFFT (the CPU's FFT method), in its install layout so that its CMake files work.
+# KissFFT (the CPU's FFT method): headers and library.
 if [ -d /usr/include/kissfft ]; then
   k=deps/kissfft
-  mkdir -p "$k/include" "$k/lib/x86_64-linux-gnu/cmake"
+  rm -rf "$k"
+  mkdir -p "$k/include" "$k/lib/x86_64-linux-gnu"
   cp -r /usr/include/kissfft "$k/include/"
   cp -a /usr/lib/x86_64-linux-gnu/libkissfft-float.so* "$k/lib/x86_64-linux-gnu/"
-  cp -r /usr/lib/x86_64-linux-gnu/cmake/kissfft "$k/lib/x86_64-linux-gnu/cmake/"
 fi
 # bench_itk (the itk preset against ITK itself) where this machine has ITK
 # (libinsighttoolkit5-dev): the binary and the shared libraries it needs beyond the CUDA

@@ -104,22 +104,26 @@ static int separate(edgel_filter_plan *p)
     return 1;
 }
 
-/* Predicted time of a method (arbitrary units: nanoseconds per unit of work measured on the
- * H200 host and GPU by bench/bench_filter.py; see docs/benchmarks.md). */
+/* Predicted time of a method in nanoseconds, from the times bench/bench_filter.py measured
+ * (NVIDIA H200 and its 16-core host, 2026-11-22; docs/benchmarks.md). Only the ratios
+ * between methods matter. */
 static double predicted_cost(const edgel_filter_plan *p, edgel_conv_method m, edgel_backend b)
 {
     const double values = (double)p->w * p->h * p->cn;
-    const int gpu = b == EDGEL_BACKEND_CUDA;
-    if (m == EDGEL_CONV_DIRECT)
-        return values * (gpu ? 0.004 : 0.03) * (p->nonzero + (gpu ? 8 : 4));
-    if (m == EDGEL_CONV_SEPARABLE)
-        return values * (gpu ? 0.006 : 0.05) * (p->kw + p->kh + (gpu ? 12 : 8));
-    if (gpu) { /* one transform pair of the whole padded image per channel */
-        const double area = (double)edgel_fft_size(p->w + p->kw - 1) *
-                            edgel_fft_size(p->h + p->kh - 1);
-        return area * log2(area + 2) * (2.0 * p->cn + 1) * 0.0015 + 30000;
-    }
     const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
+    if (b == EDGEL_BACKEND_CUDA) {
+        if (m == EDGEL_CONV_DIRECT)
+            return values * (0.000156 * p->nonzero + 0.0045) + 8000;
+        if (m == EDGEL_CONV_SEPARABLE)
+            return values * (0.0004 * (p->kw + p->kh) + 0.012) + 12000;
+        /* two transforms per channel; the kernel's spectrum is reused while it stays */
+        const double area = (double)edgel_fft_size(ew) * edgel_fft_size(eh);
+        return area * log2(area) * (2.0 * p->cn + 0.25) * 0.00079 + 15000;
+    }
+    if (m == EDGEL_CONV_DIRECT)
+        return values * (0.03 * p->nonzero + 0.12);
+    if (m == EDGEL_CONV_SEPARABLE)
+        return values * (0.05 * (p->kw + p->kh) + 0.4);
     const int nx = edgel_fft_tile_side(p->kw, ew), ny = edgel_fft_tile_side(p->kh, eh);
     return tile_work(nx, p->kw, ew) * tile_work(ny, p->kh, eh) * p->cn * 0.2;
 }

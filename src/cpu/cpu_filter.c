@@ -187,7 +187,11 @@ edgel_status edgel_cpu_filter(int threads, const edgel_filter_plan *p, const edg
     }
     for (int xx = 0; xx < ext; xx++)
         xmap[xx] = edgel_border_index(xx - p->ax, p->w, p->border);
-    const int tasks = threads < p->h ? threads : p->h;
+    /* Small images: fewer threads (a parallel region costs microseconds per thread). */
+    const double work = (double)n * p->h * (separable ? p->kw + p->kh : p->nonzero + 4);
+    int tasks = (int)(work / 2e5) + 1;
+    tasks = tasks < threads ? tasks : threads;
+    tasks = tasks < p->h ? tasks : p->h;
     int failed = 0;
     (void)threads;
 #pragma omp parallel num_threads(tasks) reduction(| : failed)

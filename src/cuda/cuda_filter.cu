@@ -1,14 +1,14 @@
 /*
- * The convolution engine on the GPU. Direct: 32x32 output tiles, the input tile with its
- * margin and the taps in shared memory, four outputs per thread; each output sums its taps
+ * The convolution engine on the GPU. Direct: 32x64 output tiles, the input tile with its
+ * margin and the taps in shared memory, eight outputs per thread; each output sums its taps
  * in the CPU's order with fmaf, so the GPU gives the CPU's floats. Separable: a row pass and
  * a column pass, in the same order as the CPU. FFT: the border-extended image zero-padded to
  * a cuFFT-friendly size, R2C, times the kernel spectrum's conjugate, C2R; plans are kept for
  * the last size.
  *
  * Host images are copied in and out on the first host slot's stream, which the call then
- * waits for; device images only queue work on the context's stream (the taps go up from a
- * pinned buffer, waiting only for the previous call's upload from it).
+ * waits for; device images only queue work on the context's stream (new taps go up from a
+ * pinned ring, see filter_buffers).
  */
 #include "cuda/cuda_internal.h"
 
@@ -19,8 +19,9 @@
 #include "core/filter.h"
 #include "core/image.h"
 
-#define FT 32 /* output tile side of the direct kernel */
-#define FROWS 8 /* its blockDim.y: each thread takes FT / FROWS rows */
+#define FT 32     /* output tile width of the direct kernel (blockDim.x) */
+#define FTH 64    /* its height */
+#define FROWS 8   /* its blockDim.y: each thread takes FTH / FROWS rows */
 #define TAPS_MAX (EDGEL_MAX_KERNEL_SIZE * EDGEL_MAX_KERNEL_SIZE)
 
 struct filter_geometry {
@@ -57,9 +58,9 @@ __device__ __forceinline__ void store(const filter_geometry &g, int x, int y, in
 __global__ void filter_direct(filter_geometry g, const float *taps)
 {
     extern __shared__ float smem[];
-    const int tw = FT + g.kw - 1, th = FT + g.kh - 1, ntaps = g.kw * g.kh;
+    const int tw = FT + g.kw - 1, th = FTH + g.kh - 1, ntaps = g.kw * g.kh;
     float *in = smem, *k = smem + tw * th;
-    const int x0 = blockIdx.x * FT, y0 = blockIdx.y * FT, c = blockIdx.z;
+    const int x0 = blockIdx.x * FT, y0 = blockIdx.y * FTH, c = blockIdx.z;
     const int tid = threadIdx.y * FT + threadIdx.x, nt = FT * FROWS;
     for (int i = tid; i < tw * th; i += nt) {
         const int r = i / tw, q = i - r * tw;
@@ -68,7 +69,7 @@ __global__ void filter_direct(filter_geometry g, const float *taps)
     for (int i = tid; i < ntaps; i += nt)
         k[i] = taps[i];
     __syncthreads();
-    float acc[FT / FROWS] = {};
+    float acc[FTH / FROWS] = {};
     for (int j = 0; j < g.kh; j++)
         for (int i = 0; i < g.kw; i++) {
             const float f = k[j * g.kw + i];
@@ -76,12 +77,12 @@ __global__ void filter_direct(filter_geometry g, const float *taps)
                 continue;
             const float *col = in + (threadIdx.y + j) * tw + threadIdx.x + i;
 #pragma unroll
-            for (int q = 0; q < FT / FROWS; q++)
+            for (int q = 0; q < FTH / FROWS; q++)
                 acc[q] = fmaf(f, col[q * FROWS * tw], acc[q]);
         }
     const int x = x0 + threadIdx.x;
 #pragma unroll
-    for (int q = 0; q < FT / FROWS; q++) {
+    for (int q = 0; q < FTH / FROWS; q++) {
         const int y = y0 + threadIdx.y + q * FROWS;
         if (x < g.w && y < g.h)
             store(g, x, y, c, acc[q]);
@@ -152,10 +153,12 @@ __global__ void fft_store(filter_geometry g, const float *real, int cols, int c)
 
 void free_filter_buffers(filter_buffers *b)
 {
-    cudaFree(b->taps);
-    cudaFreeHost(b->pinned_taps);
-    if (b->taps_copied)
-        cudaEventDestroy(b->taps_copied);
+    for (int i = 0; i < FILTER_SLOTS; i++) {
+        cudaFree(b->taps[i]);
+        cudaFreeHost(b->pinned[i]);
+        if (b->done[i])
+            cudaEventDestroy(b->done[i]);
+    }
     cudaFree(b->rows);
     cudaFree(b->real);
     cudaFree(b->spec);
@@ -167,30 +170,54 @@ void free_filter_buffers(filter_buffers *b)
     memset(b, 0, sizeof *b);
 }
 
-/* Taps, kx and ky to the device (through the pinned buffer, so the copy is asynchronous). */
+/* The plan's taps, kx, ky (and sizes) as laid out in a slot. */
+static void pack_taps(const edgel_filter_plan *p, float *out)
+{
+    memcpy(out, p->taps, sizeof(float) * (size_t)p->kw * p->kh);
+    if (p->kx) {
+        memcpy(out + TAPS_MAX, p->kx, sizeof(float) * (size_t)p->kw);
+        memcpy(out + 2 * TAPS_MAX, p->ky, sizeof(float) * (size_t)p->kh);
+    }
+    out[3 * TAPS_MAX] = (float)p->kw;
+    out[3 * TAPS_MAX + 1] = (float)p->kh;
+    out[3 * TAPS_MAX + 2] = p->kx ? 1.0f : 0.0f;
+}
+
+#define SLOT_FLOATS (3 * TAPS_MAX + 3)
+
+/* Makes b->taps[b->slot] hold the plan's taps, uploading only when they changed. */
 static edgel_status upload_taps(filter_buffers *b, const edgel_filter_plan *p, cudaStream_t stream)
 {
-    if (!b->taps) {
-        CUDA_TRY(cudaMalloc(&b->taps, 3 * TAPS_MAX * sizeof(float)));
-        CUDA_TRY(cudaMallocHost(&b->pinned_taps, 3 * TAPS_MAX * sizeof(float)));
-        CUDA_TRY(cudaEventCreateWithFlags(&b->taps_copied, cudaEventDisableTiming));
-        CUDA_TRY(cudaEventRecord(b->taps_copied, stream));
+    if (!b->taps[0]) {
+        for (int i = 0; i < FILTER_SLOTS; i++) {
+            CUDA_TRY(cudaMalloc(&b->taps[i], SLOT_FLOATS * sizeof(float)));
+            CUDA_TRY(cudaMallocHost(&b->pinned[i], SLOT_FLOATS * sizeof(float)));
+            CUDA_TRY(cudaEventCreateWithFlags(&b->done[i], cudaEventDisableTiming));
+        }
     }
-    CUDA_TRY(cudaEventSynchronize(b->taps_copied)); /* the previous upload has left */
-    memcpy(b->pinned_taps, p->taps, sizeof(float) * (size_t)p->kw * p->kh);
-    if (p->kx) {
-        memcpy(b->pinned_taps + TAPS_MAX, p->kx, sizeof(float) * (size_t)p->kw);
-        memcpy(b->pinned_taps + 2 * TAPS_MAX, p->ky, sizeof(float) * (size_t)p->kh);
+    if (b->version) { /* the previous call's taps, still in their slot's pinned copy? */
+        const float *cur = b->pinned[b->slot];
+        const size_t n = (size_t)p->kw * p->kh;
+        if (cur[3 * TAPS_MAX] == (float)p->kw && cur[3 * TAPS_MAX + 1] == (float)p->kh &&
+            cur[3 * TAPS_MAX + 2] == (p->kx ? 1.0f : 0.0f) &&
+            !memcmp(cur, p->taps, n * sizeof(float)) &&
+            (!p->kx || (!memcmp(cur + TAPS_MAX, p->kx, sizeof(float) * (size_t)p->kw) &&
+                        !memcmp(cur + 2 * TAPS_MAX, p->ky, sizeof(float) * (size_t)p->kh))))
+            return EDGEL_OK;
     }
-    CUDA_TRY(cudaMemcpyAsync(b->taps, b->pinned_taps, 3 * TAPS_MAX * sizeof(float),
+    const int next = (b->slot + 1) % FILTER_SLOTS;
+    CUDA_TRY(cudaEventSynchronize(b->done[next])); /* its last user has finished */
+    pack_taps(p, b->pinned[next]);
+    CUDA_TRY(cudaMemcpyAsync(b->taps[next], b->pinned[next], SLOT_FLOATS * sizeof(float),
                              cudaMemcpyHostToDevice, stream));
-    CUDA_TRY(cudaEventRecord(b->taps_copied, stream));
+    b->slot = next;
+    b->version++;
     return EDGEL_OK;
 }
 
 static edgel_status run_direct(const filter_geometry &g, const float *taps, cudaStream_t stream)
 {
-    const size_t shared = sizeof(float) * ((size_t)(FT + g.kw - 1) * (FT + g.kh - 1) +
+    const size_t shared = sizeof(float) * ((size_t)(FT + g.kw - 1) * (FTH + g.kh - 1) +
                                            (size_t)g.kw * g.kh);
     static int opted = 0; /* kernels past 65x65 need more than the default 48 KiB */
     if (!opted) {
@@ -198,7 +225,7 @@ static edgel_status run_direct(const filter_geometry &g, const float *taps, cuda
                                       200 * 1024));
         opted = 1;
     }
-    const dim3 grid((g.w + FT - 1) / FT, (g.h + FT - 1) / FT, g.cn);
+    const dim3 grid((g.w + FT - 1) / FT, (g.h + FTH - 1) / FTH, g.cn);
     filter_direct<<<grid, dim3(FT, FROWS), shared, stream>>>(g, taps);
     return EDGEL_OK;
 }
@@ -214,8 +241,9 @@ static edgel_status run_separable(filter_buffers *b, const filter_geometry &g, c
         b->rows_bytes = bytes;
     }
     const int bx = (g.w + 127) / 128;
-    filter_rows<<<dim3(bx, g.h + 1, g.cn), 128, 0, stream>>>(g, b->taps + TAPS_MAX, b->rows);
-    filter_columns<<<dim3(bx, g.h, g.cn), 128, 0, stream>>>(g, b->taps + 2 * TAPS_MAX, b->rows);
+    const float *taps = b->taps[b->slot];
+    filter_rows<<<dim3(bx, g.h + 1, g.cn), 128, 0, stream>>>(g, taps + TAPS_MAX, b->rows);
+    filter_columns<<<dim3(bx, g.h, g.cn), 128, 0, stream>>>(g, taps + 2 * TAPS_MAX, b->rows);
     return EDGEL_OK;
 }
 
@@ -255,13 +283,17 @@ static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStr
         b->plans_made = 1;
         b->fft_rows = rows;
         b->fft_cols = cols;
+        b->kspec_version = 0;
     }
     CUFFT_TRY(cufftSetStream(b->plan_fwd, stream));
     CUFFT_TRY(cufftSetStream(b->plan_inv, stream));
     const dim3 grid((cols + 127) / 128, rows);
     const size_t count = (size_t)rows * half;
-    fft_load_taps<<<grid, 128, 0, stream>>>(b->taps, g.kw, g.kh, b->real, rows, cols);
-    CUFFT_TRY(cufftExecR2C(b->plan_fwd, b->real, (cufftComplex *)b->kspec));
+    if (b->kspec_version != b->version) { /* the kernel's spectrum, once per kernel and size */
+        fft_load_taps<<<grid, 128, 0, stream>>>(b->taps[b->slot], g.kw, g.kh, b->real, rows, cols);
+        CUFFT_TRY(cufftExecR2C(b->plan_fwd, b->real, (cufftComplex *)b->kspec));
+        b->kspec_version = b->version;
+    }
     for (int c = 0; c < g.cn; c++) {
         fft_load<<<grid, 128, 0, stream>>>(g, b->real, rows, cols, c);
         CUFFT_TRY(cufftExecR2C(b->plan_fwd, b->real, (cufftComplex *)b->spec));
@@ -303,12 +335,13 @@ extern "C" edgel_status edgel_cuda_filter(edgel_cuda_state *s, const edgel_filte
     filter_buffers *b = &s->filter;
     EDGEL_TRY(upload_taps(b, p, stream));
     if (p->method == EDGEL_CONV_DIRECT)
-        EDGEL_TRY(run_direct(g, b->taps, stream));
+        EDGEL_TRY(run_direct(g, b->taps[b->slot], stream));
     else if (p->method == EDGEL_CONV_SEPARABLE)
         EDGEL_TRY(run_separable(b, g, stream));
     else
         EDGEL_TRY(run_fft(b, g, stream));
     CUDA_TRY(cudaGetLastError());
+    CUDA_TRY(cudaEventRecord(b->done[b->slot], stream));
     if (on_host) {
         CUDA_TRY(cudaMemcpy2DAsync(dst->data, dst->pitch, slot->d_out, out_row, out_row, p->h,
                                    cudaMemcpyDeviceToHost, stream));

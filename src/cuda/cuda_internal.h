@@ -53,15 +53,22 @@ struct itk_buffers {
     uint8_t *classes, *edges;
 };
 
-/* The convolution engine's device memory (see cuda_filter.cu): taps, staging for them,
- * row-pass results, FFT buffers and the cached cuFFT plans of one padded size. */
+/* The convolution engine's device memory (see cuda_filter.cu). Taps (taps, kx, ky) live in
+ * a ring of FILTER_SLOTS device buffers filled from pinned ones, so that an upload waits only
+ * for the call that used its slot FILTER_SLOTS calls earlier; a call with the taps of the
+ * previous call uploads nothing. Also: row-pass results, FFT buffers, the kernel spectrum
+ * of the current taps, and the cuFFT plans of one padded size. */
+#define FILTER_SLOTS 4
 struct filter_buffers {
-    float *taps, *pinned_taps; /* 3 x 129 x 129 floats each: taps, kx, ky */
-    cudaEvent_t taps_copied;   /* the last upload from pinned_taps */
-    float *rows;               /* separable row pass */
+    float *taps[FILTER_SLOTS], *pinned[FILTER_SLOTS];
+    cudaEvent_t done[FILTER_SLOTS]; /* after the last call that used the slot */
+    int slot;                       /* holds the current taps */
+    unsigned version;               /* of the current taps; 0: none yet */
+    float *rows;                    /* separable row pass */
     size_t rows_bytes;
-    float *real;               /* FFT: padded image, its spectrum, the kernel's spectrum */
+    float *real;                    /* FFT: padded image, its spectrum, the kernel's spectrum */
     void *spec, *kspec;
+    unsigned kspec_version;
     int fft_rows, fft_cols;
     int plans_made;
     int plan_fwd, plan_inv; /* cufftHandle */
