@@ -39,7 +39,7 @@ def gpu_time(fn, stream_sync, loops=5, calls=None):
     return float(np.median(times))
 
 
-def cpu_time(fn, loops=3):
+def cpu_time(fn, loops=5):
     fn()
     times = []
     for _ in range(loops):

@@ -36,7 +36,7 @@ static edgel_status filter(edgel_context *ctx, const edgel_filter_params *params
     const int fft_ok = on_gpu(ctx) || edgel_cpu_has_fft();
     edgel_filter_plan plan;
     EDGEL_TRY(edgel_filter_plan_make(params, src, dst, kernel, kx, kw, ky, kh, ctx->backend,
-                                     fft_ok, &plan));
+                                     ctx->threads, fft_ok, &plan));
     edgel_status st = EDGEL_OK;
     if (method_only)
         *method_only = plan.method;

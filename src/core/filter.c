@@ -104,42 +104,58 @@ static int separate(edgel_filter_plan *p)
     return 1;
 }
 
-/* Predicted time of a method in nanoseconds, from the times bench/bench_filter.py measured
- * (NVIDIA H200 and its 16-core host, 2026-11-22; docs/benchmarks.md). Only the ratios
- * between methods matter. */
-static double predicted_cost(const edgel_filter_plan *p, edgel_conv_method m, edgel_backend b)
+/* Output blocks of the CPU's FFT along one axis. */
+static int tile_blocks(int n, int k, int e)
+{
+    const int b = n - k + 1;
+    return (e - k + 1 + b - 1) / b;
+}
+
+/* Predicted time of a method in nanoseconds, fitted to the times bench/bench_filter.py
+ * measured on an NVIDIA H200 and its 16-core host (2026-11-22, docs/benchmarks.md). Only
+ * the ratios between methods matter. */
+static double predicted_cost(const edgel_filter_plan *p, edgel_conv_method m, edgel_backend b,
+                             int threads)
 {
     const double values = (double)p->w * p->h * p->cn;
     const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
     if (b == EDGEL_BACKEND_CUDA) {
-        if (m == EDGEL_CONV_DIRECT)
-            return values * (0.000156 * p->nonzero + 0.0045) + 8000;
+        if (m == EDGEL_CONV_DIRECT) { /* throughput, or one block's chain of taps when few */
+            const double blocks = ceil(p->w / 32.0) * ceil(p->h / 64.0) * p->cn;
+            const double busy = values * 0.000156 * p->nonzero;
+            const double chain = ceil(blocks / 264.0) * p->nonzero * 60.0;
+            return (busy > chain ? busy : chain) + values * 0.0045 + 8000;
+        }
         if (m == EDGEL_CONV_SEPARABLE)
             return values * (0.0004 * (p->kw + p->kh) + 0.012) + 12000;
         /* two transforms per channel; the kernel's spectrum is reused while it stays */
         const double area = (double)edgel_fft_size(ew) * edgel_fft_size(eh);
-        return area * log2(area) * (2.0 * p->cn + 0.25) * 0.00079 + 15000;
+        return area * log2(area) * (2.0 * p->cn + 0.25) * 0.000636 + 45000;
     }
+    const double rows = threads < p->h ? threads : p->h;
     if (m == EDGEL_CONV_DIRECT)
-        return values * (0.03 * p->nonzero + 0.12);
+        return values * (0.08 * p->nonzero + 1.6) / rows + 20000;
     if (m == EDGEL_CONV_SEPARABLE)
-        return values * (0.05 * (p->kw + p->kh) + 0.4);
+        return values * (0.08 * (p->kw + p->kh) + 3.0) / rows + 30000;
     const int nx = edgel_fft_tile_side(p->kw, ew), ny = edgel_fft_tile_side(p->kh, eh);
-    return tile_work(nx, p->kw, ew) * tile_work(ny, p->kh, eh) * p->cn * 0.2;
+    const double jobs = (double)tile_blocks(nx, p->kw, ew) * tile_blocks(ny, p->kh, eh) * p->cn;
+    return 0.64 * tile_work(nx, p->kw, ew) * tile_work(ny, p->kh, eh) * p->cn /
+               (jobs < threads ? jobs : threads) + 250000;
 }
 
-static edgel_conv_method choose(const edgel_filter_plan *p, edgel_backend b, int fft_ok)
+static edgel_conv_method choose(const edgel_filter_plan *p, edgel_backend b, int fft_ok,
+                                int threads)
 {
     /* u8 -> u8: OpenCV's direct arithmetic, bit for bit, wherever OpenCV filters directly. */
     if (p->in_type == EDGEL_U8 && p->out_type == EDGEL_U8 && p->nonzero < EDGEL_OPENCV_DFT_TAPS)
         return EDGEL_CONV_DIRECT;
     edgel_conv_method best = EDGEL_CONV_DIRECT;
-    double cost = predicted_cost(p, EDGEL_CONV_DIRECT, b);
-    if (p->kx && predicted_cost(p, EDGEL_CONV_SEPARABLE, b) < cost) {
+    double cost = predicted_cost(p, EDGEL_CONV_DIRECT, b, threads);
+    if (p->kx && predicted_cost(p, EDGEL_CONV_SEPARABLE, b, threads) < cost) {
         best = EDGEL_CONV_SEPARABLE;
-        cost = predicted_cost(p, EDGEL_CONV_SEPARABLE, b);
+        cost = predicted_cost(p, EDGEL_CONV_SEPARABLE, b, threads);
     }
-    if (fft_ok && predicted_cost(p, EDGEL_CONV_FFT, b) < cost)
+    if (fft_ok && predicted_cost(p, EDGEL_CONV_FFT, b, threads) < cost)
         best = EDGEL_CONV_FFT;
     return best;
 }
@@ -175,7 +191,8 @@ static edgel_status load_taps(edgel_filter_plan *p, const edgel_image *kernel, c
 edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edgel_image *src,
                                     const edgel_image *dst, const edgel_image *kernel,
                                     const float *kx, int kw, const float *ky, int kh,
-                                    edgel_backend backend, int fft_ok, edgel_filter_plan *plan)
+                                    edgel_backend backend, int threads, int fft_ok,
+                                    edgel_filter_plan *plan)
 {
     memset(plan, 0, sizeof *plan);
     if (!params)
@@ -241,6 +258,6 @@ edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edg
         return st;
     }
     plan->method = params->method != EDGEL_CONV_AUTO ? params->method
-                                                     : choose(plan, backend, fft_ok);
+                                                     : choose(plan, backend, fft_ok, threads);
     return EDGEL_OK;
 }

@@ -26,12 +26,13 @@ typedef struct edgel_filter_plan {
 } edgel_filter_plan;
 
 /* Builds a plan: checks the parameters and the kernel (a host f32 view, or kx/ky), flips
- * for convolution, detects rank-1 kernels, resolves the method for `backend` (fft_ok: the
- * backend has an FFT). The image views have been checked by the caller. */
+ * for convolution, detects rank-1 kernels, resolves the method for `backend` with `threads`
+ * CPU threads (fft_ok: the backend has an FFT). The views have been checked by the caller. */
 edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edgel_image *src,
                                     const edgel_image *dst, const edgel_image *kernel,
                                     const float *kx, int kw, const float *ky, int kh,
-                                    edgel_backend backend, int fft_ok, edgel_filter_plan *plan);
+                                    edgel_backend backend, int threads, int fft_ok,
+                                    edgel_filter_plan *plan);
 void edgel_filter_plan_free(edgel_filter_plan *plan);
 
 /* Padded FFT side for n (a product of 2, 3, 5 and 7, at least n). */
