@@ -4,7 +4,7 @@
 #   2. conformance against OpenCV and ITK, command-line and Python API tests (pytest; needs
 #      ../shared/data/bsds500)
 #   3. the same C tests in an ASan + UBSan build, and a sanitized run of the randomised
-#      conformance tests through that library
+#      conformance tests and the convolution tests through that library
 #   4. each libFuzzer target for a short run (clang)
 #   5. install, then build a small program against it with pkg-config and with CMake
 #   6. `pip install .` in a clean virtual environment, and the installed package against cv2
@@ -33,6 +33,8 @@ ctest --test-dir build-asan --output-on-failure
 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
   EDGEL_BUILD_DIR=$root/build-asan EDGEL_REQUIRE_BSDS=${EDGEL_REQUIRE_BSDS:-1} \
   "$py" -m pytest -q tests/python/test_opencv_conformance.py -k "random_crops or noise or gradients or stages or thread"
+ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
+  EDGEL_BUILD_DIR=$root/build-asan "$py" -m pytest -q -p no:warnings tests/python/test_filter.py
 
 echo "== fuzzing (libFuzzer, ${EDGEL_FUZZ_SECONDS:=15} s per target)"
 CC=clang cmake -S . -B build-fuzz -DEDGEL_BUILD_FUZZ=ON -DEDGEL_BUILD_TESTS=OFF \

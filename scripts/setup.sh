@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what edgel needs to build and test, where it is missing: Debian packages (compiler,
-# CMake, libpng, libjpeg-turbo, clang for the fuzzers, Octave for the mex) and a Python virtual environment in
-# .venv with NumPy, OpenCV and ITK (the references of the two presets) and pytest.
+# CMake, libpng, libjpeg-turbo, KissFFT for the CPU's FFT, clang for the fuzzers, Octave for
+# the mex) and a Python virtual environment in .venv with NumPy, OpenCV, ITK and SciPy (the
+# references of the presets and of the convolution engine) and pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev clang libclang-rt-14-dev
-          python3-venv octave liboctave-dev)
+packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev libkissfft-dev clang
+          libclang-rt-14-dev python3-venv octave liboctave-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -22,7 +23,8 @@ fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c "import numpy, cv2, pytest, itk" 2>/dev/null; then
-  echo "setup: installing numpy, opencv-python-headless, itk, pytest into .venv"
-  .venv/bin/pip install -q --disable-pip-version-check numpy opencv-python-headless itk pytest
+if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy" 2>/dev/null; then
+  echo "setup: installing numpy, opencv-python-headless, itk, scipy, pytest into .venv"
+  .venv/bin/pip install -q --disable-pip-version-check numpy opencv-python-headless itk scipy \
+    pytest
 fi
