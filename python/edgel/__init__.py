@@ -160,6 +160,83 @@ def _packed(a: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(a)
 
 
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    pass
+
+
+_DLManagedTensor._fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p),
+                             ("deleter", ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensor)))]
+_DL_CUDA = 2
+_DL_TYPES = {(1, 8): "|u1", (1, 16): "<u2", (0, 16): "<i2", (0, 32): "<i4", (2, 32): "<f4"}
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_capsule_rename = ctypes.pythonapi.PyCapsule_SetName
+_capsule_rename.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+class _DLPackCUDA:
+    """A CUDA array that speaks only DLPack (JAX, ...), seen through __cuda_array_interface__.
+
+    The producer is asked for the legacy default stream (stream=1): its work is then ordered
+    before anything queued there, and edgel runs there too. The tensor is released (its
+    deleter called) when this object goes.
+    """
+
+    def __init__(self, obj):
+        capsule = obj.__dlpack__(stream=1)
+        self._managed = ctypes.cast(_capsule_pointer(capsule, b"dltensor"),
+                                    ctypes.POINTER(_DLManagedTensor))
+        _capsule_rename(capsule, b"used_dltensor")  # ours to release now
+        t = self._managed.contents.dl_tensor
+        key = (t.dtype.code, t.dtype.bits)
+        if key not in _DL_TYPES or t.dtype.lanes != 1:
+            self.close()
+            raise TypeError(f"unsupported DLPack dtype {key}")
+        shape = tuple(t.shape[i] for i in range(t.ndim))
+        item = t.dtype.bits // 8
+        strides = (tuple(t.strides[i] * item for i in range(t.ndim)) if t.strides else None)
+        self.device_id = t.device.device_id
+        self.__cuda_array_interface__ = {
+            "shape": shape, "typestr": _DL_TYPES[key], "strides": strides, "version": 3,
+            "data": ((t.data or 0) + t.byte_offset, False), "stream": 1}
+
+    def close(self):
+        if self._managed:
+            deleter = self._managed.contents.deleter
+            if deleter:
+                deleter(self._managed)
+            self._managed = None
+
+    def __del__(self):
+        self.close()
+
+
+def _cuda_array(a):
+    """a itself when it has __cuda_array_interface__, an adapter for a DLPack CUDA array,
+    or None for host arrays."""
+    if hasattr(a, "__cuda_array_interface__"):
+        return a
+    if hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__") and \
+            not isinstance(a, np.ndarray) and a.__dlpack_device__()[0] == _DL_CUDA:
+        return _DLPackCUDA(a)
+    return None
+
+
 def _device_view(a) -> tuple:
     """An image view of a CUDA array (CuPy, PyTorch, ...) and the stream it names."""
     cai = a.__cuda_array_interface__
@@ -189,11 +266,13 @@ def _device_empty_like(a, shape, dtype=np.uint8):
         import torch
         tdtype = torch.float32 if np.dtype(dtype) == np.float32 else torch.uint8
         return torch.empty(shape, dtype=tdtype, device=a.device)
-    if module == "cupy":
+    try:  # CuPy's own arrays, and the results for other CUDA arrays (DLPack ones)
         import cupy
-        with cupy.cuda.Device(a.device.id):
-            return cupy.empty(shape, dtype=dtype)
-    raise TypeError(f"pass out= for CUDA arrays of type {type(a).__name__}")
+    except ImportError:
+        raise TypeError(f"pass out= for CUDA arrays of type {type(a).__name__}") from None
+    device = a.device.id if module == "cupy" else getattr(a, "device_id", 0)
+    with cupy.cuda.Device(device):
+        return cupy.empty(shape, dtype=dtype)
 
 
 class Context:
@@ -270,9 +349,11 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
     suppressed) for the names it already contains as keys (host arrays only).
     image may be a CuPy array or a PyTorch CUDA tensor: the result is then one too (or `out`,
     a uint8 CUDA array of shape (H, W), filled in place), computed on the array's stream.
+    Other CUDA arrays that speak DLPack (JAX, ...) work too; their result is a CuPy array.
     """
-    if hasattr(image, "__cuda_array_interface__"):
-        return _canny_device(image, _params(low, high, aperture, l2, blur, blur_size, gray),
+    cuda = _cuda_array(image)
+    if cuda is not None:
+        return _canny_device(cuda, _params(low, high, aperture, l2, blur, blur_size, gray),
                              out, ctx)
     image = _packed(np.asarray(image))
     h, w = image.shape[:2]
@@ -320,8 +401,9 @@ def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: 
     dtype = np.dtype(dtype)
     if dtype not in (np.dtype(np.float32), np.dtype(np.uint8)):
         raise TypeError(f"dtype must be float32 or uint8, not {dtype}")
-    if hasattr(image, "__cuda_array_interface__"):
-        return _canny_device(image, p, out, ctx, dtype)
+    cuda = _cuda_array(image)
+    if cuda is not None:
+        return _canny_device(cuda, p, out, ctx, dtype)
     image = _packed(np.asarray(image))
     edges = np.empty(image.shape[:2], dtype)
     st, keep = None, []
@@ -387,7 +469,9 @@ def _filter_params(method, border, border_value, anchor, convolve) -> _FilterPar
 
 def _run_filter(image, dtype, ctx, out, call):
     """Runs call(ctx_handle, src_view, dst_view) on host or CUDA arrays; returns the output."""
-    if hasattr(image, "__cuda_array_interface__"):
+    cuda = _cuda_array(image)
+    if cuda is not None:
+        image = cuda
         src, stream = _device_view(image)
         if out is None:
             shape = (src.height, src.width) + ((src.channels,) if src.channels > 1 else ())

@@ -17,7 +17,7 @@
 /*
  * One output row: acc[x] = sum over j, i of taps[j * kw + i] * rows[j][x + i * cn], the
  * non-zero taps in raster order, each a fused multiply-add in float (fmaf, as OpenCV's vector
- * code). rows[j] are extended rows. The AVX2+FMA version keeps 32 outputs in registers over
+ * code). rows[j] are extended rows. The AVX2+FMA version keeps 64 outputs in registers over
  * all taps; the generic one (other CPUs, and the last few outputs) gives the same floats.
  */
 static void direct_row_generic(const float *taps, int kw, int kh, int cn,
@@ -36,31 +36,37 @@ static void direct_row_generic(const float *taps, int kw, int kh, int cn,
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
 #include <immintrin.h>
 
+/* N vectors of 8 outputs at acc + x, over every tap (N independent accumulators keep both
+ * FMA units busy through their latency). */
+#define DIRECT_CHUNK(N)                                                                   \
+    do {                                                                                  \
+        __m256 a[N];                                                                      \
+        for (int v = 0; v < N; v++)                                                       \
+            a[v] = _mm256_setzero_ps();                                                   \
+        for (int j = 0; j < kh; j++) {                                                    \
+            const float *r = rows[j] + x, *t = taps + (size_t)j * kw;                     \
+            for (int i = 0; i < kw; i++) {                                                \
+                if (t[i] == 0.0f)                                                         \
+                    continue;                                                             \
+                const __m256 f = _mm256_set1_ps(t[i]);                                    \
+                const float *q = r + (size_t)i * cn;                                      \
+                for (int v = 0; v < N; v++)                                               \
+                    a[v] = _mm256_fmadd_ps(f, _mm256_loadu_ps(q + 8 * v), a[v]);          \
+            }                                                                             \
+        }                                                                                 \
+        for (int v = 0; v < N; v++)                                                       \
+            _mm256_storeu_ps(acc + x + 8 * v, a[v]);                                      \
+    } while (0)
+
 __attribute__((target("avx2,fma"))) static void direct_row_avx2(const float *taps, int kw, int kh,
                                                                 int cn, const float *const *rows,
                                                                 float *acc, int n)
 {
     int x = 0;
-    for (; x + 32 <= n; x += 32) {
-        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-        for (int j = 0; j < kh; j++) {
-            const float *r = rows[j] + x, *t = taps + (size_t)j * kw;
-            for (int i = 0; i < kw; i++) {
-                if (t[i] == 0.0f)
-                    continue;
-                const __m256 f = _mm256_set1_ps(t[i]);
-                const float *q = r + (size_t)i * cn;
-                a0 = _mm256_fmadd_ps(f, _mm256_loadu_ps(q), a0);
-                a1 = _mm256_fmadd_ps(f, _mm256_loadu_ps(q + 8), a1);
-                a2 = _mm256_fmadd_ps(f, _mm256_loadu_ps(q + 16), a2);
-                a3 = _mm256_fmadd_ps(f, _mm256_loadu_ps(q + 24), a3);
-            }
-        }
-        _mm256_storeu_ps(acc + x, a0);
-        _mm256_storeu_ps(acc + x + 8, a1);
-        _mm256_storeu_ps(acc + x + 16, a2);
-        _mm256_storeu_ps(acc + x + 24, a3);
-    }
+    for (; x + 64 <= n; x += 64)
+        DIRECT_CHUNK(8);
+    for (; x + 16 <= n; x += 16)
+        DIRECT_CHUNK(2);
     direct_row_generic(taps, kw, kh, cn, rows, acc, x, n);
 }
 

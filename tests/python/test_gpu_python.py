@@ -104,3 +104,29 @@ def test_filter2d_and_itk_on_cupy_and_torch():
     got = edgel.filter2d(t, k, border="reflect", method="direct")
     assert isinstance(got, torch.Tensor) and got.is_cuda
     assert np.array_equal(got.cpu().numpy(), ref)
+
+
+class _DLPackOnly:
+    """A CUDA array that offers only DLPack (as JAX arrays do)."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def __dlpack__(self, stream=None):
+        return self.tensor.__dlpack__(stream=stream)
+
+    def __dlpack_device__(self):
+        return self.tensor.__dlpack_device__()
+
+
+def test_dlpack_only_arrays(photos):
+    torch = pytest.importorskip("torch")
+    gray = cv2.cvtColor(photos[1], cv2.COLOR_BGR2GRAY)
+    t = torch.as_tensor(gray, device="cuda")
+    e = edgel.canny(_DLPackOnly(t), 40, 120)
+    assert isinstance(e, cupy.ndarray)
+    assert np.array_equal(cupy.asnumpy(e), cv2.Canny(gray, 40, 120))
+    k = np.full((3, 3), 1 / 9, np.float32)
+    f = edgel.filter2d(_DLPackOnly(t), k, method="direct")
+    assert isinstance(f, cupy.ndarray) and f.dtype == cupy.uint8
+    assert np.array_equal(cupy.asnumpy(f), cv2.filter2D(gray, -1, k))
