@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Octave mex function build/edgel_canny.mex against build/libedgel.so (run
-# scripts/build.sh first). MATLAB users: mex -Iinclude matlab/edgel_canny.c -Lbuild -ledgel
+# scripts/build.sh first). MATLAB: scripts/build-matlab.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkoctfile --mex -Iinclude matlab/edgel_canny.c -Lbuild -ledgel -Wl,-rpath,"$(pwd)/build" \
