@@ -25,40 +25,11 @@
 #include "itkImage.h"
 #include "itkMultiThreaderBase.h"
 
+#include "bench_util.h"
 #include "edgel.h"
 #include "io/image_io.h"
 
 using FloatImage = itk::Image<float, 2>;
-
-#define EK(call)                                                                              \
-    do {                                                                                      \
-        edgel_status s_ = (call);                                                             \
-        if (s_ != EDGEL_OK) {                                                                 \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, edgel_last_error()); \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
-#define CK(call)                                                                              \
-    do {                                                                                      \
-        cudaError_t e_ = (call);                                                              \
-        if (e_ != cudaSuccess) {                                                              \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
-
-static double now_ms()
-{
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 /* Median wall time of fn() over `runs` after one warm-up. */
 template <typename F> static double time_wall(int runs, F fn)
@@ -117,8 +88,7 @@ static std::vector<float> tiled(const std::vector<float> &g, int gw, int gh, int
     return f;
 }
 
-/* Median CUDA-event time of a device-resident call (50 runs after 10 warm-ups); the last
- * result into `out`. */
+/* Median CUDA-event time of a device-resident call; the last result into `out`. */
 static double time_device(edgel_context *gpu, cudaStream_t stream, const edgel_canny_params *p,
                           const std::vector<float> &frame, int w, int h, std::vector<float> &out)
 {
@@ -128,26 +98,11 @@ static double time_device(edgel_context *gpu, cudaStream_t stream, const edgel_c
     CK(cudaMalloc(&dedges.data, n * 4));
     dsrc.memory = dedges.memory = EDGEL_MEMORY_DEVICE;
     CK(cudaMemcpy(dsrc.data, frame.data(), n * 4, cudaMemcpyHostToDevice));
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    std::vector<double> t;
-    for (int i = 0; i < 60; i++) {
-        cudaEventRecord(e0, stream);
-        EK(edgel_canny(gpu, p, &dsrc, &dedges, NULL));
-        cudaEventRecord(e1, stream);
-        cudaEventSynchronize(e1);
-        float ms;
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (i >= 10)
-            t.push_back(ms);
-    }
+    const double t = time_events(stream, 50, [&](int) { EK(edgel_canny(gpu, p, &dsrc, &dedges, NULL)); });
     CK(cudaMemcpy(out.data(), dedges.data, n * 4, cudaMemcpyDeviceToHost));
     cudaFree(dsrc.data);
     cudaFree(dedges.data);
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    return median(t);
+    return t;
 }
 
 int main(int argc, char **argv)
