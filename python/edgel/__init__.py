@@ -475,7 +475,8 @@ def _run_filter(image, dtype, ctx, out, call):
         src, stream = _device_view(image)
         if out is None:
             shape = (src.height, src.width) + ((src.channels,) if src.channels > 1 else ())
-            out = _device_empty_like(image, shape, np.dtype(dtype or np.float32))
+            default = np.uint8 if src.type == _U8 else np.float32  # as for host arrays
+            out = _device_empty_like(image, shape, np.dtype(dtype or default))
         dst, _ = _device_view(out)
         c = _ctx(ctx, "cuda")
         _check(_lib.edgel_context_set_stream(c._handle, stream if stream else None))
