@@ -4,7 +4,7 @@
  * in the CPU's order with fmaf, so the GPU gives the CPU's floats. Separable: a row pass and
  * a column pass, in the same order as the CPU. FFT: the border-extended image zero-padded to
  * a cuFFT-friendly size, R2C, times the kernel spectrum's conjugate, C2R; plans are kept for
- * the last size.
+ * the last few sizes.
  *
  * Host images are copied in and out on the first host slot's stream, which the call then
  * waits for; device images only queue work on the context's stream (new taps go up from a
@@ -163,10 +163,11 @@ void free_filter_buffers(filter_buffers *b)
     cudaFree(b->real);
     cudaFree(b->spec);
     cudaFree(b->kspec);
-    if (b->plans_made) {
-        cufftDestroy(b->plan_fwd);
-        cufftDestroy(b->plan_inv);
-    }
+    for (int i = 0; i < FFT_PLANS; i++)
+        if (b->plans[i].rows) {
+            cufftDestroy(b->plans[i].fwd);
+            cufftDestroy(b->plans[i].inv);
+        }
     memset(b, 0, sizeof *b);
 }
 
@@ -254,57 +255,87 @@ static edgel_status run_separable(filter_buffers *b, const filter_geometry &g, c
             return edgel_fail(EDGEL_ERROR_DEVICE, "%s: cuFFT error %d", #call, (int)r_); \
     } while (0)
 
+/* The plans for rows x cols: kept from an earlier call, or made in place of the least
+ * recently used (making a plan allocates and so synchronises; keeping a few avoids that when
+ * calls alternate between sizes). */
+static edgel_status fft_plans_for(filter_buffers *b, int rows, int cols, cufftHandle *fwd,
+                                  cufftHandle *inv)
+{
+    b->calls++;
+    int slot = 0;
+    for (int i = 0; i < FFT_PLANS; i++) {
+        if (b->plans[i].rows == rows && b->plans[i].cols == cols) {
+            b->plans[i].used = b->calls;
+            *fwd = b->plans[i].fwd;
+            *inv = b->plans[i].inv;
+            return EDGEL_OK;
+        }
+        if (b->plans[i].used < b->plans[slot].used)
+            slot = i;
+    }
+    struct filter_buffers::fft_plans *e = &b->plans[slot];
+    if (e->rows) {
+        cufftDestroy(e->fwd);
+        cufftDestroy(e->inv);
+        e->rows = 0;
+    }
+    cufftHandle f, i;
+    CUFFT_TRY(cufftPlan2d(&f, rows, cols, CUFFT_R2C));
+    if (cufftPlan2d(&i, rows, cols, CUFFT_C2R) != CUFFT_SUCCESS) {
+        cufftDestroy(f);
+        return edgel_fail(EDGEL_ERROR_DEVICE, "cuFFT: no %dx%d C2R plan", cols, rows);
+    }
+    e->rows = rows;
+    e->cols = cols;
+    e->fwd = *fwd = f;
+    e->inv = *inv = i;
+    e->used = b->calls;
+    return EDGEL_OK;
+}
+
 static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStream_t stream)
 {
-    const int rows = edgel_fft_size(g.h + g.kh - 1), cols = 2 * ((edgel_fft_size(g.w + g.kw - 1) + 1) / 2);
+    const int rows = edgel_fft_size(g.h + g.kh - 1);
+    const int cols = 2 * ((edgel_fft_size(g.w + g.kw - 1) + 1) / 2);
     const int half = cols / 2 + 1;
-    if (!b->plans_made || b->fft_rows != rows || b->fft_cols != cols) {
-        if (b->plans_made) {
-            cufftDestroy(b->plan_fwd);
-            cufftDestroy(b->plan_inv);
-            b->plans_made = 0;
-        }
+    const size_t cells = (size_t)rows * 2 * half; /* spectra hold rows x half complex values */
+    if (b->fft_cells < cells) {
         cudaFree(b->real);
         cudaFree(b->spec);
         cudaFree(b->kspec);
         b->real = NULL;
         b->spec = b->kspec = NULL;
-        CUDA_TRY(cudaMalloc(&b->real, sizeof(float) * (size_t)rows * cols));
-        CUDA_TRY(cudaMalloc(&b->spec, sizeof(cufftComplex) * (size_t)rows * half));
-        CUDA_TRY(cudaMalloc(&b->kspec, sizeof(cufftComplex) * (size_t)rows * half));
-        cufftHandle f, i;
-        CUFFT_TRY(cufftPlan2d(&f, rows, cols, CUFFT_R2C));
-        if (cufftPlan2d(&i, rows, cols, CUFFT_C2R) != CUFFT_SUCCESS) {
-            cufftDestroy(f);
-            return edgel_fail(EDGEL_ERROR_DEVICE, "cuFFT: no %dx%d C2R plan", cols, rows);
-        }
-        b->plan_fwd = f;
-        b->plan_inv = i;
-        b->plans_made = 1;
-        b->fft_rows = rows;
-        b->fft_cols = cols;
+        b->fft_cells = 0;
         b->kspec_version = 0;
+        CUDA_TRY(cudaMalloc(&b->real, sizeof(float) * cells));
+        CUDA_TRY(cudaMalloc(&b->spec, sizeof(float) * cells));
+        CUDA_TRY(cudaMalloc(&b->kspec, sizeof(float) * cells));
+        b->fft_cells = cells;
     }
-    CUFFT_TRY(cufftSetStream(b->plan_fwd, stream));
-    CUFFT_TRY(cufftSetStream(b->plan_inv, stream));
+    cufftHandle fwd = 0, inv = 0;
+    EDGEL_TRY(fft_plans_for(b, rows, cols, &fwd, &inv));
+    CUFFT_TRY(cufftSetStream(fwd, stream));
+    CUFFT_TRY(cufftSetStream(inv, stream));
     const dim3 grid((cols + 127) / 128, rows);
     const size_t count = (size_t)rows * half;
-    if (b->kspec_version != b->version) { /* the kernel's spectrum, once per kernel and size */
+    if (b->kspec_version != b->version || b->kspec_rows != rows || b->kspec_cols != cols) {
+        /* the kernel's spectrum, once per kernel and size */
         fft_load_taps<<<grid, 128, 0, stream>>>(b->taps[b->slot], g.kw, g.kh, b->real, rows, cols);
-        CUFFT_TRY(cufftExecR2C(b->plan_fwd, b->real, (cufftComplex *)b->kspec));
+        CUFFT_TRY(cufftExecR2C(fwd, b->real, (cufftComplex *)b->kspec));
         b->kspec_version = b->version;
+        b->kspec_rows = rows;
+        b->kspec_cols = cols;
     }
     for (int c = 0; c < g.cn; c++) {
         fft_load<<<grid, 128, 0, stream>>>(g, b->real, rows, cols, c);
-        CUFFT_TRY(cufftExecR2C(b->plan_fwd, b->real, (cufftComplex *)b->spec));
+        CUFFT_TRY(cufftExecR2C(fwd, b->real, (cufftComplex *)b->spec));
         fft_multiply<<<(unsigned)((count + 255) / 256), 256, 0, stream>>>(
             (cufftComplex *)b->spec, (const cufftComplex *)b->kspec, count, (float)rows * cols);
-        CUFFT_TRY(cufftExecC2R(b->plan_inv, (cufftComplex *)b->spec, b->real));
+        CUFFT_TRY(cufftExecC2R(inv, (cufftComplex *)b->spec, b->real));
         fft_store<<<dim3((g.w + 127) / 128, g.h), 128, 0, stream>>>(g, b->real, cols, c);
     }
     return EDGEL_OK;
 }
-
 extern "C" edgel_status edgel_cuda_filter(edgel_cuda_state *s, const edgel_filter_plan *p,
                                           const edgel_image *src, const edgel_image *dst)
 {

@@ -57,8 +57,9 @@ struct itk_buffers {
  * a ring of FILTER_SLOTS device buffers filled from pinned ones, so that an upload waits only
  * for the call that used its slot FILTER_SLOTS calls earlier; a call with the taps of the
  * previous call uploads nothing. Also: row-pass results, FFT buffers, the kernel spectrum
- * of the current taps, and the cuFFT plans of one padded size. */
+ * of the current taps, and the cuFFT plans of the last few padded sizes. */
 #define FILTER_SLOTS 4
+#define FFT_PLANS 3
 struct filter_buffers {
     float *taps[FILTER_SLOTS], *pinned[FILTER_SLOTS];
     cudaEvent_t done[FILTER_SLOTS]; /* after the last call that used the slot */
@@ -68,10 +69,15 @@ struct filter_buffers {
     size_t rows_bytes;
     float *real;                    /* FFT: padded image, its spectrum, the kernel's spectrum */
     void *spec, *kspec;
-    unsigned kspec_version;
-    int fft_rows, fft_cols;
-    int plans_made;
-    int plan_fwd, plan_inv; /* cufftHandle */
+    size_t fft_cells;               /* real values the FFT buffers hold */
+    unsigned kspec_version;         /* of the taps in kspec, for kspec_rows x kspec_cols */
+    int kspec_rows, kspec_cols;
+    struct fft_plans {              /* cuFFT plans of the last FFT_PLANS padded sizes */
+        int rows, cols;             /* 0: unused */
+        int fwd, inv;               /* cufftHandle */
+        unsigned used;              /* call counter when last used */
+    } plans[FFT_PLANS];
+    unsigned calls;
 };
 
 struct edgel_cuda_state {
