@@ -41,6 +41,11 @@ int cmd_compare(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_convolve(int argc, char **argv);
 
+/* One Markdown row of per-stage GPU times (ms) for an RGB host frame: copies in and out,
+ * gray, blur and Canny device-resident, the device total and the given host-to-host total. */
+int bench_gpu_stages(edgel_context *ctx, const edgel_canny_params *params,
+                     const edgel_image *rgb, const edgel_image *edges, int runs, double h2h_ms);
+
 extern const char DETECT_HELP[];
 extern const char COMPARE_HELP[];
 extern const char BENCH_HELP[];

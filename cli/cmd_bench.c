@@ -23,8 +23,11 @@ const char BENCH_HELP[] =
     "Times the CPU backend per stage and in total, as a Markdown table: colour to gray,\n"
     "Gaussian blur, Canny (Sobel, non-maximum suppression, hysteresis) and the whole\n"
     "pipeline, each the median of N runs after a warm-up, at 1 thread and at N threads.\n"
-    "With --backend cuda: the GPU's Canny and whole pipeline, host image in and edges\n"
-    "out (copies included); bench/bench_gpu times device-resident calls and NPP.\n"
+    "With --backend cuda, per stage on the GPU: the copy of the RGB frame in, gray\n"
+    "conversion, blur and Canny (device-resident; the stages run fused, so gray and blur\n"
+    "are differences between calls with and without them), the copy of the edges out,\n"
+    "the device-resident total and the host-to-host total (CUDA events; bench/bench_gpu\n"
+    "times NPP beside edgel).\n"
     "  --image FILE   photograph tiled to each size (default " EDGEL_SAMPLE_IMAGE ")\n"
     "  --sizes LIST   default 640x480,1280x720,1920x1080,3840x2160,7680x4320\n"
     "  --threads N    the multithreaded column (default all cores)\n"
@@ -190,11 +193,16 @@ int cmd_bench(int argc, char **argv)
         edgel_context_threads(multi, &nthreads);
     printf("edgel %s %s benchmark: %s tiled; Gaussian sigma %g, thresholds %g/%g, L1, "
            "aperture 3;\nmedian of %d runs after a warm-up, in ms (MP/s for the total)\n\n",
-           edgel_version_string(), backend == EDGEL_BACKEND_CPU ? "CPU" : "GPU (host to host)",
+           edgel_version_string(), backend == EDGEL_BACKEND_CPU ? "CPU" : "GPU",
            image, params.blur_sigma, params.low_threshold,
            params.high_threshold, runs);
-    printf("| size | threads | gray | blur | canny | total | MP/s |\n");
-    printf("|---|---|---|---|---|---|---|\n");
+    if (backend == EDGEL_BACKEND_CUDA) {
+        printf("| size | copy in | gray | blur | canny | copy out | device total | host-to-host "
+               "total | MP/s (device) |\n|---|---|---|---|---|---|---|---|---|\n");
+    } else {
+        printf("| size | threads | gray | blur | canny | total | MP/s |\n");
+        printf("|---|---|---|---|---|---|---|\n");
+    }
     const char *p = sizes;
     int rc = st == EDGEL_OK ? EXIT_OK : EXIT_FAILURE_RUN;
     while (rc == EXIT_OK && *p) {
@@ -234,10 +242,10 @@ int cmd_bench(int argc, char **argv)
                 }
                 for (int s = gpu ? RUN_CANNY : RUN_GRAY; s <= RUN_TOTAL && st == EDGEL_OK; s++)
                     ms[s] = median_ms(&c, (bench_stage)s, runs, &st);
-                if (st == EDGEL_OK && gpu)
-                    printf("| %dx%d | gpu | - | - | %.3f | %.3f | %.1f |\n", w, h, ms[2], ms[3],
-                           (double)w * h / 1e3 / ms[3]);
-                else if (st == EDGEL_OK)
+                if (st == EDGEL_OK && gpu) {
+                    if (bench_gpu_stages(c.ctx, &params, &rgb, &edges, runs, ms[3]) != EXIT_OK)
+                        rc = EXIT_FAILURE_RUN;
+                } else if (st == EDGEL_OK)
                     printf("| %dx%d | %d | %.3f | %.3f | %.3f | %.3f | %.1f |\n", w, h,
                            k ? (int)nthreads : 1, ms[0], ms[1], ms[2], ms[3],
                            (double)w * h / 1e3 / ms[3]);

@@ -6,7 +6,8 @@
 #      photographs (data-local/bsds500) and on sizes 1x1 to 4096x4096 for every option,
 #      stages, user gradients, batches and streams
 #   3. compute-sanitizer memcheck and racecheck on the small cases
-#   4. the benchmark against NPP, and cv2.Canny with all CPU threads where cv2 is installed
+#   4. the benchmark against NPP, and cv2.Canny with all CPU threads where cv2 is installed;
+#      edgel bench's per-stage GPU times
 #   5. the convolution engine against cuDNN (PyTorch), CuPy and cv2.filter2D
 #   6. the itk preset against ITK itself (deps/itk/bench_itk, built by prepare-device-deps.sh
 #      where ITK is installed): ITK, edgel CPU and GPU timed in one run, edge maps compared
@@ -57,6 +58,10 @@ if python3 -c "import cv2" 2>/dev/null; then
 else
   echo "cv2 is not installed on this machine: no OpenCV column" >"$OUT/opencv_cpu.md"
 fi
+log "edgel bench --backend cuda (per stage)"
+./build-gpu/edgel bench --backend cuda --image data-local/bsds500/test/100039.jpg --runs 50 \
+  --sizes 640x480,1920x1080,3840x2160,7680x4320 >"$OUT/bench_stages.md" 2>&1 || status=1
+cat "$OUT/bench_stages.md"
 log "convolution engine against cuDNN, CuPy, cv2.filter2D"
 EDGEL_LIBRARY=build-gpu/libedgel.so PYTHONPATH=python timeout 420 python3 bench/bench_filter.py \
   ${EDGEL_FILTER_BENCH_ARGS:-} >"$OUT/bench_filter.md" 2>&1 || status=1
