@@ -84,16 +84,16 @@ static void columns(fft_tile *t, const kiss_fft_cpx *kernel)
     }
 }
 
-/* The value of the extended image at (u, v) for channel c. */
-static inline float extended_value(const edgel_filter_plan *p, const edgel_image *src,
-                                   const unsigned char *row, int u, int c)
+/* Column u of the extended image in source row `row` (NULL: a constant-border row),
+ * channel c. */
+static inline float extended_value(const edgel_filter_plan *p, const unsigned char *row, int u,
+                                   int c)
 {
     const int sx = edgel_border_index(u - p->ax, p->w, p->border);
     if (!row || sx < 0)
         return p->border_value;
     return p->in_type == EDGEL_U8 ? (float)row[sx * p->cn + c]
                                   : ((const float *)row)[sx * p->cn + c];
-    (void)src;
 }
 
 /* One output block: tile (tx, ty) of channel c. */
@@ -109,7 +109,7 @@ static void filter_tile(const edgel_filter_plan *p, const edgel_image *src,
             const int sy = edgel_border_index(y0 + r - p->ay, p->h, p->border);
             const unsigned char *row = sy >= 0 ? edgel_row_u8(src, sy) : NULL;
             for (int q = 0; q < bx + p->kw - 1; q++)
-                t->line[q] = extended_value(p, src, row, x0 + q, c);
+                t->line[q] = extended_value(p, row, x0 + q, c);
         }
         kiss_fftr(t->row_fwd, t->line, t->spec + (size_t)r * t->half);
     }
