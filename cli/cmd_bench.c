@@ -1,5 +1,6 @@
 /*
- * edgel bench: CPU timings per stage and in total for frame sizes from 640x480 to 7680x4320,
+ * edgel bench: CPU (or, with --backend cuda, GPU: bench_gpu_stages.c) timings per stage and
+ * in total for frame sizes from 640x480 to 7680x4320,
  * on a photograph tiled to each size (natural content: not noise, not blank).
  * Each figure is the median of --runs timed runs after one warm-up run.
  */
