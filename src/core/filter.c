@@ -56,22 +56,50 @@ static int even_235(int n)
     }
 }
 
+/* Output blocks of n - k + 1 along an axis of extended side e. */
+static int tile_blocks(int n, int k, int e)
+{
+    const int b = n - k + 1;
+    return (e - k + 1 + b - 1) / b;
+}
+
 /* Blocks of n - k + 1 outputs, each an n-point transform plus a fixed cost per block. */
 static double tile_work(int n, int k, int e)
 {
-    const int b = n - k + 1, blocks = (e - k + 1 + b - 1) / b;
-    return (double)blocks * (n * log2((double)n) + 64.0);
+    return (double)tile_blocks(n, k, e) * (n * log2((double)n) + 64.0);
 }
 
-int edgel_fft_tile_side(int k, int e)
+/* The CPU FFT's predicted time (ns) for nx x ny grids: the work over the threads the tiles
+ * can keep busy (a frame of few tiles leaves threads idle). */
+static double tiles_cost(const edgel_filter_plan *p, int nx, int ny, int threads)
 {
-    const int cap = even_235(e);
-    int best = cap;
-    for (int n = even_235(k + 1 > 64 ? k + 1 : 64); n < cap && n <= 4 * k + 1024;
-         n = even_235(n + 1))
-        if (tile_work(n, k, e) < tile_work(best, k, e))
-            best = n;
-    return best;
+    const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
+    const double jobs = (double)tile_blocks(nx, p->kw, ew) * tile_blocks(ny, p->kh, eh) * p->cn;
+    return 0.64 * tile_work(nx, p->kw, ew) * tile_work(ny, p->kh, eh) * p->cn /
+           (jobs < threads ? jobs : threads);
+}
+
+void edgel_fft_tiles(const edgel_filter_plan *p, int *nx, int *ny)
+{
+    /* Sized for a fixed thread count, not the context's: tiles decide the float rounding, and
+     * results must not depend on the number of threads. */
+    const int threads = EDGEL_FFT_TILE_THREADS;
+    const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
+    const int capx = even_235(ew), capy = even_235(eh);
+    *nx = capx;
+    *ny = capy;
+    double best = tiles_cost(p, capx, capy, threads);
+    for (int x = even_235(p->kw + 1 > 32 ? p->kw + 1 : 32); x < capx && x <= 4 * p->kw + 1024;
+         x = even_235(x + 1))
+        for (int y = even_235(p->kh + 1 > 32 ? p->kh + 1 : 32);
+             y < capy && y <= 4 * p->kh + 1024; y = even_235(y + 1)) {
+            const double c = tiles_cost(p, x, y, threads);
+            if (c < best * 0.98) { /* ties: the larger grid, fewer fixed costs */
+                best = c;
+                *nx = x;
+                *ny = y;
+            }
+        }
 }
 
 /* kx, ky with taps = ky * kx within float precision, else 0. */
@@ -104,13 +132,6 @@ static int separate(edgel_filter_plan *p)
     return 1;
 }
 
-/* Output blocks of the CPU's FFT along one axis. */
-static int tile_blocks(int n, int k, int e)
-{
-    const int b = n - k + 1;
-    return (e - k + 1 + b - 1) / b;
-}
-
 /* Predicted time of a method in nanoseconds, fitted to the times bench/bench_filter.py
  * measured on an NVIDIA H200 and its 16-core host (2026-11-22, docs/benchmarks.md). Only
  * the ratios between methods matter. */
@@ -137,10 +158,9 @@ static double predicted_cost(const edgel_filter_plan *p, edgel_conv_method m, ed
         return values * (0.08 * p->nonzero + 1.6) / rows + 20000;
     if (m == EDGEL_CONV_SEPARABLE)
         return values * (0.08 * (p->kw + p->kh) + 3.0) / rows + 30000;
-    const int nx = edgel_fft_tile_side(p->kw, ew), ny = edgel_fft_tile_side(p->kh, eh);
-    const double jobs = (double)tile_blocks(nx, p->kw, ew) * tile_blocks(ny, p->kh, eh) * p->cn;
-    return 0.64 * tile_work(nx, p->kw, ew) * tile_work(ny, p->kh, eh) * p->cn /
-               (jobs < threads ? jobs : threads) + 250000;
+    int nx, ny;
+    edgel_fft_tiles(p, &nx, &ny);
+    return tiles_cost(p, nx, ny, threads) + 250000;
 }
 
 static edgel_conv_method choose(const edgel_filter_plan *p, edgel_backend b, int fft_ok,

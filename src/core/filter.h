@@ -37,9 +37,11 @@ void edgel_filter_plan_free(edgel_filter_plan *plan);
 
 /* Padded FFT side for n (a product of 2, 3, 5 and 7, at least n). */
 int edgel_fft_size(int n);
-/* The CPU's overlap-save grid side for kernel side k over an extended side e: an even
- * product of 2, 3 and 5 with the least predicted work per output. */
-int edgel_fft_tile_side(int k, int e);
+/* The CPU's overlap-save grid (nx x ny, even products of 2, 3 and 5) with the least predicted
+ * time on EDGEL_FFT_TILE_THREADS threads: little work per output, and enough tiles to share.
+ * Independent of the context's threads, so that every thread count gives the same floats. */
+#define EDGEL_FFT_TILE_THREADS 16
+void edgel_fft_tiles(const edgel_filter_plan *plan, int *nx, int *ny);
 
 #ifdef __cplusplus
 }
