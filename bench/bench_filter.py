@@ -118,6 +118,9 @@ def main():
                     img, k, border="constant", method=method, ctx=cpu))
             row["cv2.filter2D"] = cpu_time(
                 lambda: cv2.filter2D(img, -1, k, borderType=cv2.BORDER_CONSTANT))
+            # OpenCV's workers spin for a while after a call and slow whoever runs next:
+            # let them go idle before the next cell's first edgel timing.
+            time.sleep(0.2)
             print(f"CPU {n}x{n} {m}x{m}: " + ", ".join(
                 f"{p} {row[p] * 1e3:.3f} ms" for p in peers if p.startswith(("edgel CPU", "cv2"))
                 and p in row), flush=True)
