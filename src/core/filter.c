@@ -79,6 +79,24 @@ static double tiles_cost(const edgel_filter_plan *p, int nx, int ny, int threads
            (jobs < threads ? jobs : threads);
 }
 
+/* Even products of 2, 3 and 5 in [lo, hi], ascending, at most `max` of them. */
+static int grid_sides(int lo, int hi, int *out, int max)
+{
+    int n = 0;
+    for (long p2 = 2; p2 <= hi; p2 *= 2)
+        for (long p3 = p2; p3 <= hi; p3 *= 3)
+            for (long v = p3; v <= hi && n < max; v *= 5)
+                if (v >= lo)
+                    out[n++] = (int)v;
+    for (int i = 1; i < n; i++) /* insertion sort: a few dozen values */
+        for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            const int t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return n;
+}
+
 void edgel_fft_tiles(const edgel_filter_plan *p, int *nx, int *ny)
 {
     /* Sized for a fixed thread count, not the context's: tiles decide the float rounding, and
@@ -86,18 +104,21 @@ void edgel_fft_tiles(const edgel_filter_plan *p, int *nx, int *ny)
     const int threads = EDGEL_FFT_TILE_THREADS;
     const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
     const int capx = even_235(ew), capy = even_235(eh);
+    int xs[96], ys[96];
+    const int cx = grid_sides(p->kw + 1 > 32 ? p->kw + 1 : 32, capx < 4 * p->kw + 1024 ? capx - 1
+                             : 4 * p->kw + 1024, xs, 96);
+    const int cy = grid_sides(p->kh + 1 > 32 ? p->kh + 1 : 32, capy < 4 * p->kh + 1024 ? capy - 1
+                             : 4 * p->kh + 1024, ys, 96);
     *nx = capx;
     *ny = capy;
     double best = tiles_cost(p, capx, capy, threads);
-    for (int x = even_235(p->kw + 1 > 32 ? p->kw + 1 : 32); x < capx && x <= 4 * p->kw + 1024;
-         x = even_235(x + 1))
-        for (int y = even_235(p->kh + 1 > 32 ? p->kh + 1 : 32);
-             y < capy && y <= 4 * p->kh + 1024; y = even_235(y + 1)) {
-            const double c = tiles_cost(p, x, y, threads);
-            if (c < best * 0.98) { /* ties: the larger grid, fewer fixed costs */
+    for (int i = 0; i < cx; i++)
+        for (int j = 0; j < cy; j++) {
+            const double c = tiles_cost(p, xs[i], ys[j], threads);
+            if (c < best * 0.98) { /* near ties: the larger grid, fewer fixed costs */
                 best = c;
-                *nx = x;
-                *ny = y;
+                *nx = xs[i];
+                *ny = ys[j];
             }
         }
 }
@@ -175,7 +196,8 @@ static edgel_conv_method choose(const edgel_filter_plan *p, edgel_backend b, int
         best = EDGEL_CONV_SEPARABLE;
         cost = predicted_cost(p, EDGEL_CONV_SEPARABLE, b, threads);
     }
-    if (fft_ok && predicted_cost(p, EDGEL_CONV_FFT, b, threads) < cost)
+    /* The FFT's fixed cost alone exceeds small jobs: no need to size its tiles then. */
+    if (fft_ok && cost > 250000 && predicted_cost(p, EDGEL_CONV_FFT, b, threads) < cost)
         best = EDGEL_CONV_FFT;
     return best;
 }
