@@ -196,8 +196,9 @@ static edgel_conv_method choose(const edgel_filter_plan *p, edgel_backend b, int
         best = EDGEL_CONV_SEPARABLE;
         cost = predicted_cost(p, EDGEL_CONV_SEPARABLE, b, threads);
     }
-    /* The FFT's fixed cost alone exceeds small jobs: no need to size its tiles then. */
-    if (fft_ok && cost > 250000 && predicted_cost(p, EDGEL_CONV_FFT, b, threads) < cost)
+    /* Where the FFT's fixed cost alone exceeds the job, there is no need to size its tiles. */
+    const double fft_fixed = b == EDGEL_BACKEND_CUDA ? 45000 : 250000;
+    if (fft_ok && cost > fft_fixed && predicted_cost(p, EDGEL_CONV_FFT, b, threads) < cost)
         best = EDGEL_CONV_FFT;
     return best;
 }
