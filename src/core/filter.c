@@ -27,34 +27,24 @@ void edgel_filter_plan_free(edgel_filter_plan *plan)
     plan->taps = plan->kx = plan->ky = NULL;
 }
 
-int edgel_fft_size(int n)
+/* The least m >= n whose prime factors are all at most `largest` (5 or 7), even if asked. */
+static int smooth_size(int n, int largest, int even)
 {
-    for (int m = n > 1 ? n : 1;; m++) {
+    static const int primes[] = {2, 3, 5, 7};
+    for (int m = n > 2 ? n : 2;; m++) {
         int r = m;
-        static const int primes[] = {2, 3, 5, 7};
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 4 && primes[i] <= largest; i++)
             while (r % primes[i] == 0)
                 r /= primes[i];
-        if (r == 1)
+        if (r == 1 && (!even || m % 2 == 0))
             return m;
     }
 }
 
+int edgel_fft_size(int n) { return n <= 1 ? 1 : smooth_size(n, 7, 0); }
+
 /* An even product of 2, 3 and 5 (KissFFT is fastest there) of at least n. */
-static int even_235(int n)
-{
-    for (int m = n < 2 ? 2 : n;; m++) {
-        int r = m;
-        while (r % 2 == 0)
-            r /= 2;
-        while (r % 3 == 0)
-            r /= 3;
-        while (r % 5 == 0)
-            r /= 5;
-        if (r == 1 && m % 2 == 0)
-            return m;
-    }
-}
+static int even_235(int n) { return smooth_size(n, 5, 1); }
 
 /* Output blocks of n - k + 1 along an axis of extended side e. */
 static int tile_blocks(int n, int k, int e)
@@ -97,11 +87,15 @@ static int grid_sides(int lo, int hi, int *out, int max)
     return n;
 }
 
-void edgel_fft_tiles(const edgel_filter_plan *p, int *nx, int *ny)
+/* The CPU FFT's grid (nx x ny, even products of 2, 3 and 5) with the least predicted time on
+ * EDGEL_FFT_TILE_THREADS threads: little work per output, and enough tiles to share. Found
+ * once per plan and kept in it. */
+static void fft_tiles(edgel_filter_plan *p)
 {
-    /* Sized for a fixed thread count, not the context's: tiles decide the float rounding, and
-     * results must not depend on the number of threads. */
-    const int threads = EDGEL_FFT_TILE_THREADS;
+    if (p->fft_nx)
+        return;
+    int *nx = &p->fft_nx, *ny = &p->fft_ny;
+    const int threads = EDGEL_FFT_TILE_THREADS; /* not the context's: see filter.h */
     const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
     const int capx = even_235(ew), capy = even_235(eh);
     int xs[96], ys[96];
@@ -156,7 +150,7 @@ static int separate(edgel_filter_plan *p)
 /* Predicted time of a method in nanoseconds, fitted to the times bench/bench_filter.py
  * measured on an NVIDIA H200 and its 16-core host (2026-11-22, docs/benchmarks.md). Only
  * the ratios between methods matter. */
-static double predicted_cost(const edgel_filter_plan *p, edgel_conv_method m, edgel_backend b,
+static double predicted_cost(edgel_filter_plan *p, edgel_conv_method m, edgel_backend b,
                              int threads)
 {
     const double values = (double)p->w * p->h * p->cn;
@@ -179,12 +173,11 @@ static double predicted_cost(const edgel_filter_plan *p, edgel_conv_method m, ed
         return values * (0.08 * p->nonzero + 1.6) / rows + 20000;
     if (m == EDGEL_CONV_SEPARABLE)
         return values * (0.08 * (p->kw + p->kh) + 3.0) / rows + 30000;
-    int nx, ny;
-    edgel_fft_tiles(p, &nx, &ny);
-    return tiles_cost(p, nx, ny, threads) + 250000;
+    fft_tiles(p);
+    return tiles_cost(p, p->fft_nx, p->fft_ny, threads) + 250000;
 }
 
-static edgel_conv_method choose(const edgel_filter_plan *p, edgel_backend b, int fft_ok,
+static edgel_conv_method choose(edgel_filter_plan *p, edgel_backend b, int fft_ok,
                                 int threads)
 {
     /* u8 -> u8: OpenCV's direct arithmetic, bit for bit, wherever OpenCV filters directly. */
@@ -192,9 +185,10 @@ static edgel_conv_method choose(const edgel_filter_plan *p, edgel_backend b, int
         return EDGEL_CONV_DIRECT;
     edgel_conv_method best = EDGEL_CONV_DIRECT;
     double cost = predicted_cost(p, EDGEL_CONV_DIRECT, b, threads);
-    if (p->kx && predicted_cost(p, EDGEL_CONV_SEPARABLE, b, threads) < cost) {
+    const double separable = p->kx ? predicted_cost(p, EDGEL_CONV_SEPARABLE, b, threads) : cost;
+    if (separable < cost) {
         best = EDGEL_CONV_SEPARABLE;
-        cost = predicted_cost(p, EDGEL_CONV_SEPARABLE, b, threads);
+        cost = separable;
     }
     /* Where the FFT's fixed cost alone exceeds the job, there is no need to size its tiles. */
     const double fft_fixed = b == EDGEL_BACKEND_CUDA ? 45000 : 250000;
@@ -302,5 +296,7 @@ edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edg
     }
     plan->method = params->method != EDGEL_CONV_AUTO ? params->method
                                                      : choose(plan, backend, fft_ok, threads);
+    if (plan->method == EDGEL_CONV_FFT && backend != EDGEL_BACKEND_CUDA)
+        fft_tiles(plan);
     return EDGEL_OK;
 }

@@ -23,6 +23,7 @@ typedef struct edgel_filter_plan {
     edgel_border border;
     float border_value;
     edgel_conv_method method; /* resolved, never AUTO */
+    int fft_nx, fft_ny;       /* the CPU FFT's overlap-save grid (set with method FFT) */
 } edgel_filter_plan;
 
 /* Builds a plan: checks the parameters and the kernel (a host f32 view, or kx/ky), flips
@@ -37,11 +38,9 @@ void edgel_filter_plan_free(edgel_filter_plan *plan);
 
 /* Padded FFT side for n (a product of 2, 3, 5 and 7, at least n). */
 int edgel_fft_size(int n);
-/* The CPU's overlap-save grid (nx x ny, even products of 2, 3 and 5) with the least predicted
- * time on EDGEL_FFT_TILE_THREADS threads: little work per output, and enough tiles to share.
- * Independent of the context's threads, so that every thread count gives the same floats. */
+/* The CPU FFT's grid is sized for this many threads, not the context's: tiles decide the float
+ * rounding, and every thread count must give the same floats. */
 #define EDGEL_FFT_TILE_THREADS 16
-void edgel_fft_tiles(const edgel_filter_plan *plan, int *nx, int *ny);
 
 #ifdef __cplusplus
 }

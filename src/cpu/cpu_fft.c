@@ -4,7 +4,7 @@
  * its kernel-sized margin from the border-extended image into an Ny x Nx grid, and correlates
  * it with the kernel as IFFT(FFT(grid) * conj(FFT(kernel))). With B = N - k + 1 the kept part
  * never wraps around, so the result is the linear correlation. Tiles keep every transform in
- * the cache and the threads busy; their sizes are the least predicted time (edgel_fft_tiles).
+ * the cache and the threads busy; their sizes come with the plan (src/core/filter.c).
  */
 #include "core/border.h"
 #include "core/filter.h"
@@ -134,8 +134,7 @@ static void filter_tile(const edgel_filter_plan *p, const edgel_image *src,
 edgel_status edgel_cpu_filter_fft(int threads, const edgel_filter_plan *p, const edgel_image *src,
                                   const edgel_image *dst)
 {
-    int nx, ny;
-    edgel_fft_tiles(p, &nx, &ny);
+    const int nx = p->fft_nx, ny = p->fft_ny;
     const int tiles_x = (p->w + nx - p->kw) / (nx - p->kw + 1);
     const int tiles_y = (p->h + ny - p->kh) / (ny - p->kh + 1);
     const int jobs = tiles_x * tiles_y * p->cn;

@@ -220,12 +220,9 @@ static edgel_status run_direct(const filter_geometry &g, const float *taps, cuda
 {
     const size_t shared = sizeof(float) * ((size_t)(FT + g.kw - 1) * (FTH + g.kh - 1) +
                                            (size_t)g.kw * g.kh);
-    static int opted = 0; /* kernels past 65x65 need more than the default 48 KiB */
-    if (!opted) {
+    if (shared > 48 * 1024) /* large kernels: opt in, for the current device, each time */
         CUDA_TRY(cudaFuncSetAttribute(filter_direct, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      200 * 1024));
-        opted = 1;
-    }
+                                      (int)shared));
     const dim3 grid((g.w + FT - 1) / FT, (g.h + FTH - 1) / FTH, g.cn);
     filter_direct<<<grid, dim3(FT, FROWS), shared, stream>>>(g, taps);
     return EDGEL_OK;
