@@ -322,23 +322,30 @@ def _params(low, high, aperture, l2, blur, blur_size, gray) -> _CannyParams:
     return p
 
 
-def _canny_device(image, p: _CannyParams, out, ctx: Optional[Context], dtype=np.uint8):
+def _run_device(image, out, out_shape, dtype, ctx: Optional[Context], call):
+    """call(ctx_handle, src_view, dst_view) on the CUDA array `image` (out: a CUDA array, or
+    None for a new one of out_shape(src) and `dtype`); returns the output."""
     src, stream = _device_view(image)
     if out is None:
-        out = _device_empty_like(image, (src.height, src.width), dtype)
+        out = _device_empty_like(image, out_shape(src), dtype)
     dst, _ = _device_view(out)
     c = _ctx(ctx, "cuda")
     # The array's stream orders edgel after whoever wrote the input and before whoever reads
     # the output; with no stream named, edgel waits for its own work before returning.
     _check(_lib.edgel_context_set_stream(c._handle, stream if stream else None))
     try:
-        _check(_lib.edgel_canny(c._handle, ctypes.byref(p), ctypes.byref(src), ctypes.byref(dst),
-                                None))
+        _check(call(c._handle, src, dst))
         if not stream:
             _check(_lib.edgel_context_synchronize(c._handle))
     finally:
         _lib.edgel_context_set_stream(c._handle, None)
     return out
+
+
+def _canny_device(image, p: _CannyParams, out, ctx: Optional[Context], dtype=np.uint8):
+    return _run_device(image, out, lambda v: (v.height, v.width), dtype, ctx,
+                       lambda h, s, d: _lib.edgel_canny(h, ctypes.byref(p), ctypes.byref(s),
+                                                        ctypes.byref(d), None))
 
 
 def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
@@ -474,22 +481,11 @@ def _run_filter(image, dtype, ctx, out, call):
     """Runs call(ctx_handle, src_view, dst_view) on host or CUDA arrays; returns the output."""
     cuda = _cuda_array(image)
     if cuda is not None:
-        image = cuda
-        src, stream = _device_view(image)
-        if out is None:
-            shape = (src.height, src.width) + ((src.channels,) if src.channels > 1 else ())
-            default = np.uint8 if src.type == _U8 else np.float32  # as for host arrays
-            out = _device_empty_like(image, shape, np.dtype(dtype or default))
-        dst, _ = _device_view(out)
-        c = _ctx(ctx, "cuda")
-        _check(_lib.edgel_context_set_stream(c._handle, stream if stream else None))
-        try:
-            _check(call(c._handle, src, dst))
-            if not stream:
-                _check(_lib.edgel_context_synchronize(c._handle))
-        finally:
-            _lib.edgel_context_set_stream(c._handle, None)
-        return out
+        def shape(v):
+            return (v.height, v.width) + ((v.channels,) if v.channels > 1 else ())
+        u8 = np.dtype(cuda.__cuda_array_interface__["typestr"]) == np.uint8
+        default = np.uint8 if u8 else np.float32  # as for host arrays
+        return _run_device(cuda, out, shape, np.dtype(dtype or default), ctx, call)
     image = _packed(np.asarray(image))
     if out is None:
         out = np.empty(image.shape, np.dtype(dtype) if dtype is not None else
