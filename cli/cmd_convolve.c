@@ -3,6 +3,7 @@
 #include "io/image_io.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,11 +148,14 @@ typedef struct convolve_options {
     int threads, quiet;
 } convolve_options;
 
-static int usage(const char *fmt, const char *a, const char *b)
+__attribute__((format(printf, 1, 2))) static int usage(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "edgel convolve: ");
-    fprintf(stderr, fmt, a, b);
+    vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n(run 'edgel convolve --help' for the options)\n");
+    va_end(ap);
     return -EXIT_USAGE;
 }
 
@@ -176,7 +180,7 @@ static int parse(int argc, char **argv, convolve_options *o)
                 return usage("more than one input: '%s' and '%s'", o->input, a);
             o->input = a;
         } else if (!v) {
-            return usage("%s needs a value%s", a, "");
+            return usage("%s needs a value", a);
         } else {
             i++;
             char *end;
@@ -190,23 +194,23 @@ static int parse(int argc, char **argv, convolve_options *o)
                     m++;
                 if (m == 5)
                     return usage("--border is zero, replicate, reflect, reflect-101 or wrap, "
-                                 "not '%s'%s", v, "");
+                                 "not '%s'", v);
                 o->params.border = (edgel_border)m; /* zero = EDGEL_BORDER_CONSTANT */
             } else if (!strcmp(a, "--border-value")) {
                 o->params.border_value = strtod(v, &end);
                 if (end == v || *end || !isfinite(o->params.border_value))
-                    return usage("--border-value wants a finite number, not '%s'%s", v, "");
+                    return usage("--border-value wants a finite number, not '%s'", v);
             } else if (!strcmp(a, "--method")) {
                 int m = 0;
                 while (m < 4 && strcmp(v, methods[m]))
                     m++;
                 if (m == 4)
-                    return usage("--method is auto, direct, separable or fft, not '%s'%s", v, "");
+                    return usage("--method is auto, direct, separable or fft, not '%s'", v);
                 o->params.method = (edgel_conv_method)m;
             } else if (!strcmp(a, "--anchor")) {
                 long x = strtol(v, &end, 10), y = *end == ',' ? strtol(end + 1, &end, 10) : -2;
                 if (*end || x < -1 || y < -1 || x > EDGEL_MAX_KERNEL_SIZE || y > EDGEL_MAX_KERNEL_SIZE)
-                    return usage("--anchor is X,Y (kernel column and row), not '%s'%s", v, "");
+                    return usage("--anchor is X,Y (kernel column and row), not '%s'", v);
                 o->params.anchor_x = (int32_t)x;
                 o->params.anchor_y = (int32_t)y;
             } else if (!strcmp(a, "--backend")) {
@@ -214,23 +218,23 @@ static int parse(int argc, char **argv, convolve_options *o)
                     o->backend = v[0] == 'a' ? EDGEL_BACKEND_AUTO
                                : v[1] == 'p' ? EDGEL_BACKEND_CPU : EDGEL_BACKEND_CUDA;
                 else
-                    return usage("--backend is auto, cpu or cuda, not '%s'%s", v, "");
+                    return usage("--backend is auto, cpu or cuda, not '%s'", v);
             } else if (!strcmp(a, "--threads")) {
                 long t = strtol(v, &end, 10);
                 if (end == v || *end || t < 0 || t > 1024)
-                    return usage("--threads is 0 (all cores) to 1024, not '%s'%s", v, "");
+                    return usage("--threads is 0 (all cores) to 1024, not '%s'", v);
                 o->threads = (int)t;
             } else {
-                return usage("unknown option '%s'%s", a, "");
+                return usage("unknown option '%s'", a);
             }
         }
     }
     if (!o->input)
-        return usage("no input file%s%s", "", "");
+        return usage("no input file");
     if (!o->output)
-        return usage("no output file (-o OUT)%s%s", "", "");
+        return usage("no output file (-o OUT)");
     if (!o->kernel)
-        return usage("no kernel (--kernel FILE)%s%s", "", "");
+        return usage("no kernel (--kernel FILE)");
     return 0;
 }
 
