@@ -444,6 +444,9 @@ static void compare_itk_case(const edgel_canny_params *p, const edgel_image *src
         edgel_image ds = device ? device_copy(src) : *src;
         edgel_image dg = device ? device_copy(&g) : g, dgs = device ? device_copy(&gs) : gs;
         edgel_image dgg = device ? device_copy(&gg) : gg;
+        /* cudaMemcpy from pageable memory may return before its DMA lands, and the context's
+         * stream does not wait for the legacy default stream: finish the copies. */
+        CUDA_CHECK(cudaDeviceSynchronize());
         edgel_canny_stages gst = {0};
         gst.suppressed = &dgs;
         gst.smoothed = &dgg;
@@ -536,6 +539,7 @@ static void compare_filter_case(const edgel_filter_params *p, const edgel_image 
     for (int device = 0; device < 2; device++) {
         memset(got, 0x5A, bytes);
         edgel_image ds = device ? device_copy(src) : *src, dd = device ? device_copy(&eg) : eg;
+        CUDA_CHECK(cudaDeviceSynchronize()); /* as in compare_itk_case */
         edgel_status st = edgel_filter2d(gpu, p, &ds, &dd, kernel);
         if (st == EDGEL_OK && device) {
             st = edgel_context_synchronize(gpu);
