@@ -12,6 +12,7 @@
 #   6. the itk preset against ITK itself (deps/itk/bench_itk, built by prepare-device-deps.sh
 #      where ITK is installed): ITK, edgel CPU and GPU timed in one run, edge maps compared
 # Prepare the carried folders first with scripts/prepare-device-deps.sh.
+# EDGEL_GPU_CHECK_QUICK=1: steps 1 to 3, the NPP benchmark and the per-kernel times only.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out/gpu-check}
@@ -44,13 +45,17 @@ timeout 180 compute-sanitizer --tool racecheck --error-exitcode 9 ./build-gpu/te
   >"$OUT/racecheck.log" 2>&1 || status=1
 tail -n 3 "$OUT/racecheck.log"
 
+quick=${EDGEL_GPU_CHECK_QUICK:-0}
+[ "$quick" = 1 ] || {
 log "Python on the GPU (CuPy, PyTorch)"
 EDGEL_BUILD_DIR=build-gpu EDGEL_BSDS500=data-local/bsds500 timeout 300 python3 -m pytest -q \
   tests/python/test_gpu_python.py >"$OUT/python_gpu.log" 2>&1 || status=1
 tail -n 3 "$OUT/python_gpu.log"
 
+}
 log "benchmark"
 ./build-gpu/bench/bench_gpu data-local/bsds500 "${EDGEL_BENCH_RUNS:-100}" >"$OUT/bench_gpu.md" 2>&1 || status=1
+[ "$quick" = 1 ] || {
 if python3 -c "import cv2" 2>/dev/null; then
   EDGEL_LIBRARY=build-gpu/libedgel.so PYTHONPATH=python python3 bench/bench_cpu_vs_opencv.py \
     --sizes 512x512,1080p,4K,8K --threads "$(nproc)" --image data-local/bsds500/test/100039.jpg \
@@ -72,12 +77,16 @@ if [ -x deps/itk/bench_itk ]; then
 else
   echo "deps/itk/bench_itk not carried: no ITK benchmark" >"$OUT/bench_itk.md"
 fi
+}
 log "per-kernel device time at 1920x1080 (Nsight Compute, one call)"
-timeout 120 ncu --clock-control none --launch-skip 40 --launch-count 4 \
+timeout 120 ncu --clock-control none --launch-skip 30 --launch-count 3 \
   --metrics gpu__time_duration.sum,dram__bytes.sum ./build-gpu/bench/bench_gpu data-local/bsds500 \
   20 1920x1080 >"$OUT/ncu.log" 2>&1
 grep -E "^  [a-z_]+.*\(|gpu__time_duration|dram__bytes" "$OUT/ncu.log" | sed 's/^ *//' | head -n 24
-cat "$OUT/bench_gpu.md" "$OUT/opencv_cpu.md" "$OUT/bench_itk.md"
+cat "$OUT/bench_gpu.md"
+[ "$quick" = 1 ] || {
+cat "$OUT/opencv_cpu.md" "$OUT/bench_itk.md"
 sed -n '/^### /,$p' "$OUT/bench_filter.md"
+}
 log "exit status $status"
 exit $status

@@ -55,12 +55,14 @@ EDGEL_HD int edgel_nms_direction(int32_t dx, int32_t dy)
  * row `mid`, with `up` and `down` the rows above and below (outside the image: zeros; and
  * mid[-1], mid[w] are zeros too). Returns a map value. Ties are asymmetric exactly as
  * cv::Canny: strict towards left/up, non-strict towards right/down, strict both ways on
- * diagonals. Written with selects, not branches, so a row loop over it vectorises.
+ * diagonals. Written with selects, not branches, so a row loop over it vectorises. Takes
+ * the magnitude m of the pixel, its eight neighbours' and its gradient.
  */
-EDGEL_HD uint8_t edgel_nms_value(const int32_t *up, const int32_t *mid, const int32_t *down,
-                                 int x, int32_t dx, int32_t dy, int32_t low, int32_t high)
+EDGEL_HD uint8_t edgel_nms_decide(int32_t m, int32_t up_left, int32_t up_mid, int32_t up_right,
+                                  int32_t left, int32_t right, int32_t down_left, int32_t down_mid,
+                                  int32_t down_right, int32_t dx, int32_t dy, int32_t low,
+                                  int32_t high)
 {
-    const int32_t m = mid[x];
     const uint32_t ax = (uint32_t)edgel_abs32(dx);
     const int32_t ay = edgel_abs32(dy) << 15;
     const int32_t tg22x = edgel_wrap32(ax * 13573u);
@@ -68,10 +70,6 @@ EDGEL_HD uint8_t edgel_nms_value(const int32_t *up, const int32_t *mid, const in
     const int horizontal = ay < tg22x;
     const int vertical = !horizontal && ay > tg67x;
     const int anti = (dx ^ dy) < 0; /* diagonal from lower left to upper right */
-    /* All eight neighbours are loaded unconditionally so that compilers if-convert. */
-    const int32_t up_left = up[x - 1], up_mid = up[x], up_right = up[x + 1];
-    const int32_t left = mid[x - 1], right = mid[x + 1];
-    const int32_t down_left = down[x - 1], down_mid = down[x], down_right = down[x + 1];
     const int32_t diag_before = anti ? up_right : up_left, diag_after = anti ? down_left : down_right;
     const int32_t before = horizontal ? left : vertical ? up_mid : diag_before;
     const int32_t after = horizontal ? right : vertical ? down_mid : diag_after;
@@ -79,6 +77,15 @@ EDGEL_HD uint8_t edgel_nms_value(const int32_t *up, const int32_t *mid, const in
     const int32_t keep = (m > low) & (m > before) & after_ok;
     const int32_t kept_value = m > high ? EDGEL_MAP_STRONG : EDGEL_MAP_WEAK;
     return (uint8_t)(keep ? kept_value : EDGEL_MAP_NONE);
+}
+
+/* The same from magnitude rows: the pixel at column x of `mid`. All eight neighbours are
+ * loaded unconditionally so that compilers if-convert. */
+EDGEL_HD uint8_t edgel_nms_value(const int32_t *up, const int32_t *mid, const int32_t *down,
+                                 int x, int32_t dx, int32_t dy, int32_t low, int32_t high)
+{
+    return edgel_nms_decide(mid[x], up[x - 1], up[x], up[x + 1], mid[x - 1], mid[x + 1],
+                            down[x - 1], down[x], down[x + 1], dx, dy, low, high);
 }
 
 EDGEL_HD uint8_t edgel_map_to_suppressed(uint8_t map)

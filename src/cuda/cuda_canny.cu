@@ -26,35 +26,57 @@
 
 static void free_workspace(workspace *ws)
 {
-    cudaFree(ws->map);
-    cudaFree(ws->strong);
     cudaFree(ws->gray);
     cudaFree(ws->blur);
-    cudaFree(ws->labels);
     cudaFree(ws->tmp);
+    cudaFree(ws->bits);
     memset(ws, 0, sizeof *ws);
 }
 
-edgel_status ensure_workspace(workspace *ws, size_t pixels, size_t frames, int channels)
+/* Words of one hysteresis bitmap of a w x h frame: a word per tile row per tile. */
+static size_t bitmap_words(int w, int h)
 {
-    if (ws->map && ws->pixels >= pixels && ws->frames >= frames && ws->channels >= channels)
+    return (size_t)((w + EDGEL_TILE - 1) / EDGEL_TILE) * ((h + EDGEL_TILE - 1) / EDGEL_TILE) * EDGEL_TILE;
+}
+
+/* uint32 elements of a frame's bitmaps and nodes (EDGEL_TILE_NODES = 4 * EDGEL_TILE per tile). */
+static size_t bits_per_frame(size_t words) { return 3 * words + 4 * words + 1; }
+
+edgel_status ensure_workspace(workspace *ws, int w, int h, size_t frames, int channels)
+{
+    size_t pixels = (size_t)w * h, words = bitmap_words(w, h);
+    if (ws->bits && ws->pixels >= pixels && ws->words >= words && ws->frames >= frames &&
+        ws->channels >= channels)
         return EDGEL_OK;
-    pixels = (pixels + 15) / 16 * 16; /* 16-byte multiples: vector loads stay in a frame's slot */
     pixels = pixels > ws->pixels ? pixels : ws->pixels;
+    words = words > ws->words ? words : ws->words;
     frames = frames > ws->frames ? frames : ws->frames;
     channels = channels > ws->channels ? channels : ws->channels;
     free_workspace(ws);
     const size_t n = pixels * frames;
-    CUDA_TRY(cudaMalloc(&ws->map, n));
-    CUDA_TRY(cudaMalloc(&ws->strong, n));
     CUDA_TRY(cudaMalloc(&ws->gray, n));
     CUDA_TRY(cudaMalloc(&ws->blur, n * channels));
-    CUDA_TRY(cudaMalloc(&ws->labels, n * sizeof(uint32_t)));
     CUDA_TRY(cudaMalloc(&ws->tmp, n * channels * sizeof(uint16_t)));
+    CUDA_TRY(cudaMalloc(&ws->bits, bits_per_frame(words) * frames * sizeof(uint32_t)));
     ws->pixels = pixels;
+    ws->words = words;
     ws->frames = frames;
     ws->channels = channels;
     return EDGEL_OK;
+}
+
+/* The hysteresis arrays of a workspace for w x h frames. */
+static canny_bits bits_of(const workspace *ws, int w, int h)
+{
+    canny_bits b;
+    b.stride = bits_per_frame(ws->words);
+    b.cand = ws->bits;
+    b.strong = b.cand + ws->words;
+    b.reach = b.strong + ws->words;
+    b.parent = b.reach + ws->words;
+    b.tiles_x = (w + EDGEL_TILE - 1) / EDGEL_TILE;
+    b.tiles_y = (h + EDGEL_TILE - 1) / EDGEL_TILE;
+    return b;
 }
 
 edgel_status ensure_slot(host_slot *s, size_t in_bytes, size_t out_bytes)
@@ -164,8 +186,9 @@ extern "C" edgel_status edgel_cuda_synchronize(edgel_cuda_state *s)
 
 static size_t frames_per_launch(size_t pixels, int channels)
 {
-    /* Enough frames per launch to fill the GPU with small frames, within ~1 GiB of workspace. */
-    const size_t per_frame = pixels * (1 + 1 + 1 + 4 + 3 * (size_t)channels);
+    /* Enough frames per launch to fill the GPU with small frames, within ~1 GiB of workspace
+     * (gray, blur and its u16 rows; the bitmaps and nodes take about a byte a pixel). */
+    const size_t per_frame = pixels * (2 + 3 * (size_t)channels);
     size_t n = ((size_t)1 << 30) / (per_frame ? per_frame : 1);
     if (n > EDGEL_CUDA_MAX_FRAMES)
         n = EDGEL_CUDA_MAX_FRAMES;
@@ -180,9 +203,9 @@ extern "C" edgel_status edgel_cuda_reserve(edgel_cuda_state *s, int width, int h
     size_t frames = frames_per_launch(px, channels);
     if ((size_t)batch < frames)
         frames = (size_t)batch;
-    EDGEL_TRY(ensure_workspace(&s->ws, px, frames, channels));
+    EDGEL_TRY(ensure_workspace(&s->ws, width, height, frames, channels));
     for (int i = 0; i < 2; i++) {
-        EDGEL_TRY(ensure_workspace(&s->slots[i].ws, px, 1, channels));
+        EDGEL_TRY(ensure_workspace(&s->slots[i].ws, width, height, 1, channels));
         EDGEL_TRY(ensure_slot(&s->slots[i], px * channels, px));
     }
     return EDGEL_OK;
@@ -198,14 +221,14 @@ struct device_stages {
 /* The tile kernel for an aperture and channel count (templates: constants fold). */
 template <tile_source SOURCE>
 static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, const frame_table &t,
-                        const int16_t *dy, size_t dy_pitch, const canny_workspace &cw,
+                        const int16_t *dy, size_t dy_pitch, const canny_bits &b,
                         const canny_geometry &g, const canny_stage_out &so)
 {
     const dim3 block(EDGEL_TILE, EDGEL_TILE_ROWS);
-#define EDGEL_TILE_CASE(A, C)                                                                   \
-    if (aperture == A && cn == C) {                                                             \
-        canny_tile_kernel<A, C, SOURCE><<<grid, block, 0, stream>>>(t, dy, dy_pitch, cw, g, so); \
-        return;                                                                                 \
+#define EDGEL_TILE_CASE(A, C)                                                                  \
+    if (aperture == A && cn == C) {                                                            \
+        canny_tile_kernel<A, C, SOURCE><<<grid, block, 0, stream>>>(t, dy, dy_pitch, b, g, so); \
+        return;                                                                                \
     }
     EDGEL_TILE_CASE(3, 1)
     if constexpr (SOURCE == TILE_FROM_CLASSES)
@@ -219,37 +242,38 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 #undef EDGEL_TILE_CASE
 }
 
-/* Hysteresis after the tile kernel: border merge, root resolution, edges. */
-static void launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_workspace &cw,
+/* Blocks of `warps` warps, a warp per tile, for every tile of `nframes` frames. */
+static dim3 warp_tiles_grid(const canny_bits &b, int warps, int nframes)
+{
+    return dim3((unsigned)((b.tiles_x * b.tiles_y + warps - 1) / warps), 1, (unsigned)nframes);
+}
+
+/* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
+static void launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_bits &b,
                               const canny_geometry &g, int nframes)
 {
-    const int tiles_x = (g.width + EDGEL_TILE - 1) / EDGEL_TILE;
-    const int tiles = tiles_x * ((g.height + EDGEL_TILE - 1) / EDGEL_TILE);
-    const size_t pixels = (size_t)g.width * g.height;
-    merge_tile_borders<<<dim3((tiles * 2 * EDGEL_TILE * 3 + 255) / 256, 1, nframes), 256, 0, stream>>>(
-        cw, g, tiles_x, tiles);
-    const dim3 quads((unsigned)((pixels + 4 * 256 - 1) / (4 * 256)), nframes);
-    resolve_roots<<<quads, 256, 0, stream>>>(cw, pixels);
-    write_edges<<<quads, 256, 0, stream>>>(t, cw, g, pixels);
+    const dim3 grid = warp_tiles_grid(b, EDGEL_LINK_WARPS, nframes);
+    link_tiles<<<grid, 32 * EDGEL_LINK_WARPS, 0, stream>>>(b);
+    finish_tiles<<<grid, 32 * EDGEL_LINK_WARPS, 0, stream>>>(t, b, g.width, g.height);
 }
 
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,
                                      uint8_t *edges, size_t edges_pitch, int w, int h)
 {
-    EDGEL_TRY(ensure_workspace(ws, (size_t)w * h, 1, 1));
+    EDGEL_TRY(ensure_workspace(ws, w, h, 1, 1));
     frame_table t;
     memset(&t, 0, sizeof t);
     t.src[0] = classes;
     t.dst[0] = edges;
     t.src_pitch = (size_t)w;
     t.dst_pitch = edges_pitch;
-    canny_workspace cw = {ws->map, ws->labels, ws->strong, ws->pixels};
+    const canny_bits b = bits_of(ws, w, h);
     canny_geometry g = {w, h, 1, 0, 0, 0};
     canny_stage_out none;
     memset(&none, 0, sizeof none);
-    const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, 1);
-    launch_tile<TILE_FROM_CLASSES>(3, 1, tiles, stream, t, NULL, 0, cw, g, none);
-    launch_hysteresis(stream, t, cw, g, 1);
+    const dim3 tiles(b.tiles_x, b.tiles_y, 1);
+    launch_tile<TILE_FROM_CLASSES>(3, 1, tiles, stream, t, NULL, 0, b, g, none);
+    launch_hysteresis(stream, t, b, g, 1);
     CUDA_TRY(cudaGetLastError());
     return EDGEL_OK;
 }
@@ -316,16 +340,21 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
         CUDA_TRY(cudaMemcpy2DAsync(st->smoothed, st->smoothed_pitch, cur.src[0], cur.src_pitch,
                                    (size_t)w * cn, h, cudaMemcpyDeviceToDevice, stream));
 
-    canny_workspace cw = {ws->map, ws->labels, ws->strong, ws->pixels};
+    const canny_bits b = bits_of(ws, w, h);
     const edgel_int_thresholds th = edgel_opencv_thresholds(p, 0);
     canny_geometry g = {w, h, cn, th.low, th.high, p->l2_gradient};
     canny_stage_out so;
     memset(&so, 0, sizeof so);
     if (st)
         so = st->out;
-    const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, nframes);
-    launch_tile<TILE_FROM_IMAGE>(p->aperture, cn, tiles, stream, cur, NULL, 0, cw, g, so);
-    launch_hysteresis(stream, frames, cw, g, nframes);
+    if (p->aperture == 3 && cn == 1 && !so.dx && !so.mag && !so.suppressed) {
+        canny_stream_kernel<<<warp_tiles_grid(b, EDGEL_STREAM_WARPS, nframes), 32 * EDGEL_STREAM_WARPS,
+                              0, stream>>>(cur, b, g);
+    } else {
+        const dim3 tiles(b.tiles_x, b.tiles_y, nframes);
+        launch_tile<TILE_FROM_IMAGE>(p->aperture, cn, tiles, stream, cur, NULL, 0, b, g, so);
+    }
+    launch_hysteresis(stream, frames, b, g, nframes);
     CUDA_TRY(cudaGetLastError());
     return EDGEL_OK;
 }
@@ -406,7 +435,7 @@ static edgel_status canny_device(edgel_cuda_state *s, const edgel_canny_params *
     const int w = srcs[0].width, h = srcs[0].height, cn = srcs[0].channels;
     const size_t px = (size_t)w * h;
     const size_t per_launch = frames_per_launch(px, cn);
-    EDGEL_TRY(ensure_workspace(&s->ws, px, count < (int)per_launch ? (size_t)count : per_launch, cn));
+    EDGEL_TRY(ensure_workspace(&s->ws, w, h, count < (int)per_launch ? (size_t)count : per_launch, cn));
     device_stages ds = device_stage_pointers(stages);
     if (stages)
         EDGEL_TRY(complete_gradient_stages(s, &ds, px, w));
@@ -512,7 +541,7 @@ static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
     const int w = srcs[0].width, h = srcs[0].height, cn = srcs[0].channels;
     const size_t px = (size_t)w * h;
     for (int i = 0; i < 2 && i < count; i++) {
-        EDGEL_TRY(ensure_workspace(&s->slots[i].ws, px, 1, cn));
+        EDGEL_TRY(ensure_workspace(&s->slots[i].ws, w, h, 1, cn));
         EDGEL_TRY(ensure_slot(&s->slots[i], px * cn, px));
     }
     /* A batch is all pinned or all not when its first frame is (the usual case); else staged. */
@@ -609,7 +638,7 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
     const int on_host = dx->memory == EDGEL_MEMORY_HOST;
     cudaStream_t stream = on_host ? s->slots[0].stream : s->stream;
     workspace *ws = on_host ? &s->slots[0].ws : &s->ws;
-    EDGEL_TRY(ensure_workspace(ws, px, 1, 1));
+    EDGEL_TRY(ensure_workspace(ws, w, h, 1, 1));
     const int16_t *ddx = (const int16_t *)dx->data, *ddy = (const int16_t *)dy->data;
     uint8_t *dedges = (uint8_t *)edges->data;
     size_t dx_pitch = dx->pitch, dy_pitch = dy->pitch, e_pitch = edges->pitch;
@@ -639,12 +668,12 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
     t.dst[0] = dedges;
     t.src_pitch = dx_pitch;
     t.dst_pitch = e_pitch;
-    canny_workspace cw = {ws->map, ws->labels, ws->strong, ws->pixels};
+    const canny_bits b = bits_of(ws, w, h);
     const edgel_int_thresholds th = edgel_opencv_thresholds(p, 1);
     canny_geometry g = {w, h, cn, th.low, th.high, p->l2_gradient};
-    const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, 1);
-    launch_tile<TILE_FROM_GRADIENTS>(3, cn, tiles, stream, t, ddy, dy_pitch, cw, g, ds.out);
-    launch_hysteresis(stream, t, cw, g, 1);
+    const dim3 tiles(b.tiles_x, b.tiles_y, 1);
+    launch_tile<TILE_FROM_GRADIENTS>(3, cn, tiles, stream, t, ddy, dy_pitch, b, g, ds.out);
+    launch_hysteresis(stream, t, b, g, 1);
     CUDA_TRY(cudaGetLastError());
     if (on_host) {
         if (stages) {

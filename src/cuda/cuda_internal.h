@@ -17,13 +17,14 @@
             return edgel_fail(EDGEL_ERROR_DEVICE, "%s: %s", #call, cudaGetErrorString(err_)); \
     } while (0)
 
-/* Device buffers for `frames` frames of up to `pixels` pixels and `channels` channels. */
+/* Device buffers for `frames` frames of up to `pixels` pixels and `channels` channels, and
+ * `words` words of each hysteresis bitmap per frame (see cuda_hysteresis.cuh). */
 struct workspace {
-    size_t pixels, frames;
+    size_t pixels, frames, words;
     int channels;
-    uint8_t *map, *gray, *blur, *strong;
-    uint32_t *labels;
+    uint8_t *gray, *blur;
     uint16_t *tmp;
+    uint32_t *bits; /* per frame: cand, strong, reach (words each), parent (4 * words + 1) */
 };
 
 /* What a call on host images needs besides the workspace: a stream, device copies of the
@@ -91,8 +92,9 @@ struct edgel_cuda_state {
     filter_buffers filter;
 };
 
-/* Grow-only device buffers (reallocation synchronises the device; reserve to avoid it). */
-edgel_status ensure_workspace(workspace *ws, size_t pixels, size_t frames, int channels);
+/* Grow-only device buffers for w x h frames (reallocation synchronises the device; reserve to
+ * avoid it). */
+edgel_status ensure_workspace(workspace *ws, int w, int h, size_t frames, int channels);
 edgel_status ensure_slot(host_slot *s, size_t in_bytes, size_t out_bytes);
 /* True for page-locked host memory (copied by DMA without staging). */
 int is_pinned(const void *p);

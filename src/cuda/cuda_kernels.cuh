@@ -2,18 +2,15 @@
  * The kernels of the CUDA backend. Per-pixel arithmetic comes from src/core/pixel_math.h, the
  * same functions the CPU backend runs, so both backends compute the same bytes.
  *
- * Canny runs in four launches, each over up to EDGEL_CUDA_MAX_FRAMES frames (blockIdx.z):
- *   canny_tile_kernel      gradient, magnitude, NMS and double threshold of a 32x32 tile from a
- *                          shared-memory copy of its input (with halo), then connected
- *                          components of the tile's candidate pixels: horizontal runs from a
- *                          warp ballot, runs joined across rows by union-find in shared memory.
- *                          Writes per pixel the map bits and the global index of its tile-local
- *                          root, and per local root whether its component holds a strong pixel
- *   merge_tile_borders     joins components across tile borders (global union-find, atomicMin)
- *   resolve_roots          points every local root straight at its final root and passes the
- *                          strong flag on to it (walks only local roots, not every pixel)
- *   write_edges            for the components that reached a tile side: 255 where the final
- *                          root is flagged (two loads). The tile kernel wrote all other pixels
+ * Canny runs in three launches, each over up to EDGEL_CUDA_MAX_FRAMES frames (blockIdx.z):
+ *   canny_stream_kernel    the common case (gray u8, Sobel 3x3, no stage outputs): gradient,
+ *                          magnitude, NMS and double threshold, a warp per 32x32 tile walking
+ *                          down its rows with the values in registers
+ *   canny_tile_kernel      every other case (apertures 5, 7, Scharr; 3 or 4 channels; user
+ *                          gradients; classes of another preset; stage outputs): the same from
+ *                          a shared-memory copy of the tile and its halo
+ *   link_tiles, finish_tiles (cuda_hysteresis.cuh): hysteresis over the bitmaps the tile
+ *                          kernels write
  * Hysteresis is thereby exact (candidates 8-connected to a strong pixel) in a fixed number of
  * launches, with no host round trip.
  */
@@ -25,12 +22,8 @@
 #include "core/pixel_math.h"
 
 #define EDGEL_CUDA_MAX_FRAMES 64
-#define EDGEL_TILE 32         /* tile side of canny_tile_kernel */
-#define EDGEL_TILE_ROWS 8     /* its blockDim.y; blockDim.x = EDGEL_TILE */
-/* Bits of the device map (the CPU's 0/1/2 values are not used on the GPU). */
-#define EDGEL_GMAP_CANDIDATE 1u /* kept by NMS, above the low threshold */
-#define EDGEL_GMAP_STRONG 2u    /* above the high threshold */
-#define EDGEL_GMAP_ROOT 4u      /* root of its tile-local component */
+#define EDGEL_TILE 32         /* tile side of the tile kernels and of the hysteresis */
+#define EDGEL_TILE_ROWS 8     /* blockDim.y of canny_tile_kernel; blockDim.x = EDGEL_TILE */
 
 /* Where each frame of a launch lives (passed by value: no table upload, no race). */
 struct frame_table {
@@ -38,14 +31,6 @@ struct frame_table {
     uint8_t *dst[EDGEL_CUDA_MAX_FRAMES];
     size_t src_pitch;
     size_t dst_pitch;
-};
-
-/* Per-frame workspace: frame z's map and labels start at z * stride. */
-struct canny_workspace {
-    uint8_t *map;      /* EDGEL_GMAP_* bits per pixel, w * h per frame */
-    uint32_t *labels;  /* union-find parent, as a pixel index of the frame */
-    uint8_t *strong;   /* at local and final roots: the component holds a strong pixel */
-    size_t stride;     /* pixels from one frame's buffers to the next's */
 };
 
 /* Optional stage outputs of a single frame (device pointers, NULL when not wanted). */
@@ -62,82 +47,15 @@ struct canny_geometry {
     int l2;
 };
 
-/* ---- union-find over global labels ------------------------------------------------------ */
+#include "cuda/cuda_hysteresis.cuh"
 
-__device__ __forceinline__ uint32_t uf_find(const uint32_t *labels, uint32_t x)
+/* Every node of a tile starts as its own set; node 0 (tile 0 sets it) too. */
+__device__ __forceinline__ void init_tile_nodes(uint32_t *parent, int tile, int tid)
 {
-    const volatile uint32_t *l = labels;
-    uint32_t p = l[x];
-    while (p != x) {
-        x = p;
-        p = l[x];
-    }
-    return x;
-}
-
-/* One linking step of a union: given roots *a and *b, points the larger at the smaller with
- * atomicMin. True when done; false when the larger was no longer a root (another thread
- * linked it meanwhile): then *a is the smaller root, *b the larger's new parent, and the
- * caller looks for their roots again. */
-__device__ __forceinline__ bool link_roots(uint32_t *labels, uint32_t *a, uint32_t *b)
-{
-    const uint32_t lo = *a < *b ? *a : *b, hi = *a < *b ? *b : *a;
-    if (lo == hi)
-        return true;
-    const uint32_t old = atomicMin(&labels[hi], lo);
-    if (old == hi)
-        return true;
-    *a = lo;
-    *b = old;
-    return false;
-}
-
-/* Joins the sets of a and b in global memory. Both roots are sought in one loop, so the two
- * chains of loads overlap. */
-__device__ __forceinline__ void uf_union(uint32_t *labels, uint32_t a, uint32_t b)
-{
-    const volatile uint32_t *l = labels;
-    for (;;) {
-        for (;;) {
-            const uint32_t pa = l[a], pb = l[b];
-            if (pa == a && pb == b)
-                break;
-            a = pa;
-            b = pb;
-        }
-        if (link_roots(labels, &a, &b))
-            return;
-    }
-}
-
-/* ---- shared-memory union-find of one tile ------------------------------------------------ */
-
-/* Find with path halving: each step points a node at its grandparent. Parents always have
- * smaller indices than their children, so atomicMin with the grandparent only ever moves a
- * node closer to its root and never undoes a link a racing union has just made. Vertical
- * edges make chains as long as the tile is tall; halving keeps later finds short. */
-__device__ __forceinline__ uint32_t tile_find(uint32_t *lab, uint32_t x)
-{
-    const volatile uint32_t *l = lab;
-    uint32_t p = l[x];
-    while (p != x) {
-        const uint32_t gp = l[p];
-        if (gp != p)
-            atomicMin(&lab[x], gp);
-        x = p;
-        p = gp;
-    }
-    return x;
-}
-
-__device__ __forceinline__ void tile_union(uint32_t *lab, uint32_t a, uint32_t b)
-{
-    for (;;) {
-        a = tile_find(lab, a);
-        b = tile_find(lab, b);
-        if (link_roots(lab, &a, &b))
-            return;
-    }
+    if (tid < EDGEL_TILE_NODES)
+        parent[tile_node(tile, tid)] = tile_node(tile, tid);
+    if (tile == 0 && tid == 0)
+        parent[0] = 0;
 }
 
 /* The Sobel kernels of cv::Canny as compile-time constants (APERTURE -1 is Scharr), so the
@@ -163,18 +81,19 @@ template <int APERTURE> struct sobel {
 
 /* What the tile kernel reads: a u8 image (Sobel, NMS and thresholds here), caller-supplied
  * s16 gradients dx, dy (src = dx, aux = dy), or hysteresis classes (EDGEL_MAP_* bytes, one per
- * pixel) that another preset computed: then only the components are found here. */
+ * pixel) that another preset computed. */
 enum tile_source { TILE_FROM_IMAGE, TILE_FROM_GRADIENTS, TILE_FROM_CLASSES };
 
 /*
- * Gradient + NMS + tile components. APERTURE 3, 5, 7 or -1 (Scharr); CN channels. The
- * gradient is computed on a ring one pixel wider than the tile, since NMS looks at the
- * neighbours' magnitudes; outside the image the magnitude is 0.
+ * Gradient, NMS and thresholds of a 32x32 tile into the hysteresis bitmaps, and the stage
+ * outputs asked for. APERTURE 3, 5, 7 or -1 (Scharr); CN channels. The gradient is computed
+ * on a ring one pixel wider than the tile, since NMS looks at the neighbours' magnitudes;
+ * outside the image the magnitude is 0.
  */
 template <int APERTURE, int CN, tile_source SOURCE>
-__global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
+__global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
     canny_tile_kernel(frame_table frames, const int16_t *aux_dy, size_t aux_pitch,
-                      canny_workspace ws, canny_geometry g, canny_stage_out stage)
+                      canny_bits bits, canny_geometry g, canny_stage_out stage)
 {
     using K = sobel<APERTURE>;
     constexpr bool FROM_GRADIENTS = SOURCE == TILE_FROM_GRADIENTS;
@@ -186,14 +105,12 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
     __shared__ uint8_t in[IN][SOURCE == TILE_FROM_IMAGE ? IN * CN : 1];
     __shared__ int32_t mag[RING][RING];
     __shared__ int16_t sdx[RING][RING], sdy[RING][RING];
-    __shared__ uint32_t lab[T * T];
-    __shared__ uint8_t smap[T * T], sstrong[T * T], sopen[T * T];
-    __shared__ unsigned row_mask[T]; /* candidates of each tile row, bit = column */
 
     const int z = blockIdx.z, w = g.width, h = g.height;
     const int x0 = blockIdx.x * T, y0 = blockIdx.y * T;
     const int lane = threadIdx.x, tid = threadIdx.y * T + lane;
     const uint8_t *src = frames.src[z];
+    init_tile_nodes(bits.parent + z * bits.stride, blockIdx.y * gridDim.x + blockIdx.x, tid);
 
     if (SOURCE == TILE_FROM_IMAGE) {
         /* Input tile with replicated borders: rows y0-1-KR .., columns x0-1-KR .. All of a
@@ -264,12 +181,11 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
     __syncthreads();
 
     /* NMS and double threshold. Thread (lane, threadIdx.y) takes row threadIdx.y + 8k, so a
-     * warp holds a whole tile row and a ballot gives the row's runs of candidates; each
-     * candidate starts labelled with the first pixel of its run. */
-    int run_start[PER];
+     * warp holds a whole tile row and a ballot gives the row's words. */
+    uint32_t *cand = bits.cand + z * bits.stride, *strong = bits.strong + z * bits.stride;
 #pragma unroll
     for (int k = 0; k < PER; k++) {
-        const int i = tid + k * NT, ty = i / T, gx = x0 + lane, gy = y0 + ty;
+        const int ty = threadIdx.y + k * EDGEL_TILE_ROWS, gx = x0 + lane, gy = y0 + ty;
         uint8_t v = EDGEL_MAP_NONE;
         if constexpr (FROM_CLASSES) {
             if (gx < w && gy < h)
@@ -278,15 +194,13 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
             v = edgel_nms_value(&mag[ty][1], &mag[ty + 1][1], &mag[ty + 2][1], lane,
                                 sdx[ty + 1][lane + 1], sdy[ty + 1][lane + 1], g.low, g.high);
         }
-        smap[i] = v;
-        const unsigned run_mask = __ballot_sync(0xFFFFFFFFu, v != EDGEL_MAP_NONE);
-        if (lane == 0)
-            row_mask[ty] = run_mask;
-        const unsigned starts = run_mask & ~(run_mask << 1);
-        run_start[k] = v != EDGEL_MAP_NONE ? 31 - __clz(starts & (0xFFFFFFFFu >> (31 - lane))) : lane;
-        lab[i] = (uint32_t)(i - lane + run_start[k]);
-        sstrong[i] = 0;
-        sopen[i] = 0;
+        const uint32_t cm = __ballot_sync(EDGEL_FULL_WARP, v != EDGEL_MAP_NONE);
+        const uint32_t sm = __ballot_sync(EDGEL_FULL_WARP, v == EDGEL_MAP_STRONG);
+        if (lane == 0) {
+            const size_t word = (size_t)gy * gridDim.x + blockIdx.x;
+            cand[word] = cm;
+            strong[word] = sm;
+        }
         if constexpr (!FROM_CLASSES) {
             if (gx < w && gy < h && stage.dx) {
                 *(int16_t *)((uint8_t *)stage.dx + gy * stage.dx_pitch + gx * 2) = sdx[ty + 1][lane + 1];
@@ -298,166 +212,91 @@ __global__ void __maxnreg__(32) /* 8 blocks of 256 threads per SM */
                 stage.suppressed[gy * stage.sup_pitch + gx] = edgel_map_to_suppressed(v);
         }
     }
-    __syncthreads();
-    /* Each run is joined once to each run it touches in the row above (8-connected). A pixel
-     * joins upwards only where its left neighbour in the run cannot already have done so:
-     * straight up unless the left pixel's up-left link reaches the same run above; up-left
-     * only at the run's start; up-right only at its end. Decided for a whole row at once
-     * from the rows' candidate masks. */
-#pragma unroll
-    for (int k = 0; k < PER; k++) {
-        const int ty = threadIdx.y + k * EDGEL_TILE_ROWS, i = ty * T + lane;
-        if (ty == 0)
-            continue;
-        const unsigned cur = row_mask[ty], up = row_mask[ty - 1];
-        const unsigned left = cur << 1, right = cur >> 1, up_left = up << 1, up_right = up >> 1;
-        const unsigned bit = 1u << lane;
-        /* At most two links per pixel, from two call sites (each inlined union is long). */
-        const bool straight = cur & up & ~(left & up_left) & bit;
-        const bool diag_left = cur & ~up & up_left & ~left & bit;
-        const bool diag_right = cur & ~up & up_right & ~right & bit;
-        if (straight || diag_left)
-            tile_union(lab, i, straight ? i - T : i - T - 1);
-        if (diag_right)
-            tile_union(lab, i, i - T + 1);
-    }
-    __syncthreads();
-    /* Roots: found once per run (at its start) and passed along the run by a shuffle. */
-    uint32_t roots[PER];
-#pragma unroll
-    for (int k = 0; k < PER; k++) {
-        const int i = tid + k * NT;
-        const bool cand = smap[i] != EDGEL_MAP_NONE;
-        const uint32_t r = cand && run_start[k] == lane ? tile_find(lab, i) : (uint32_t)i;
-        roots[k] = __shfl_sync(0xFFFFFFFFu, r, run_start[k]);
-        if (smap[i] == EDGEL_MAP_STRONG)
-            sstrong[roots[k]] = 1;
-        const int ty = i / T;
-        if (cand && ((lane == 0 && x0 > 0) || (lane == T - 1 && x0 + T < w) ||
-                     (ty == 0 && y0 > 0) || (ty == T - 1 && y0 + T < h)))
-            sopen[roots[k]] = 1; /* may join pixels of another tile */
-    }
-    __syncthreads();
-    /* Components inside the tile are final: their edges are written here. Components that
-     * reach a tile side stay open: label, map bits and strong flag for the later kernels,
-     * which write their edges. */
-    uint8_t *map = ws.map + z * ws.stride;
-    uint32_t *labels = ws.labels + z * ws.stride;
-    uint8_t *dst = frames.dst[z];
-#pragma unroll
-    for (int k = 0; k < PER; k++) {
-        const int i = tid + k * NT, ty = i / T, gx = x0 + lane, gy = y0 + ty;
-        if (gx >= w || gy >= h)
-            continue;
-        const size_t p = (size_t)gy * w + gx;
-        const uint8_t v = smap[i];
-        uint8_t bits = 0;
-        if (v != EDGEL_MAP_NONE && sopen[roots[k]]) {
-            const uint32_t ry = roots[k] / T, rx = roots[k] - ry * T;
-            labels[p] = (uint32_t)(y0 + ry) * (uint32_t)w + (uint32_t)(x0 + rx);
-            bits = EDGEL_GMAP_CANDIDATE | (v == EDGEL_MAP_STRONG ? EDGEL_GMAP_STRONG : 0);
-            if (roots[k] == (uint32_t)i) {
-                bits |= EDGEL_GMAP_ROOT;
-                ws.strong[z * ws.stride + p] = sstrong[i];
-            }
-        } else {
-            dst[(size_t)gy * frames.dst_pitch + gx] =
-                v != EDGEL_MAP_NONE && sstrong[roots[k]] ? 255 : 0;
-        }
-        map[p] = bits;
-    }
 }
 
-/* Joins components across tile borders: each pixel of a tile's left column with its
- * neighbours in the column to the left, each of its top row with those in the row above.
- * Together these are every 8-neighbour pair that crosses a border. A pixel whose in-tile
- * predecessor (above it in the column, left of it in the row) is a candidate leaves the two
- * neighbours they share to that predecessor, which belongs to the same tile component. */
-__global__ void merge_tile_borders(canny_workspace ws, canny_geometry g, int tiles_x, int tiles)
+/*
+ * The common case of canny_tile_kernel, streamed: Sobel 3x3 of one gray u8 channel, no stage
+ * outputs. A warp takes a 32x32 tile with a lane per column and walks down its 36 input rows
+ * (replicated at the image's edges), keeping three rows of magnitudes in registers; the
+ * neighbours' values come by shuffles, and lanes 0 and 31 also read the two columns beyond
+ * their side of the tile. Lane j keeps the bitmap words of tile row j and stores them last.
+ */
+#define EDGEL_STREAM_WARPS 4
+__global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
+    canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g)
 {
-    const int T = EDGEL_TILE, w = g.width, h = g.height, z = blockIdx.z;
-    const int t = blockIdx.x * blockDim.x + threadIdx.x; /* (tile, border pixel, neighbour) */
-    if (t >= tiles * 2 * T * 3)
-        return;
-    const int n = t % 3, tk = t / 3, tile = tk / (2 * T), k = tk - tile * 2 * T;
-    const int x0 = (tile % tiles_x) * T, y0 = (tile / tiles_x) * T;
-    const bool column = k < T; /* left column, else top row */
-    const int x = column ? x0 : x0 + (k - T), y = column ? y0 + k : y0;
-    if (x >= w || y >= h || (column ? x0 == 0 : y0 == 0))
-        return;
-    const uint8_t *map = ws.map + z * ws.stride;
-    const uint32_t p = (uint32_t)y * w + x;
-    if (!(map[p] & EDGEL_GMAP_CANDIDATE))
-        return;
-    const bool pred = column ? (y > y0 && (map[p - w] & EDGEL_GMAP_CANDIDATE))
-                             : (x > x0 && (map[p - 1] & EDGEL_GMAP_CANDIDATE));
-    if (pred && n < 2)
-        return;
-    const int nx = column ? x - 1 : x - 1 + n, ny = column ? y - 1 + n : y - 1;
-    if (nx < 0 || nx >= w || ny < 0 || ny >= h)
-        return;
-    const uint32_t q = (uint32_t)ny * w + nx;
-    if (map[q] & EDGEL_GMAP_CANDIDATE)
-        uf_union(ws.labels + z * ws.stride, p, q);
-}
+    const int lane = threadIdx.x & 31, z = blockIdx.z;
+    const int tile = blockIdx.x * EDGEL_STREAM_WARPS + (threadIdx.x >> 5);
+    if (tile >= bits.tiles_x * bits.tiles_y)
+        return; /* whole warps */
+    const int tx = tile % bits.tiles_x, ty = tile / bits.tiles_x;
+    const int w = g.width, h = g.height, x0 = tx * EDGEL_TILE, y0 = ty * EDGEL_TILE;
+    const uint8_t *src = frames.src[z];
+    const size_t pitch = frames.src_pitch;
+    init_tile_nodes(bits.parent + z * bits.stride, tile, lane);
+    init_tile_nodes(bits.parent + z * bits.stride, tile, lane + 32);
+    init_tile_nodes(bits.parent + z * bits.stride, tile, lane + 64);
+    init_tile_nodes(bits.parent + z * bits.stride, tile, lane + 96);
 
-/* Every local root learns its final root (labels[root] = final root, so any pixel reaches it
- * in two loads) and hands its strong flag on. Another thread may flag the same final root
- * or read a label mid-update: both values it can see are ancestors, so either is right.
- * Four pixels per thread (one 32-bit map load): the frame is a flat array of w * h. */
-__global__ void resolve_roots(canny_workspace ws, size_t pixels)
-{
-    const size_t q = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * 4;
-    if (q >= pixels)
-        return;
-    const uint8_t *map = ws.map + blockIdx.y * ws.stride;
-    uint32_t bits = *(const uint32_t *)(map + q); /* stride and buffers are 16-byte multiples */
-    if (!(bits & 0x04040404u))
-        return;
-    uint32_t *labels = ws.labels + blockIdx.y * ws.stride;
-    uint8_t *strong = ws.strong + blockIdx.y * ws.stride;
-    for (int j = 0; j < 4 && q + j < pixels; j++, bits >>= 8) {
-        if (!(bits & EDGEL_GMAP_ROOT))
+    /* Columns: this lane's, and (meaningful in lanes 0 and 31) the near and far column
+     * beyond the tile's side. */
+    const bool in_x = x0 + lane < w;
+    const bool near_in = lane == 0 ? x0 > 0 : x0 + EDGEL_TILE < w;
+    const int xo = edgel_clamp_index(x0 + lane, w);
+    const int xn = edgel_clamp_index(lane == 0 ? x0 - 1 : x0 + EDGEL_TILE, w);
+    const int xf = edgel_clamp_index(lane == 0 ? x0 - 2 : x0 + EDGEL_TILE + 1, w);
+
+    int32_t o0 = 0, o1 = 0, o2 = 0, n0 = 0, n1 = 0, n2 = 0, f0 = 0, f1 = 0, f2 = 0; /* input */
+    int32_t mu = 0, mc = 0, md = 0, lu = 0, lc = 0, ld = 0, ru = 0, rc = 0, rd = 0; /* magnitudes */
+    int32_t dxc = 0, dyc = 0, dxd = 0, dyd = 0; /* gradients of the centre and lower rows */
+    uint32_t cand_word = 0, strong_word = 0;
+#pragma unroll
+    for (int k = 0; k < EDGEL_TILE + 4; k++) {
+        const uint8_t *row = src + (size_t)edgel_clamp_index(y0 - 2 + k, h) * pitch;
+        o0 = o1, o1 = o2, o2 = __ldg(row + xo);
+        n0 = n1, n1 = n2, n2 = __ldg(row + xn);
+        f0 = f1, f1 = f2, f2 = __ldg(row + xf);
+        if (k < 2)
             continue;
-        const uint32_t p = (uint32_t)(q + j), root = uf_find(labels, p);
-        labels[p] = root;
-        if (strong[p])
-            strong[root] = 1;
+        /* Gradient and magnitude of row y = y0 - 3 + k, centred on input row k - 1. */
+        const int y = y0 - 3 + k;
+        const bool in_y = y >= 0 && y < h;
+        const int32_t s = o0 + 2 * o1 + o2, d = o2 - o0;
+        const int32_t sn = n0 + 2 * n1 + n2, dn = n2 - n0;
+        const int32_t sf = f0 + 2 * f1 + f2, df = f2 - f0;
+        int32_t sl = __shfl_up_sync(EDGEL_FULL_WARP, s, 1), sr = __shfl_down_sync(EDGEL_FULL_WARP, s, 1);
+        int32_t dl = __shfl_up_sync(EDGEL_FULL_WARP, d, 1), dr = __shfl_down_sync(EDGEL_FULL_WARP, d, 1);
+        if (lane == 0)
+            sl = sn, dl = dn;
+        if (lane == 31)
+            sr = sn, dr = dn;
+        const int32_t gx = sr - sl, gy = dl + 2 * d + dr;
+        const int32_t m = in_x && in_y ? edgel_magnitude(gx, gy, g.l2) : 0;
+        /* The near column's magnitude from the far, near and own columns (its sign does not
+         * matter to a magnitude). */
+        const int32_t mh = near_in && in_y ? edgel_magnitude(s - sf, df + 2 * dn + d, g.l2) : 0;
+        int32_t ml = __shfl_up_sync(EDGEL_FULL_WARP, m, 1), mr = __shfl_down_sync(EDGEL_FULL_WARP, m, 1);
+        if (lane == 0)
+            ml = mh;
+        if (lane == 31)
+            mr = mh;
+        mu = mc, lu = lc, ru = rc, mc = md, lc = ld, rc = rd, md = m, ld = ml, rd = mr;
+        dxc = dxd, dyc = dyd, dxd = gx, dyd = gy;
+        if (k < 4)
+            continue;
+        /* NMS of tile row j = k - 4 (its lower neighbour row was just computed). */
+        const int j = k - 4;
+        const uint8_t v = in_x && y0 + j < h
+                              ? edgel_nms_decide(mc, lu, mu, ru, lc, rc, ld, md, rd, dxc, dyc, g.low, g.high)
+                              : (uint8_t)EDGEL_MAP_NONE;
+        const uint32_t cm = __ballot_sync(EDGEL_FULL_WARP, v != EDGEL_MAP_NONE);
+        const uint32_t sm = __ballot_sync(EDGEL_FULL_WARP, v == EDGEL_MAP_STRONG);
+        if (lane == j)
+            cand_word = cm, strong_word = sm;
     }
-}
-
-__global__ void write_edges(frame_table frames, canny_workspace ws, canny_geometry g, size_t pixels)
-{
-    const size_t q = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * 4;
-    if (q >= pixels)
-        return;
-    const int z = blockIdx.y;
-    uint32_t bits = *(const uint32_t *)(ws.map + z * ws.stride + q);
-    if (q + 4 > pixels) /* past the frame's end the map is stale */
-        bits &= (1u << (8 * (pixels - q))) - 1;
-    const uint32_t *labels = ws.labels + z * ws.stride;
-    const uint8_t *strong = ws.strong + z * ws.stride;
-    uint32_t lr[4] = {0, 0, 0, 0};
-    if (!(bits & 0x01010101u))
-        return;
-    {
-        const uint4 l4 = *(const uint4 *)(labels + q);
-        lr[0] = l4.x, lr[1] = l4.y, lr[2] = l4.z, lr[3] = l4.w;
-    }
-    uint32_t fr[4];
-#pragma unroll
-    for (int j = 0; j < 4; j++)
-        fr[j] = ((bits >> (8 * j)) & EDGEL_GMAP_CANDIDATE) ? labels[lr[j]] : 0;
-    int y = (int)(q / g.width), x = (int)(q - (size_t)y * g.width);
-#pragma unroll
-    for (int j = 0; j < 4; j++) {
-        if (q + j >= pixels)
-            break;
-        if ((bits >> (8 * j)) & EDGEL_GMAP_CANDIDATE) /* the tile kernel wrote all others */
-            frames.dst[z][(size_t)y * frames.dst_pitch + x] = strong[fr[j]] ? 255 : 0;
-        if (++x == g.width)
-            x = 0, y++;
-    }
+    const size_t word = z * bits.stride + (size_t)(y0 + lane) * bits.tiles_x + tx;
+    bits.cand[word] = cand_word;
+    bits.strong[word] = strong_word;
 }
 
 /* ---- pre-processing ------------------------------------------------------------------------ */

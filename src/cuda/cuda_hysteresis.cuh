@@ -1,0 +1,309 @@
+/*
+ * Hysteresis on the GPU over bitmaps, exact: a candidate is an edge when it is 8-connected,
+ * through candidates, to a strong pixel.
+ *
+ * The tile kernels before it leave two bitmaps: `cand` (kept by NMS and above the low
+ * threshold) and `strong` (above the high one), one 32-bit word per 32 pixels of a row of a
+ * 32x32 tile. Two launches, a warp per tile and a lane per tile row, finish the work:
+ *
+ *   link_tiles    floods the strong pixels through the tile's candidates with word
+ *                 operations (runs filled by a carry trick, rows by shuffles) and keeps the
+ *                 result in `reach`. Candidates on a tile side that faces another tile are
+ *                 union-find nodes (128 per tile: top, bottom, left and right, a node per
+ *                 pixel): reached ones join node 0, which stands for "connected to a strong
+ *                 pixel"; the others join the first node of their component inside the tile
+ *                 (found by one more flood per component). Then the tile joins its top and
+ *                 left sides to the pixels across them.
+ *   finish_tiles  adds to `reach` the side pixels whose node ended in node 0's set, floods
+ *                 again and writes the edge bytes.
+ *
+ * The union-find is over a few nodes per tile, not over pixels, and everything inside a tile
+ * is word arithmetic in registers.
+ */
+#ifndef EDGEL_CUDA_HYSTERESIS_CUH
+#define EDGEL_CUDA_HYSTERESIS_CUH
+
+#include <stdint.h>
+
+#define EDGEL_FULL_WARP 0xFFFFFFFFu
+#define EDGEL_TILE_NODES 128 /* per tile: top 0-31, bottom 32-63, left 64-95, right 96-127 */
+#define EDGEL_NODE_TOP 0
+#define EDGEL_NODE_BOTTOM 32
+#define EDGEL_NODE_LEFT 64
+#define EDGEL_NODE_RIGHT 96
+
+/* Bitmaps and union-find nodes of the hysteresis. Frame z's arrays start at z * stride.
+ * A row's word of tile column tx is at (y * tiles_x + tx); rows run to tiles_y * 32. */
+struct canny_bits {
+    uint32_t *cand, *strong, *reach;
+    uint32_t *parent; /* node 0, then EDGEL_TILE_NODES per tile */
+    size_t stride;    /* uint32 elements from one frame's arrays to the next's */
+    int tiles_x, tiles_y;
+};
+
+__device__ __forceinline__ uint32_t tile_node(int tile, int k)
+{
+    return 1u + (uint32_t)tile * EDGEL_TILE_NODES + (uint32_t)k;
+}
+
+/* ---- union-find over global nodes --------------------------------------------------------- */
+
+__device__ __forceinline__ uint32_t uf_find(const uint32_t *parent, uint32_t x)
+{
+    const volatile uint32_t *p = parent;
+    uint32_t up = p[x];
+    while (up != x) {
+        x = up;
+        up = p[x];
+    }
+    return x;
+}
+
+/* Joins the sets of a and b: the larger root is pointed at the smaller with atomicMin, so
+ * node 0 stays the root of its set. When another thread linked the larger root meanwhile,
+ * the roots are sought again. Both finds run in one loop, so their loads overlap. */
+__device__ __forceinline__ void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
+{
+    const volatile uint32_t *p = parent;
+    for (;;) {
+        for (;;) {
+            const uint32_t pa = p[a], pb = p[b];
+            if (pa == a && pb == b)
+                break;
+            a = pa;
+            b = pb;
+        }
+        const uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+        if (lo == hi)
+            return;
+        const uint32_t old = atomicMin(&parent[hi], lo);
+        if (old == hi)
+            return;
+        a = lo;
+        b = old;
+    }
+}
+
+/* ---- floods inside a tile: a lane per row, a bit per column --------------------------------- */
+
+/* The whole runs of `c` that hold a bit of `s` (s a subset of c). Adding s to c carries from
+ * each run's lowest seed to the run's top, flipping the bits in between; the same on the
+ * bit-reversed words fills towards bit 0. */
+__device__ __forceinline__ uint32_t fill_runs(uint32_t s, uint32_t c)
+{
+    const uint32_t up = (((c + s) ^ c) & c) | s;
+    const uint32_t rc = __brev(c), rs = __brev(s);
+    const uint32_t down = __brev((((rc + rs) ^ rc) & rc) | rs);
+    return up | down;
+}
+
+/* Candidates of the tile (c, this lane's row) 8-connected inside it to the seeds s. Rows
+ * take one step per round; runs fill at once. Warp-uniform: every lane must call it. */
+__device__ __forceinline__ uint32_t warp_reach(uint32_t s, uint32_t c)
+{
+    const int lane = threadIdx.x & 31;
+    uint32_t f = fill_runs(s & c, c);
+    for (;;) {
+        uint32_t above = __shfl_up_sync(EDGEL_FULL_WARP, f, 1);
+        uint32_t below = __shfl_down_sync(EDGEL_FULL_WARP, f, 1);
+        if (lane == 0)
+            above = 0;
+        if (lane == 31)
+            below = 0;
+        const uint32_t v = above | below;
+        const uint32_t grown = (v | (v << 1) | (v >> 1)) & c & ~f;
+        if (!__any_sync(EDGEL_FULL_WARP, grown != 0))
+            return f;
+        f = fill_runs(f | grown, c);
+    }
+}
+
+/* Which sides of tile (tx, ty) face another tile, as a mask of this lane's row. */
+struct tile_sides {
+    bool top, bottom, left, right;
+};
+
+__device__ __forceinline__ tile_sides sides_of(int tx, int ty, int tiles_x, int tiles_y)
+{
+    return tile_sides{ty > 0, ty + 1 < tiles_y, tx > 0, tx + 1 < tiles_x};
+}
+
+__device__ __forceinline__ uint32_t side_mask(const tile_sides &s, int lane)
+{
+    return (lane == 0 && s.top ? EDGEL_FULL_WARP : 0u) | (lane == 31 && s.bottom ? EDGEL_FULL_WARP : 0u) |
+           (s.left ? 1u : 0u) | (s.right ? 0x80000000u : 0u);
+}
+
+/* The node of side pixel (row, col) of a tile: top or bottom row first, then the columns. */
+__device__ __forceinline__ uint32_t side_node(int tile, const tile_sides &s, int row, int col)
+{
+    if (row == 0 && s.top)
+        return tile_node(tile, EDGEL_NODE_TOP + col);
+    if (row == 31 && s.bottom)
+        return tile_node(tile, EDGEL_NODE_BOTTOM + col);
+    if (col == 0 && s.left)
+        return tile_node(tile, EDGEL_NODE_LEFT + row);
+    return tile_node(tile, EDGEL_NODE_RIGHT + row);
+}
+
+/*
+ * Joins the pixels of one tile side (`cur`, bit i = pixel i along the side) with those of
+ * the line across it (`across`, bit i + 1 = pixel i, for i = -1 .. 32: its ends lie in the
+ * diagonal tiles). This lane handles pixel i = lane. Each pair of touching runs is joined
+ * once, at its first touching pixel; a pair is left out only where a neighbour inside the
+ * same two tiles covers it, so no tile relies on another's choice.
+ * Nodes: cur_node(i) for our pixels, across_node(i) for the line's.
+ */
+template <typename CurNode, typename AcrossNode>
+__device__ __forceinline__ void join_side(uint32_t *parent, uint32_t cur, uint64_t across,
+                                          CurNode cur_node, AcrossNode across_node)
+{
+    const int i = threadIdx.x & 31;
+    if (!(cur >> i & 1))
+        return;
+    const bool a_mid = across >> (i + 1) & 1, a_before = across >> i & 1, a_after = across >> (i + 2) & 1;
+    const bool c_before = i > 0 && (cur >> (i - 1) & 1), c_after = i < 31 && (cur >> (i + 1) & 1);
+    const bool a_before_in = i > 0 && a_before, a_mid_before = i > 0 && a_mid, a_mid_after = i < 31 && a_mid;
+    const bool straight = a_mid && !(c_before && a_before_in);
+    const bool diag_before = a_before && !a_mid_before && !c_before;
+    const bool diag_after = a_after && !a_mid_after && !c_after;
+    const uint32_t me = cur_node(i);
+    if (straight)
+        uf_union(parent, me, across_node(i));
+    if (diag_before)
+        uf_union(parent, me, across_node(i - 1));
+    if (diag_after)
+        uf_union(parent, me, across_node(i + 1));
+}
+
+/* Kernel 1 of 2: floods from the strong pixels, in-tile components of the side nodes, and the
+ * joins across the top and left sides. A warp per tile, EDGEL_LINK_WARPS tiles per block. */
+#define EDGEL_LINK_WARPS 4
+__global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b)
+{
+    const int lane = threadIdx.x & 31, z = blockIdx.z;
+    const int tile = blockIdx.x * EDGEL_LINK_WARPS + (threadIdx.x >> 5);
+    const int tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    if (tile >= tiles_x * tiles_y)
+        return; /* whole warps */
+    const int tx = tile % tiles_x, ty = tile / tiles_x;
+    const uint32_t *cand = b.cand + z * b.stride;
+    uint32_t *parent = b.parent + z * b.stride;
+    const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
+    const uint32_t c = cand[word];
+    const uint32_t r = warp_reach(b.strong[z * b.stride + word], c);
+    b.reach[z * b.stride + word] = r;
+
+    const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
+    /* Unreached candidates on the sides: one flood per component; its first pixel's node
+     * represents it. This lane holds the representative of its four side pixels. */
+    uint32_t open = c & side_mask(sd, lane) & ~r;
+    uint32_t rep[4] = {0, 0, 0, 0}; /* top, bottom, left, right; 0: reached (node 0) */
+    while (__any_sync(EDGEL_FULL_WARP, open != 0)) {
+        const int row = __ffs(__ballot_sync(EDGEL_FULL_WARP, open != 0)) - 1;
+        const int col = __ffs(__shfl_sync(EDGEL_FULL_WARP, open, row)) - 1;
+        const uint32_t seed = side_node(tile, sd, row, col);
+        const uint32_t f = warp_reach(lane == row ? 1u << col : 0u, c);
+        open &= ~f;
+        if (__shfl_sync(EDGEL_FULL_WARP, f, 0) >> lane & 1)
+            rep[0] = seed;
+        if (__shfl_sync(EDGEL_FULL_WARP, f, 31) >> lane & 1)
+            rep[1] = seed;
+        if (f & 1)
+            rep[2] = seed;
+        if (f >> 31)
+            rep[3] = seed;
+    }
+    const uint32_t c_top = __shfl_sync(EDGEL_FULL_WARP, c, 0), c_bottom = __shfl_sync(EDGEL_FULL_WARP, c, 31);
+    const bool has[4] = {sd.top && (c_top >> lane & 1), sd.bottom && (c_bottom >> lane & 1),
+                         sd.left && (c & 1), sd.right && (c >> 31)};
+    const int first[4] = {EDGEL_NODE_TOP, EDGEL_NODE_BOTTOM, EDGEL_NODE_LEFT, EDGEL_NODE_RIGHT};
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const uint32_t me = tile_node(tile, first[k] + lane);
+        if (has[k] && rep[k] != me)
+            uf_union(parent, me, rep[k]);
+    }
+
+    /* Across the top: our row 0 against row y0 - 1 (tiles above-left, above, above-right). */
+    if (sd.top) {
+        const size_t up = (size_t)(ty * 32 - 1) * tiles_x + tx;
+        const uint64_t across = ((uint64_t)cand[up] << 1) | (sd.left ? cand[up - 1] >> 31 : 0u) |
+                                ((uint64_t)(sd.right ? cand[up + 1] & 1u : 0u) << 33);
+        const int above = tile - tiles_x;
+        join_side(parent, c_top, across,
+                  [&](int i) { return tile_node(tile, EDGEL_NODE_TOP + i); },
+                  [&](int i) {
+                      return i < 0    ? tile_node(above - 1, EDGEL_NODE_BOTTOM + 31)
+                             : i > 31 ? tile_node(above + 1, EDGEL_NODE_BOTTOM)
+                                      : tile_node(above, EDGEL_NODE_BOTTOM + i);
+                  });
+    }
+    /* Across the left side: our column 0 against column x0 - 1, rows y0 - 1 .. y0 + 32. */
+    if (sd.left) {
+        const uint32_t cur = __ballot_sync(EDGEL_FULL_WARP, c & 1);
+        const uint32_t line = __ballot_sync(EDGEL_FULL_WARP, cand[word - 1] >> 31);
+        const uint32_t before = sd.top ? cand[(size_t)(ty * 32 - 1) * tiles_x + tx - 1] >> 31 : 0u;
+        const uint32_t after = sd.bottom ? cand[(size_t)(ty * 32 + 32) * tiles_x + tx - 1] >> 31 : 0u;
+        const uint64_t across = ((uint64_t)line << 1) | before | ((uint64_t)after << 33);
+        const int left = tile - 1;
+        join_side(parent, cur, across,
+                  [&](int i) { return tile_node(tile, EDGEL_NODE_LEFT + i); },
+                  [&](int i) {
+                      return i < 0    ? tile_node(left - tiles_x, EDGEL_NODE_RIGHT + 31)
+                             : i > 31 ? tile_node(left + tiles_x, EDGEL_NODE_RIGHT)
+                                      : tile_node(left, EDGEL_NODE_RIGHT + i);
+                  });
+    }
+}
+
+/* The edge bytes of one tile row: 255 where the bit is set, for the first n columns. */
+__device__ __forceinline__ void write_edge_row(uint8_t *out, uint32_t bits, int n)
+{
+    if (n == 32 && ((uintptr_t)out & 15) == 0) {
+        uint32_t q[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            q[k] = (((bits >> (4 * k)) & 15u) * 0x00204081u & 0x01010101u) * 255u;
+        ((uint4 *)out)[0] = make_uint4(q[0], q[1], q[2], q[3]);
+        ((uint4 *)out)[1] = make_uint4(q[4], q[5], q[6], q[7]);
+        return;
+    }
+    for (int k = 0; k < n; k++)
+        out[k] = (bits >> k & 1) ? 255 : 0;
+}
+
+/* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. */
+__global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) finish_tiles(frame_table frames, canny_bits b,
+                                                                      int width, int height)
+{
+    const int lane = threadIdx.x & 31, z = blockIdx.z;
+    const int tile = blockIdx.x * EDGEL_LINK_WARPS + (threadIdx.x >> 5);
+    const int tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    if (tile >= tiles_x * tiles_y)
+        return;
+    const int tx = tile % tiles_x, ty = tile / tiles_x;
+    const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
+    const uint32_t c = b.cand[z * b.stride + word], r = b.reach[z * b.stride + word];
+    const uint32_t *parent = b.parent + z * b.stride;
+    const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
+    const uint32_t open = c & side_mask(sd, lane) & ~r;
+    const uint32_t o_top = __shfl_sync(EDGEL_FULL_WARP, open, 0), o_bottom = __shfl_sync(EDGEL_FULL_WARP, open, 31);
+    const bool top = (o_top >> lane & 1) && uf_find(parent, tile_node(tile, EDGEL_NODE_TOP + lane)) == 0;
+    const bool bottom = (o_bottom >> lane & 1) && uf_find(parent, tile_node(tile, EDGEL_NODE_BOTTOM + lane)) == 0;
+    const bool left = (open & 1) && uf_find(parent, tile_node(tile, EDGEL_NODE_LEFT + lane)) == 0;
+    const bool right = (open >> 31) && uf_find(parent, tile_node(tile, EDGEL_NODE_RIGHT + lane)) == 0;
+    const uint32_t top_row = __ballot_sync(EDGEL_FULL_WARP, top), bottom_row = __ballot_sync(EDGEL_FULL_WARP, bottom);
+    const uint32_t seeds = (lane == 0 ? top_row : 0u) | (lane == 31 ? bottom_row : 0u) |
+                           (left ? 1u : 0u) | (right ? 0x80000000u : 0u);
+    uint32_t e = r;
+    if (__any_sync(EDGEL_FULL_WARP, (seeds & ~r) != 0))
+        e = warp_reach(r | seeds, c);
+    const int x0 = tx * 32, y = ty * 32 + lane;
+    if (y < height) {
+        const int n = width - x0 < 32 ? width - x0 : 32;
+        write_edge_row(frames.dst[z] + (size_t)y * frames.dst_pitch + x0, e, n);
+    }
+}
+
+#endif
