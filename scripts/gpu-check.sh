@@ -33,7 +33,7 @@ ctest --test-dir build-gpu --output-on-failure >"$OUT/ctest.log" 2>&1 || status=
 tail -n 3 "$OUT/ctest.log"
 
 log "GPU suite (CPU-vs-GPU identity)"
-./build-gpu/tests/test_gpu data-local/bsds500 >"$OUT/test_gpu.log" 2>&1 || status=1
+timeout 420 ./build-gpu/tests/test_gpu data-local/bsds500 >"$OUT/test_gpu.log" 2>&1 || status=1
 grep -v "^$" "$OUT/test_gpu.log" | tail -n 12
 
 log "compute-sanitizer memcheck"
@@ -54,7 +54,7 @@ tail -n 3 "$OUT/python_gpu.log"
 
 }
 log "benchmark"
-./build-gpu/bench/bench_gpu data-local/bsds500 "${EDGEL_BENCH_RUNS:-100}" >"$OUT/bench_gpu.md" 2>&1 || status=1
+timeout 300 ./build-gpu/bench/bench_gpu data-local/bsds500 "${EDGEL_BENCH_RUNS:-100}" >"$OUT/bench_gpu.md" 2>&1 || status=1
 [ "$quick" = 1 ] || {
 if python3 -c "import cv2" 2>/dev/null; then
   EDGEL_LIBRARY=build-gpu/libedgel.so PYTHONPATH=python python3 bench/bench_cpu_vs_opencv.py \

@@ -16,12 +16,13 @@ for k in ${EDGEL_PROFILE_KERNELS:-canny_stream_kernel link_tiles finish_tiles}; 
   grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc A|Issue Slots Busy|Warp Cycles Per Issued|stall|Stall|L1/TEX Hit|Mem Busy|Max Bandwidth|Avg. Active Threads|Branch Efficiency|Executed Instructions  " \
     "$OUT/ncu_$k.txt" | sed 's/^ *//' | cut -c1-220 | head -n 40
 done
-# The streaming tile kernel per SASS instruction (executed instructions and stall samples), and its
-# SASS listing.
-timeout 200 ncu --clock-control none -k regex:canny_stream --launch-skip 10 --launch-count 1 \
+# One kernel (EDGEL_PROFILE_SASS, default the streaming tile kernel) per SASS instruction
+# (executed instructions and stall samples), and its SASS listing.
+sass=${EDGEL_PROFILE_SASS:-canny_stream_kernel}
+timeout 200 ncu --clock-control none -k "regex:$sass" --launch-skip 10 --launch-count 1 \
   --set full --page source --print-source sass --csv \
   ./build-gpu/bench/bench_gpu data-local/bsds500 12 "$size" >"$OUT/ncu_tile_sass.csv" 2>&1
-cuobjdump -sass -fun 'canny_stream_kernel' build-gpu/libedgel.so >"$OUT/tile.sass" 2>&1 ||
+cuobjdump -sass -fun "$sass" build-gpu/libedgel.so >"$OUT/tile.sass" 2>&1 ||
   cuobjdump -sass build-gpu/libedgel.so >"$OUT/tile.sass" 2>&1
-echo "== canny_stream_kernel by SASS instruction"
+echo "== $sass by SASS instruction"
 python3 scripts/ncu-lines.py "$OUT/ncu_tile_sass.csv" 30 || head -n 20 "$OUT/ncu_tile_sass.csv" | cut -c1-300

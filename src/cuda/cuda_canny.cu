@@ -242,19 +242,20 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 #undef EDGEL_TILE_CASE
 }
 
-/* Blocks of `warps` warps, a warp per tile, for every tile of `nframes` frames. */
-static dim3 warp_tiles_grid(const canny_bits &b, int warps, int nframes)
+/* Blocks of `tiles_per_block` tiles for every tile of `nframes` frames. */
+static dim3 warp_tiles_grid(const canny_bits &b, int tiles_per_block, int nframes)
 {
-    return dim3((unsigned)((b.tiles_x * b.tiles_y + warps - 1) / warps), 1, (unsigned)nframes);
+    const int tiles = b.tiles_x * b.tiles_y;
+    return dim3((unsigned)((tiles + tiles_per_block - 1) / tiles_per_block), 1, (unsigned)nframes);
 }
 
 /* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
 static void launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_bits &b,
                               const canny_geometry &g, int nframes)
 {
-    const dim3 grid = warp_tiles_grid(b, EDGEL_LINK_WARPS, nframes);
-    link_tiles<<<grid, 32 * EDGEL_LINK_WARPS, 0, stream>>>(b);
-    finish_tiles<<<grid, 32 * EDGEL_LINK_WARPS, 0, stream>>>(t, b, g.width, g.height);
+    link_tiles<<<warp_tiles_grid(b, 1, nframes), 32 * EDGEL_LINK_WARPS, 0, stream>>>(b);
+    finish_tiles<<<warp_tiles_grid(b, EDGEL_FINISH_WARPS, nframes), 32 * EDGEL_FINISH_WARPS, 0, stream>>>(
+        t, b, g.width, g.height);
 }
 
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,
@@ -348,8 +349,9 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
     if (st)
         so = st->out;
     if (p->aperture == 3 && cn == 1 && !so.dx && !so.mag && !so.suppressed) {
-        canny_stream_kernel<<<warp_tiles_grid(b, EDGEL_STREAM_WARPS, nframes), 32 * EDGEL_STREAM_WARPS,
-                              0, stream>>>(cur, b, g);
+        constexpr int tiles_per_block = EDGEL_STREAM_WARPS * EDGEL_STREAM_ROWS / EDGEL_TILE;
+        canny_stream_kernel<<<warp_tiles_grid(b, tiles_per_block, nframes), 32 * EDGEL_STREAM_WARPS, 0,
+                              stream>>>(cur, b, g);
     } else {
         const dim3 tiles(b.tiles_x, b.tiles_y, nframes);
         launch_tile<TILE_FROM_IMAGE>(p->aperture, cn, tiles, stream, cur, NULL, 0, b, g, so);

@@ -97,24 +97,36 @@ __device__ __forceinline__ uint32_t fill_runs(uint32_t s, uint32_t c)
     return up | down;
 }
 
-/* Candidates of the tile (c, this lane's row) 8-connected inside it to the seeds s. Rows
- * take one step per round; runs fill at once. Warp-uniform: every lane must call it. */
-__device__ __forceinline__ uint32_t warp_reach(uint32_t s, uint32_t c)
+/* Floods N seed sets at once through the tile's candidates (c, this lane's row): each f[k]
+ * becomes the candidates 8-connected inside the tile to its seeds. Rows take one step per
+ * round, runs fill at once; the N floods share each round's latency. Warp-uniform: every
+ * lane must call it. */
+template <int N> __device__ __forceinline__ void warp_flood(uint32_t (&f)[N], uint32_t c)
 {
     const int lane = threadIdx.x & 31;
-    uint32_t f = fill_runs(s & c, c);
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        f[k] = fill_runs(f[k] & c, c);
     for (;;) {
-        uint32_t above = __shfl_up_sync(EDGEL_FULL_WARP, f, 1);
-        uint32_t below = __shfl_down_sync(EDGEL_FULL_WARP, f, 1);
-        if (lane == 0)
-            above = 0;
-        if (lane == 31)
-            below = 0;
-        const uint32_t v = above | below;
-        const uint32_t grown = (v | (v << 1) | (v >> 1)) & c & ~f;
-        if (!__any_sync(EDGEL_FULL_WARP, grown != 0))
-            return f;
-        f = fill_runs(f | grown, c);
+        uint32_t grown[N];
+        bool any = false;
+#pragma unroll
+        for (int k = 0; k < N; k++) {
+            uint32_t above = __shfl_up_sync(EDGEL_FULL_WARP, f[k], 1);
+            uint32_t below = __shfl_down_sync(EDGEL_FULL_WARP, f[k], 1);
+            if (lane == 0)
+                above = 0;
+            if (lane == 31)
+                below = 0;
+            const uint32_t v = above | below;
+            grown[k] = (v | (v << 1) | (v >> 1)) & c & ~f[k];
+            any = any || grown[k] != 0;
+        }
+        if (!__any_sync(EDGEL_FULL_WARP, any))
+            return;
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            f[k] = fill_runs(f[k] | grown[k], c);
     }
 }
 
@@ -177,56 +189,95 @@ __device__ __forceinline__ void join_side(uint32_t *parent, uint32_t cur, uint64
 }
 
 /* Kernel 1 of 2: floods from the strong pixels, in-tile components of the side nodes, and the
- * joins across the top and left sides. A warp per tile, EDGEL_LINK_WARPS tiles per block. */
+ * joins across the top and left sides. A block of EDGEL_LINK_WARPS warps per tile: warp 0
+ * floods from the strong pixels; then every warp floods its share of the unreached side runs,
+ * EDGEL_LINK_PLANES at a time (natural frames leave a few to two dozen small components per
+ * tile; one warp doing them in turn set the kernel's time). */
 #define EDGEL_LINK_WARPS 4
+#define EDGEL_LINK_PLANES 2
 __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b)
 {
-    const int lane = threadIdx.x & 31, z = blockIdx.z;
-    const int tile = blockIdx.x * EDGEL_LINK_WARPS + (threadIdx.x >> 5);
-    const int tiles_x = b.tiles_x, tiles_y = b.tiles_y;
-    if (tile >= tiles_x * tiles_y)
-        return; /* whole warps */
+    static_assert(32 * EDGEL_LINK_WARPS == EDGEL_TILE_NODES, "a thread per side node");
+    __shared__ uint32_t s_reach[EDGEL_TILE];
+    __shared__ uint32_t s_rep[EDGEL_TILE_NODES]; /* smallest seed node whose flood holds the pixel */
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, z = blockIdx.z;
+    const int tile = blockIdx.x, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
     const int tx = tile % tiles_x, ty = tile / tiles_x;
     const uint32_t *cand = b.cand + z * b.stride;
     uint32_t *parent = b.parent + z * b.stride;
     const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
-    const uint32_t c = cand[word];
-    const uint32_t r = warp_reach(b.strong[z * b.stride + word], c);
-    b.reach[z * b.stride + word] = r;
-
+    const uint32_t c = cand[word]; /* every warp holds the tile, a row per lane */
     const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
-    /* Unreached candidates on the sides: one flood per component; its first pixel's node
-     * represents it. This lane holds the representative of its four side pixels. */
-    uint32_t open = c & side_mask(sd, lane) & ~r;
-    uint32_t rep[4] = {0, 0, 0, 0}; /* top, bottom, left, right; 0: reached (node 0) */
-    while (__any_sync(EDGEL_FULL_WARP, open != 0)) {
-        const int row = __ffs(__ballot_sync(EDGEL_FULL_WARP, open != 0)) - 1;
-        const int col = __ffs(__shfl_sync(EDGEL_FULL_WARP, open, row)) - 1;
-        const uint32_t seed = side_node(tile, sd, row, col);
-        const uint32_t f = warp_reach(lane == row ? 1u << col : 0u, c);
-        open &= ~f;
-        if (__shfl_sync(EDGEL_FULL_WARP, f, 0) >> lane & 1)
-            rep[0] = seed;
-        if (__shfl_sync(EDGEL_FULL_WARP, f, 31) >> lane & 1)
-            rep[1] = seed;
-        if (f & 1)
-            rep[2] = seed;
-        if (f >> 31)
-            rep[3] = seed;
+    s_rep[threadIdx.x] = 0xFFFFFFFFu;
+    if (warp == 0) {
+        uint32_t f[1] = {b.strong[z * b.stride + word]};
+        warp_flood(f, c);
+        s_reach[lane] = f[0];
+        b.reach[z * b.stride + word] = f[0];
     }
-    const uint32_t c_top = __shfl_sync(EDGEL_FULL_WARP, c, 0), c_bottom = __shfl_sync(EDGEL_FULL_WARP, c, 31);
-    const bool has[4] = {sd.top && (c_top >> lane & 1), sd.bottom && (c_bottom >> lane & 1),
-                         sd.left && (c & 1), sd.right && (c >> 31)};
-    const int first[4] = {EDGEL_NODE_TOP, EDGEL_NODE_BOTTOM, EDGEL_NODE_LEFT, EDGEL_NODE_RIGHT};
+    __syncthreads();
+    const uint32_t r = s_reach[lane];
+
+    /* Unreached side pixels; each run along a side starts at one of them (a row's leftmost,
+     * a column's topmost pixel), so flooding from the starts floods every such component. */
+    const uint32_t open = c & side_mask(sd, lane) & ~r;
+    const uint32_t shifted = __shfl_up_sync(EDGEL_FULL_WARP, c, 1); /* every lane: a full-warp shuffle */
+    const uint32_t c_above = lane == 0 ? 0u : shifted;
+    const bool row_side = (lane == 0 && sd.top) || (lane == 31 && sd.bottom);
+    uint32_t mine = row_side ? open & ~(c << 1) : open & ~c_above;
+    /* This warp's share: along a row, columns warp, warp + W, ...; in a column, those rows. */
+    mine &= row_side ? 0x11111111u << warp : (lane % EDGEL_LINK_WARPS == warp ? EDGEL_FULL_WARP : 0u);
+    constexpr int P = EDGEL_LINK_PLANES;
+    while (__any_sync(EDGEL_FULL_WARP, mine != 0)) {
+        uint32_t f[P], seed[P];
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const uint32_t me = tile_node(tile, first[k] + lane);
-        if (has[k] && rep[k] != me)
-            uf_union(parent, me, rep[k]);
+        for (int k = 0; k < P; k++) {
+            f[k] = 0;
+            seed[k] = 0xFFFFFFFFu;
+            const unsigned lanes = __ballot_sync(EDGEL_FULL_WARP, mine != 0);
+            if (!lanes)
+                continue;
+            const int row = __ffs(lanes) - 1;
+            const int col = __ffs(__shfl_sync(EDGEL_FULL_WARP, mine, row)) - 1;
+            seed[k] = side_node(tile, sd, row, col);
+            if (lane == row)
+                f[k] = 1u << col;
+        }
+        warp_flood(f, c);
+#pragma unroll
+        for (int k = 0; k < P; k++) {
+            if ((__shfl_sync(EDGEL_FULL_WARP, f[k], 0) >> lane) & 1)
+                atomicMin(&s_rep[EDGEL_NODE_TOP + lane], seed[k]);
+            if ((__shfl_sync(EDGEL_FULL_WARP, f[k], 31) >> lane) & 1)
+                atomicMin(&s_rep[EDGEL_NODE_BOTTOM + lane], seed[k]);
+            if (f[k] & 1)
+                atomicMin(&s_rep[EDGEL_NODE_LEFT + lane], seed[k]);
+            if (f[k] >> 31)
+                atomicMin(&s_rep[EDGEL_NODE_RIGHT + lane], seed[k]);
+            mine &= ~f[k];
+        }
+    }
+    __syncthreads();
+
+    /* Thread t joins side node t to node 0 (reached) or to its component's representative.
+     * Warp 0 holds the top nodes, 1 the bottom, 2 the left, 3 the right. */
+    {
+        const uint32_t row_c = warp == 0 ? __shfl_sync(EDGEL_FULL_WARP, c, 0) : __shfl_sync(EDGEL_FULL_WARP, c, 31);
+        const uint32_t row_r = warp == 0 ? s_reach[0] : s_reach[31];
+        const int bit = warp < 2 ? lane : (warp == 2 ? 0 : 31);
+        const uint32_t pc = warp < 2 ? row_c : c, pr = warp < 2 ? row_r : r;
+        const bool side = warp == 0 ? sd.top : warp == 1 ? sd.bottom : warp == 2 ? sd.left : sd.right;
+        const uint32_t me = tile_node(tile, threadIdx.x);
+        if (side && ((pc >> bit) & 1)) {
+            const uint32_t to = ((pr >> bit) & 1) ? 0u : s_rep[threadIdx.x];
+            if (to != me)
+                uf_union(parent, me, to);
+        }
     }
 
     /* Across the top: our row 0 against row y0 - 1 (tiles above-left, above, above-right). */
-    if (sd.top) {
+    if (warp == 0 && sd.top) {
+        const uint32_t c_top = __shfl_sync(EDGEL_FULL_WARP, c, 0);
         const size_t up = (size_t)(ty * 32 - 1) * tiles_x + tx;
         const uint64_t across = ((uint64_t)cand[up] << 1) | (sd.left ? cand[up - 1] >> 31 : 0u) |
                                 ((uint64_t)(sd.right ? cand[up + 1] & 1u : 0u) << 33);
@@ -240,7 +291,7 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
                   });
     }
     /* Across the left side: our column 0 against column x0 - 1, rows y0 - 1 .. y0 + 32. */
-    if (sd.left) {
+    if (warp == 1 && sd.left) {
         const uint32_t cur = __ballot_sync(EDGEL_FULL_WARP, c & 1);
         const uint32_t line = __ballot_sync(EDGEL_FULL_WARP, cand[word - 1] >> 31);
         const uint32_t before = sd.top ? cand[(size_t)(ty * 32 - 1) * tiles_x + tx - 1] >> 31 : 0u;
@@ -274,11 +325,12 @@ __device__ __forceinline__ void write_edge_row(uint8_t *out, uint32_t bits, int 
 }
 
 /* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. */
-__global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) finish_tiles(frame_table frames, canny_bits b,
-                                                                      int width, int height)
+#define EDGEL_FINISH_WARPS 4 /* tiles per block, a warp each */
+__global__ void __launch_bounds__(32 * EDGEL_FINISH_WARPS) finish_tiles(frame_table frames, canny_bits b,
+                                                                        int width, int height)
 {
     const int lane = threadIdx.x & 31, z = blockIdx.z;
-    const int tile = blockIdx.x * EDGEL_LINK_WARPS + (threadIdx.x >> 5);
+    const int tile = blockIdx.x * EDGEL_FINISH_WARPS + (threadIdx.x >> 5);
     const int tiles_x = b.tiles_x, tiles_y = b.tiles_y;
     if (tile >= tiles_x * tiles_y)
         return;
@@ -296,13 +348,15 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) finish_tiles(frame_tabl
     const uint32_t top_row = __ballot_sync(EDGEL_FULL_WARP, top), bottom_row = __ballot_sync(EDGEL_FULL_WARP, bottom);
     const uint32_t seeds = (lane == 0 ? top_row : 0u) | (lane == 31 ? bottom_row : 0u) |
                            (left ? 1u : 0u) | (right ? 0x80000000u : 0u);
-    uint32_t e = r;
-    if (__any_sync(EDGEL_FULL_WARP, (seeds & ~r) != 0))
-        e = warp_reach(r | seeds, c);
+    uint32_t e[1] = {r};
+    if (__any_sync(EDGEL_FULL_WARP, (seeds & ~r) != 0)) {
+        e[0] = r | seeds;
+        warp_flood(e, c);
+    }
     const int x0 = tx * 32, y = ty * 32 + lane;
     if (y < height) {
         const int n = width - x0 < 32 ? width - x0 : 32;
-        write_edge_row(frames.dst[z] + (size_t)y * frames.dst_pitch + x0, e, n);
+        write_edge_row(frames.dst[z] + (size_t)y * frames.dst_pitch + x0, e[0], n);
     }
 }
 

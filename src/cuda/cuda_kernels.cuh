@@ -216,87 +216,116 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
 
 /*
  * The common case of canny_tile_kernel, streamed: Sobel 3x3 of one gray u8 channel, no stage
- * outputs. A warp takes a 32x32 tile with a lane per column and walks down its 36 input rows
- * (replicated at the image's edges), keeping three rows of magnitudes in registers; the
- * neighbours' values come by shuffles, and lanes 0 and 31 also read the two columns beyond
- * their side of the tile. Lane j keeps the bitmap words of tile row j and stores them last.
+ * outputs. A warp takes 16 rows of a 32x32 tile with a lane per column and walks down their
+ * 20 input rows (replicated at the image's edges), keeping three rows of magnitudes in
+ * registers; the
+ * neighbours' values come by shuffles, the two columns beyond each side of the tile from the
+ * halo loads of lanes 0, 1, 30 and 31. Lane j keeps the bitmap words of the warp's row j and
+ * stores them last.
  */
 #define EDGEL_STREAM_WARPS 4
+#define EDGEL_STREAM_ROWS 16 /* tile rows per warp: two warps a tile, for more warps in flight */
 __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
     canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g)
 {
+    constexpr int SPLIT = EDGEL_TILE / EDGEL_STREAM_ROWS;
     const int lane = threadIdx.x & 31, z = blockIdx.z;
-    const int tile = blockIdx.x * EDGEL_STREAM_WARPS + (threadIdx.x >> 5);
+    const int part = blockIdx.x * EDGEL_STREAM_WARPS + (threadIdx.x >> 5);
+    const int tile = part / SPLIT, half = part % SPLIT;
     if (tile >= bits.tiles_x * bits.tiles_y)
         return; /* whole warps */
     const int tx = tile % bits.tiles_x, ty = tile / bits.tiles_x;
-    const int w = g.width, h = g.height, x0 = tx * EDGEL_TILE, y0 = ty * EDGEL_TILE;
+    const int w = g.width, h = g.height, x0 = tx * EDGEL_TILE;
+    const int y0 = ty * EDGEL_TILE + half * EDGEL_STREAM_ROWS; /* this warp's first row */
     const uint8_t *src = frames.src[z];
     const size_t pitch = frames.src_pitch;
-    init_tile_nodes(bits.parent + z * bits.stride, tile, lane);
-    init_tile_nodes(bits.parent + z * bits.stride, tile, lane + 32);
-    init_tile_nodes(bits.parent + z * bits.stride, tile, lane + 64);
-    init_tile_nodes(bits.parent + z * bits.stride, tile, lane + 96);
+    for (int k = half * 32; k < EDGEL_TILE_NODES; k += 32 * SPLIT)
+        init_tile_nodes(bits.parent + z * bits.stride, tile, k + lane);
 
-    /* Columns: this lane's, and (meaningful in lanes 0 and 31) the near and far column
-     * beyond the tile's side. */
+    /* Per input row, this lane's column and a halo column (lanes 0 and 1: the two left of the
+     * tile; lanes 30 and 31: the two right of it; the others repeat their own). */
     const bool in_x = x0 + lane < w;
     const bool near_in = lane == 0 ? x0 > 0 : x0 + EDGEL_TILE < w;
     const int xo = edgel_clamp_index(x0 + lane, w);
-    const int xn = edgel_clamp_index(lane == 0 ? x0 - 1 : x0 + EDGEL_TILE, w);
-    const int xf = edgel_clamp_index(lane == 0 ? x0 - 2 : x0 + EDGEL_TILE + 1, w);
-
-    int32_t o0 = 0, o1 = 0, o2 = 0, n0 = 0, n1 = 0, n2 = 0, f0 = 0, f1 = 0, f2 = 0; /* input */
+    const int xh = edgel_clamp_index(lane == 0 ? x0 - 2 : lane == 1 ? x0 - 1 : lane == 30 ? x0 + 32
+                                     : lane == 31 ? x0 + 33 : x0 + lane, w);
+    /* The input rows (4 more than the warp's) go in chunks of 4, each chunk's loads issued
+     * one chunk ahead. The row loop stays rolled: unrolled whole, the kernel outgrew the
+     * instruction cache. */
+    constexpr int CHUNK = 4, ROWS = EDGEL_STREAM_ROWS + 4;
+    int32_t own[CHUNK], halo[CHUNK], next_own[CHUNK], next_halo[CHUNK];
+#pragma unroll
+    for (int j = 0; j < CHUNK; j++) {
+        const uint8_t *row = src + (size_t)edgel_clamp_index(y0 - 2 + j, h) * pitch;
+        next_own[j] = __ldg(row + xo);
+        next_halo[j] = __ldg(row + xh);
+    }
+    int32_t o0 = 0, o1 = 0, h0 = 0, h1 = 0; /* the two rows before the current one */
     int32_t mu = 0, mc = 0, md = 0, lu = 0, lc = 0, ld = 0, ru = 0, rc = 0, rd = 0; /* magnitudes */
     int32_t dxc = 0, dyc = 0, dxd = 0, dyd = 0; /* gradients of the centre and lower rows */
     uint32_t cand_word = 0, strong_word = 0;
+#pragma unroll 1
+    for (int k0 = 0; k0 < ROWS; k0 += CHUNK) {
 #pragma unroll
-    for (int k = 0; k < EDGEL_TILE + 4; k++) {
-        const uint8_t *row = src + (size_t)edgel_clamp_index(y0 - 2 + k, h) * pitch;
-        o0 = o1, o1 = o2, o2 = __ldg(row + xo);
-        n0 = n1, n1 = n2, n2 = __ldg(row + xn);
-        f0 = f1, f1 = f2, f2 = __ldg(row + xf);
-        if (k < 2)
-            continue;
-        /* Gradient and magnitude of row y = y0 - 3 + k, centred on input row k - 1. */
-        const int y = y0 - 3 + k;
-        const bool in_y = y >= 0 && y < h;
-        const int32_t s = o0 + 2 * o1 + o2, d = o2 - o0;
-        const int32_t sn = n0 + 2 * n1 + n2, dn = n2 - n0;
-        const int32_t sf = f0 + 2 * f1 + f2, df = f2 - f0;
-        int32_t sl = __shfl_up_sync(EDGEL_FULL_WARP, s, 1), sr = __shfl_down_sync(EDGEL_FULL_WARP, s, 1);
-        int32_t dl = __shfl_up_sync(EDGEL_FULL_WARP, d, 1), dr = __shfl_down_sync(EDGEL_FULL_WARP, d, 1);
-        if (lane == 0)
-            sl = sn, dl = dn;
-        if (lane == 31)
-            sr = sn, dr = dn;
-        const int32_t gx = sr - sl, gy = dl + 2 * d + dr;
-        const int32_t m = in_x && in_y ? edgel_magnitude(gx, gy, g.l2) : 0;
-        /* The near column's magnitude from the far, near and own columns (its sign does not
-         * matter to a magnitude). */
-        const int32_t mh = near_in && in_y ? edgel_magnitude(s - sf, df + 2 * dn + d, g.l2) : 0;
-        int32_t ml = __shfl_up_sync(EDGEL_FULL_WARP, m, 1), mr = __shfl_down_sync(EDGEL_FULL_WARP, m, 1);
-        if (lane == 0)
-            ml = mh;
-        if (lane == 31)
-            mr = mh;
-        mu = mc, lu = lc, ru = rc, mc = md, lc = ld, rc = rd, md = m, ld = ml, rd = mr;
-        dxc = dxd, dyc = dyd, dxd = gx, dyd = gy;
-        if (k < 4)
-            continue;
-        /* NMS of tile row j = k - 4 (its lower neighbour row was just computed). */
-        const int j = k - 4;
-        const uint8_t v = in_x && y0 + j < h
-                              ? edgel_nms_decide(mc, lu, mu, ru, lc, rc, ld, md, rd, dxc, dyc, g.low, g.high)
-                              : (uint8_t)EDGEL_MAP_NONE;
-        const uint32_t cm = __ballot_sync(EDGEL_FULL_WARP, v != EDGEL_MAP_NONE);
-        const uint32_t sm = __ballot_sync(EDGEL_FULL_WARP, v == EDGEL_MAP_STRONG);
-        if (lane == j)
-            cand_word = cm, strong_word = sm;
+        for (int j = 0; j < CHUNK; j++) {
+            own[j] = next_own[j], halo[j] = next_halo[j];
+            const uint8_t *row = src + (size_t)edgel_clamp_index(y0 - 2 + k0 + CHUNK + j, h) * pitch;
+            if (k0 + CHUNK < ROWS) {
+                next_own[j] = __ldg(row + xo);
+                next_halo[j] = __ldg(row + xh);
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < CHUNK; j++) {
+            const int k = k0 + j;
+            const int32_t o2 = own[j], h2 = halo[j];
+            if (k >= 2) {
+                /* Gradient and magnitude of row y = y0 - 3 + k, centred on input row k - 1. */
+                const int y = y0 - 3 + k;
+                const bool in_y = y >= 0 && y < h;
+                const int32_t s = o0 + 2 * o1 + o2, d = o2 - o0;
+                /* Lanes 0 and 31: the far column's sums are their own halo's, the near
+                 * column's those of lane 1's or lane 30's halo. */
+                const int32_t sf = h0 + 2 * h1 + h2, df = h2 - h0;
+                const int32_t sn = __shfl_xor_sync(EDGEL_FULL_WARP, sf, 1);
+                const int32_t dn = __shfl_xor_sync(EDGEL_FULL_WARP, df, 1);
+                int32_t sl = __shfl_up_sync(EDGEL_FULL_WARP, s, 1), sr = __shfl_down_sync(EDGEL_FULL_WARP, s, 1);
+                int32_t dl = __shfl_up_sync(EDGEL_FULL_WARP, d, 1), dr = __shfl_down_sync(EDGEL_FULL_WARP, d, 1);
+                if (lane == 0)
+                    sl = sn, dl = dn;
+                if (lane == 31)
+                    sr = sn, dr = dn;
+                const int32_t gx = sr - sl, gy = dl + 2 * d + dr;
+                const int32_t m = in_x && in_y ? edgel_magnitude(gx, gy, g.l2) : 0;
+                /* The near column's magnitude from the far, near and own columns (its sign
+                 * does not matter to a magnitude). */
+                const int32_t mh = near_in && in_y ? edgel_magnitude(s - sf, df + 2 * dn + d, g.l2) : 0;
+                int32_t ml = __shfl_up_sync(EDGEL_FULL_WARP, m, 1), mr = __shfl_down_sync(EDGEL_FULL_WARP, m, 1);
+                if (lane == 0)
+                    ml = mh;
+                if (lane == 31)
+                    mr = mh;
+                mu = mc, lu = lc, ru = rc, mc = md, lc = ld, rc = rd, md = m, ld = ml, rd = mr;
+                dxc = dxd, dyc = dyd, dxd = gx, dyd = gy;
+            }
+            if (k >= 4) {
+                /* NMS of tile row k - 4 (its lower neighbour row was just computed). */
+                const uint8_t v = in_x && y0 + k - 4 < h
+                                      ? edgel_nms_decide(mc, lu, mu, ru, lc, rc, ld, md, rd, dxc, dyc, g.low, g.high)
+                                      : (uint8_t)EDGEL_MAP_NONE;
+                const uint32_t cm = __ballot_sync(EDGEL_FULL_WARP, v != EDGEL_MAP_NONE);
+                const uint32_t sm = __ballot_sync(EDGEL_FULL_WARP, v == EDGEL_MAP_STRONG);
+                if (lane == k - 4)
+                    cand_word = cm, strong_word = sm;
+            }
+            o0 = o1, o1 = o2, h0 = h1, h1 = h2;
+        }
     }
-    const size_t word = z * bits.stride + (size_t)(y0 + lane) * bits.tiles_x + tx;
-    bits.cand[word] = cand_word;
-    bits.strong[word] = strong_word;
+    if (lane < EDGEL_STREAM_ROWS) {
+        const size_t word = z * bits.stride + (size_t)(y0 + lane) * bits.tiles_x + tx;
+        bits.cand[word] = cand_word;
+        bits.strong[word] = strong_word;
+    }
 }
 
 /* ---- pre-processing ------------------------------------------------------------------------ */
