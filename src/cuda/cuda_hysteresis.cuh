@@ -190,7 +190,8 @@ __device__ __forceinline__ void join_side(uint32_t *parent, uint32_t cur, uint64
 
 /* Kernel 1 of 2: floods from the strong pixels, in-tile components of the side nodes, and the
  * joins across the top and left sides. A block of EDGEL_LINK_WARPS warps per tile: warp 0
- * floods from the strong pixels; then every warp floods its share of the unreached side runs,
+ * floods from the strong pixels while warps 1 and 2 join across the top and left sides; then
+ * every warp floods its share of the unreached side runs,
  * EDGEL_LINK_PLANES at a time (natural frames leave a few to two dozen small components per
  * tile; one warp doing them in turn set the kernel's time). */
 #define EDGEL_LINK_WARPS 4
@@ -214,6 +215,39 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
         warp_flood(f, c);
         s_reach[lane] = f[0];
         b.reach[z * b.stride + word] = f[0];
+    }
+    /* Meanwhile the joins across the top and the left side, which need no flood (the order of
+     * unions does not matter). Across the top: our row 0 against row y0 - 1 (tiles
+     * above-left, above, above-right). */
+    if (warp == 1 && sd.top) {
+        const uint32_t c_top = __shfl_sync(EDGEL_FULL_WARP, c, 0);
+        const size_t up = (size_t)(ty * 32 - 1) * tiles_x + tx;
+        const uint64_t across = ((uint64_t)cand[up] << 1) | (sd.left ? cand[up - 1] >> 31 : 0u) |
+                                ((uint64_t)(sd.right ? cand[up + 1] & 1u : 0u) << 33);
+        const int above = tile - tiles_x;
+        join_side(parent, c_top, across,
+                  [&](int i) { return tile_node(tile, EDGEL_NODE_TOP + i); },
+                  [&](int i) {
+                      return i < 0    ? tile_node(above - 1, EDGEL_NODE_BOTTOM + 31)
+                             : i > 31 ? tile_node(above + 1, EDGEL_NODE_BOTTOM)
+                                      : tile_node(above, EDGEL_NODE_BOTTOM + i);
+                  });
+    }
+    /* Across the left side: our column 0 against column x0 - 1, rows y0 - 1 .. y0 + 32. */
+    if (warp == 2 && sd.left) {
+        const uint32_t cur = __ballot_sync(EDGEL_FULL_WARP, c & 1);
+        const uint32_t line = __ballot_sync(EDGEL_FULL_WARP, cand[word - 1] >> 31);
+        const uint32_t before = sd.top ? cand[(size_t)(ty * 32 - 1) * tiles_x + tx - 1] >> 31 : 0u;
+        const uint32_t after = sd.bottom ? cand[(size_t)(ty * 32 + 32) * tiles_x + tx - 1] >> 31 : 0u;
+        const uint64_t across = ((uint64_t)line << 1) | before | ((uint64_t)after << 33);
+        const int left = tile - 1;
+        join_side(parent, cur, across,
+                  [&](int i) { return tile_node(tile, EDGEL_NODE_LEFT + i); },
+                  [&](int i) {
+                      return i < 0    ? tile_node(left - tiles_x, EDGEL_NODE_RIGHT + 31)
+                             : i > 31 ? tile_node(left + tiles_x, EDGEL_NODE_RIGHT)
+                                      : tile_node(left, EDGEL_NODE_RIGHT + i);
+                  });
     }
     __syncthreads();
     const uint32_t r = s_reach[lane];
@@ -240,8 +274,10 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
             const int row = __ffs(lanes) - 1;
             const int col = __ffs(__shfl_sync(EDGEL_FULL_WARP, mine, row)) - 1;
             seed[k] = side_node(tile, sd, row, col);
-            if (lane == row)
+            if (lane == row) {
                 f[k] = 1u << col;
+                mine &= ~f[k];
+            }
         }
         warp_flood(f, c);
 #pragma unroll
@@ -275,37 +311,6 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
         }
     }
 
-    /* Across the top: our row 0 against row y0 - 1 (tiles above-left, above, above-right). */
-    if (warp == 0 && sd.top) {
-        const uint32_t c_top = __shfl_sync(EDGEL_FULL_WARP, c, 0);
-        const size_t up = (size_t)(ty * 32 - 1) * tiles_x + tx;
-        const uint64_t across = ((uint64_t)cand[up] << 1) | (sd.left ? cand[up - 1] >> 31 : 0u) |
-                                ((uint64_t)(sd.right ? cand[up + 1] & 1u : 0u) << 33);
-        const int above = tile - tiles_x;
-        join_side(parent, c_top, across,
-                  [&](int i) { return tile_node(tile, EDGEL_NODE_TOP + i); },
-                  [&](int i) {
-                      return i < 0    ? tile_node(above - 1, EDGEL_NODE_BOTTOM + 31)
-                             : i > 31 ? tile_node(above + 1, EDGEL_NODE_BOTTOM)
-                                      : tile_node(above, EDGEL_NODE_BOTTOM + i);
-                  });
-    }
-    /* Across the left side: our column 0 against column x0 - 1, rows y0 - 1 .. y0 + 32. */
-    if (warp == 1 && sd.left) {
-        const uint32_t cur = __ballot_sync(EDGEL_FULL_WARP, c & 1);
-        const uint32_t line = __ballot_sync(EDGEL_FULL_WARP, cand[word - 1] >> 31);
-        const uint32_t before = sd.top ? cand[(size_t)(ty * 32 - 1) * tiles_x + tx - 1] >> 31 : 0u;
-        const uint32_t after = sd.bottom ? cand[(size_t)(ty * 32 + 32) * tiles_x + tx - 1] >> 31 : 0u;
-        const uint64_t across = ((uint64_t)line << 1) | before | ((uint64_t)after << 33);
-        const int left = tile - 1;
-        join_side(parent, cur, across,
-                  [&](int i) { return tile_node(tile, EDGEL_NODE_LEFT + i); },
-                  [&](int i) {
-                      return i < 0    ? tile_node(left - tiles_x, EDGEL_NODE_RIGHT + 31)
-                             : i > 31 ? tile_node(left + tiles_x, EDGEL_NODE_RIGHT)
-                                      : tile_node(left, EDGEL_NODE_RIGHT + i);
-                  });
-    }
 }
 
 /* The edge bytes of one tile row: 255 where the bit is set, for the first n columns. */

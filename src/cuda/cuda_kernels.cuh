@@ -269,17 +269,18 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
 #pragma unroll
         for (int j = 0; j < CHUNK; j++) {
             own[j] = next_own[j], halo[j] = next_halo[j];
+            /* (past the last chunk these load clamped rows that go unused: no branch) */
             const uint8_t *row = src + (size_t)edgel_clamp_index(y0 - 2 + k0 + CHUNK + j, h) * pitch;
-            if (k0 + CHUNK < ROWS) {
-                next_own[j] = __ldg(row + xo);
-                next_halo[j] = __ldg(row + xh);
-            }
+            next_own[j] = __ldg(row + xo);
+            next_halo[j] = __ldg(row + xh);
         }
 #pragma unroll
         for (int j = 0; j < CHUNK; j++) {
             const int k = k0 + j;
             const int32_t o2 = own[j], h2 = halo[j];
-            if (k >= 2) {
+            /* Rows k < 2 and the NMS of rows k < 4 compute values that are shifted out or
+             * never stored: computing them costs less than branching around them. */
+            {
                 /* Gradient and magnitude of row y = y0 - 3 + k, centred on input row k - 1. */
                 const int y = y0 - 3 + k;
                 const bool in_y = y >= 0 && y < h;
@@ -308,7 +309,7 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
                 mu = mc, lu = lc, ru = rc, mc = md, lc = ld, rc = rd, md = m, ld = ml, rd = mr;
                 dxc = dxd, dyc = dyd, dxd = gx, dyd = gy;
             }
-            if (k >= 4) {
+            {
                 /* NMS of tile row k - 4 (its lower neighbour row was just computed). */
                 const uint8_t v = in_x && y0 + k - 4 < h
                                       ? edgel_nms_decide(mc, lu, mu, ru, lc, rc, ld, md, rd, dxc, dyc, g.low, g.high)
