@@ -254,8 +254,7 @@ static void launch_hysteresis(cudaStream_t stream, const frame_table &t, const c
                               const canny_geometry &g, int nframes)
 {
     link_tiles<<<warp_tiles_grid(b, 1, nframes), 32 * EDGEL_LINK_WARPS, 0, stream>>>(b);
-    finish_tiles<<<warp_tiles_grid(b, EDGEL_FINISH_WARPS, nframes), 32 * EDGEL_FINISH_WARPS, 0, stream>>>(
-        t, b, g.width, g.height);
+    finish_tiles<<<warp_tiles_grid(b, 1, nframes), EDGEL_TILE_NODES, 0, stream>>>(t, b, g.width, g.height);
 }
 
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,

@@ -313,55 +313,60 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
 
 }
 
-/* The edge bytes of one tile row: 255 where the bit is set, for the first n columns. */
-__device__ __forceinline__ void write_edge_row(uint8_t *out, uint32_t bits, int n)
+/* Eight edge bytes (255 where the bit is set) of bits 8 * q .. 8 * q + 7, the first n of them. */
+__device__ __forceinline__ void write_edge_bytes(uint8_t *out, uint32_t bits, int n)
 {
-    if (n == 32 && ((uintptr_t)out & 15) == 0) {
-        uint32_t q[8];
-#pragma unroll
-        for (int k = 0; k < 8; k++)
-            q[k] = (((bits >> (4 * k)) & 15u) * 0x00204081u & 0x01010101u) * 255u;
-        ((uint4 *)out)[0] = make_uint4(q[0], q[1], q[2], q[3]);
-        ((uint4 *)out)[1] = make_uint4(q[4], q[5], q[6], q[7]);
+    const uint32_t byte = (bits >> 0) & 0xFFu;
+    if (n == 8 && ((uintptr_t)out & 7) == 0) {
+        const uint32_t lo = ((byte & 15u) * 0x00204081u & 0x01010101u) * 255u;
+        const uint32_t hi = ((byte >> 4) * 0x00204081u & 0x01010101u) * 255u;
+        *(uint2 *)out = make_uint2(lo, hi);
         return;
     }
     for (int k = 0; k < n; k++)
-        out[k] = (bits >> k & 1) ? 255 : 0;
+        out[k] = (byte >> k & 1) ? 255 : 0;
 }
 
-/* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. */
-#define EDGEL_FINISH_WARPS 4 /* tiles per block, a warp each */
-__global__ void __launch_bounds__(32 * EDGEL_FINISH_WARPS) finish_tiles(frame_table frames, canny_bits b,
-                                                                        int width, int height)
+/* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. A
+ * block of four warps per tile: a thread per side node for the finds (in parallel, not one
+ * after another), warp 0 for the flood, and all 128 threads for the 32 rows of bytes. */
+__global__ void __launch_bounds__(EDGEL_TILE_NODES) finish_tiles(frame_table frames, canny_bits b,
+                                                                 int width, int height)
 {
-    const int lane = threadIdx.x & 31, z = blockIdx.z;
-    const int tile = blockIdx.x * EDGEL_FINISH_WARPS + (threadIdx.x >> 5);
-    const int tiles_x = b.tiles_x, tiles_y = b.tiles_y;
-    if (tile >= tiles_x * tiles_y)
-        return;
+    __shared__ uint32_t s_seeds[4]; /* joined side pixels: top row, bottom row, left, right */
+    __shared__ uint32_t s_edges[EDGEL_TILE];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, z = blockIdx.z;
+    const int tile = blockIdx.x, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
     const int tx = tile % tiles_x, ty = tile / tiles_x;
     const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
     const uint32_t c = b.cand[z * b.stride + word], r = b.reach[z * b.stride + word];
-    const uint32_t *parent = b.parent + z * b.stride;
     const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
     const uint32_t open = c & side_mask(sd, lane) & ~r;
-    const uint32_t o_top = __shfl_sync(EDGEL_FULL_WARP, open, 0), o_bottom = __shfl_sync(EDGEL_FULL_WARP, open, 31);
-    const bool top = (o_top >> lane & 1) && uf_find(parent, tile_node(tile, EDGEL_NODE_TOP + lane)) == 0;
-    const bool bottom = (o_bottom >> lane & 1) && uf_find(parent, tile_node(tile, EDGEL_NODE_BOTTOM + lane)) == 0;
-    const bool left = (open & 1) && uf_find(parent, tile_node(tile, EDGEL_NODE_LEFT + lane)) == 0;
-    const bool right = (open >> 31) && uf_find(parent, tile_node(tile, EDGEL_NODE_RIGHT + lane)) == 0;
-    const uint32_t top_row = __ballot_sync(EDGEL_FULL_WARP, top), bottom_row = __ballot_sync(EDGEL_FULL_WARP, bottom);
-    const uint32_t seeds = (lane == 0 ? top_row : 0u) | (lane == 31 ? bottom_row : 0u) |
-                           (left ? 1u : 0u) | (right ? 0x80000000u : 0u);
-    uint32_t e[1] = {r};
-    if (__any_sync(EDGEL_FULL_WARP, (seeds & ~r) != 0)) {
-        e[0] = r | seeds;
-        warp_flood(e, c);
+    /* Side node threadIdx.x: warp 0 the top row, 1 the bottom row, 2 the left, 3 the right. */
+    const uint32_t open_row = __shfl_sync(EDGEL_FULL_WARP, open, warp == 1 ? 31 : 0);
+    const bool side = warp == 0 ? sd.top : warp == 1 ? sd.bottom : warp == 2 ? sd.left : sd.right;
+    const bool mine = side && (warp < 2 ? (open_row >> lane) & 1 : warp == 2 ? open & 1 : open >> 31);
+    const bool joined = mine && uf_find(b.parent + z * b.stride, tile_node(tile, threadIdx.x)) == 0;
+    const uint32_t ballot = __ballot_sync(EDGEL_FULL_WARP, joined);
+    if (lane == 0)
+        s_seeds[warp] = ballot;
+    __syncthreads();
+    if (warp == 0) {
+        const uint32_t seeds = (lane == 0 ? s_seeds[0] : 0u) | (lane == 31 ? s_seeds[1] : 0u) |
+                               ((s_seeds[2] >> lane) & 1u) | (((s_seeds[3] >> lane) & 1u) << 31);
+        uint32_t e[1] = {r};
+        if (__any_sync(EDGEL_FULL_WARP, (seeds & ~r) != 0)) {
+            e[0] = r | seeds;
+            warp_flood(e, c);
+        }
+        s_edges[lane] = e[0];
     }
-    const int x0 = tx * 32, y = ty * 32 + lane;
-    if (y < height) {
-        const int n = width - x0 < 32 ? width - x0 : 32;
-        write_edge_row(frames.dst[z] + (size_t)y * frames.dst_pitch + x0, e[0], n);
+    __syncthreads();
+    /* Thread t writes bytes 8 * (t % 4) .. of row t / 4. */
+    const int row = threadIdx.x >> 2, q = threadIdx.x & 3, x = tx * 32 + 8 * q, y = ty * 32 + row;
+    if (y < height && x < width) {
+        const int n = width - x < 8 ? width - x : 8;
+        write_edge_bytes(frames.dst[z] + (size_t)y * frames.dst_pitch + x, s_edges[row] >> (8 * q), n);
     }
 }
 
