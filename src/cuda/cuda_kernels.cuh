@@ -216,15 +216,14 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
 
 /*
  * The common case of canny_tile_kernel, streamed: Sobel 3x3 of one gray u8 channel, no stage
- * outputs. A warp takes 16 rows of a 32x32 tile with a lane per column and walks down their
- * 20 input rows (replicated at the image's edges), keeping three rows of magnitudes in
- * registers; the
+ * outputs. A warp takes a 32x32 tile with a lane per column and walks down its 36 input
+ * rows (replicated at the image's edges), keeping three rows of magnitudes in registers; the
  * neighbours' values come by shuffles, the two columns beyond each side of the tile from the
- * halo loads of lanes 0, 1, 30 and 31. Lane j keeps the bitmap words of the warp's row j and
+ * halo loads of lanes 0, 1, 30 and 31. Lane j keeps the bitmap words of the tile's row j and
  * stores them last.
  */
 #define EDGEL_STREAM_WARPS 4
-#define EDGEL_STREAM_ROWS 16 /* tile rows per warp: two warps a tile, for more warps in flight */
+#define EDGEL_STREAM_ROWS 32 /* tile rows per warp (16, two warps a tile, measured no faster) */
 __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
     canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g)
 {
@@ -252,7 +251,10 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
     /* The input rows (4 more than the warp's) go in chunks of 4, each chunk's loads issued
      * one chunk ahead. The row loop stays rolled: unrolled whole, the kernel outgrew the
      * instruction cache. */
-    constexpr int CHUNK = 4, ROWS = EDGEL_STREAM_ROWS + 4;
+    /* CHUNK = 6: the rolling values cycle with periods 2 and 3, so after 6 rows they sit in the
+     * registers they started in and the loop needs no moves. */
+    constexpr int CHUNK = 6, ROWS = EDGEL_STREAM_ROWS + 4;
+    static_assert(ROWS % CHUNK == 0, "whole chunks");
     int32_t own[CHUNK], halo[CHUNK], next_own[CHUNK], next_halo[CHUNK];
 #pragma unroll
     for (int j = 0; j < CHUNK; j++) {
