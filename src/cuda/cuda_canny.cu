@@ -249,12 +249,43 @@ static dim3 warp_tiles_grid(const canny_bits &b, int tiles_per_block, int nframe
     return dim3((unsigned)((tiles + tiles_per_block - 1) / tiles_per_block), 1, (unsigned)nframes);
 }
 
-/* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
-static void launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_bits &b,
-                              const canny_geometry &g, int nframes)
+/* Launches `kernel` on `stream`; with `early`, as a programmatic dependent launch: it may
+ * start before the kernel before it ends, and waits for it in wait_for_previous_kernel(). */
+template <typename... Params, typename... Args>
+static cudaError_t launch_after(bool early, void (*kernel)(Params...), dim3 grid, dim3 block,
+                                cudaStream_t stream, Args... args)
 {
-    link_tiles<<<warp_tiles_grid(b, 1, nframes), 32 * EDGEL_LINK_WARPS, 0, stream>>>(b);
-    finish_tiles<<<warp_tiles_grid(b, 1, nframes), EDGEL_TILE_NODES, 0, stream>>>(t, b, g.width, g.height);
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.stream = stream;
+    cudaLaunchAttribute attr = {};
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = early ? 1 : 0;
+    return cudaLaunchKernelEx(&cfg, kernel, args...);
+}
+
+/* Programmatic dependent launch needs compute capability 9.0. */
+static bool early_launch_supported()
+{
+    int device = 0, major = 0;
+    return cudaGetDevice(&device) == cudaSuccess &&
+           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+           major >= 9;
+}
+
+/* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
+static edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_bits &b,
+                                      const canny_geometry &g, int nframes)
+{
+    const bool early = early_launch_supported();
+    const dim3 grid = warp_tiles_grid(b, 1, nframes);
+    CUDA_TRY(launch_after(early, link_tiles, grid, dim3(32 * EDGEL_LINK_WARPS), stream, b));
+    CUDA_TRY(launch_after(early, finish_tiles, grid, dim3(EDGEL_TILE_NODES), stream, t, b, g.width,
+                          g.height));
+    return EDGEL_OK;
 }
 
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,
@@ -273,7 +304,7 @@ edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const u
     memset(&none, 0, sizeof none);
     const dim3 tiles(b.tiles_x, b.tiles_y, 1);
     launch_tile<TILE_FROM_CLASSES>(3, 1, tiles, stream, t, NULL, 0, b, g, none);
-    launch_hysteresis(stream, t, b, g, 1);
+    EDGEL_TRY(launch_hysteresis(stream, t, b, g, 1));
     CUDA_TRY(cudaGetLastError());
     return EDGEL_OK;
 }
@@ -355,7 +386,7 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
         const dim3 tiles(b.tiles_x, b.tiles_y, nframes);
         launch_tile<TILE_FROM_IMAGE>(p->aperture, cn, tiles, stream, cur, NULL, 0, b, g, so);
     }
-    launch_hysteresis(stream, frames, b, g, nframes);
+    EDGEL_TRY(launch_hysteresis(stream, frames, b, g, nframes));
     CUDA_TRY(cudaGetLastError());
     return EDGEL_OK;
 }
@@ -674,7 +705,7 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
     canny_geometry g = {w, h, cn, th.low, th.high, p->l2_gradient};
     const dim3 tiles(b.tiles_x, b.tiles_y, 1);
     launch_tile<TILE_FROM_GRADIENTS>(3, cn, tiles, stream, t, ddy, dy_pitch, b, g, ds.out);
-    launch_hysteresis(stream, t, b, g, 1);
+    EDGEL_TRY(launch_hysteresis(stream, t, b, g, 1));
     CUDA_TRY(cudaGetLastError());
     if (on_host) {
         if (stages) {

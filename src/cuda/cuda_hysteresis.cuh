@@ -26,6 +26,16 @@
 #include <stdint.h>
 
 #define EDGEL_FULL_WARP 0xFFFFFFFFu
+
+/* The hysteresis kernels may be launched before the kernel before them has finished
+ * (programmatic dependent launch, sm_90 and later): they wait here, before their first read
+ * of its results, so that their launch overlaps its tail. */
+__device__ __forceinline__ void wait_for_previous_kernel()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+#endif
+}
 #define EDGEL_TILE_NODES 128 /* per tile: top 0-31, bottom 32-63, left 64-95, right 96-127 */
 #define EDGEL_NODE_TOP 0
 #define EDGEL_NODE_BOTTOM 32
@@ -207,6 +217,7 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
     const uint32_t *cand = b.cand + z * b.stride;
     uint32_t *parent = b.parent + z * b.stride;
     const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
+    wait_for_previous_kernel();
     const uint32_t c = cand[word]; /* every warp holds the tile, a row per lane */
     const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
     s_rep[threadIdx.x] = 0xFFFFFFFFu;
@@ -339,6 +350,7 @@ __global__ void __launch_bounds__(EDGEL_TILE_NODES) finish_tiles(frame_table fra
     const int tile = blockIdx.x, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
     const int tx = tile % tiles_x, ty = tile / tiles_x;
     const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
+    wait_for_previous_kernel();
     const uint32_t c = b.cand[z * b.stride + word], r = b.reach[z * b.stride + word];
     const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
     const uint32_t open = c & side_mask(sd, lane) & ~r;
