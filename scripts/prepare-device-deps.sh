@@ -29,7 +29,7 @@ fi
 # toolkit's, so that the GPU machine needs no ITK.
 if [ -f /usr/lib/cmake/ITK-5.2/ITKConfig.cmake ] || ls /usr/lib/cmake/ITK-* >/dev/null 2>&1; then
   cmake -S . -B build-itk -DCMAKE_BUILD_TYPE=Release -DEDGEL_BUILD_TESTS=OFF -DEDGEL_BENCH_ITK=ON \
-    >/dev/null
+    -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
   cmake --build build-itk -j"$(nproc)" --target bench_itk >/dev/null
   mkdir -p deps/itk
   cp build-itk/bench/bench_itk deps/itk/

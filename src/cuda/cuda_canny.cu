@@ -15,6 +15,8 @@
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
+
+#include <atomic>
 #include <string.h>
 
 #include "core/image.h"
@@ -267,13 +269,25 @@ static cudaError_t launch_after(bool early, void (*kernel)(Params...), dim3 grid
     return cudaLaunchKernelEx(&cfg, kernel, args...);
 }
 
-/* Programmatic dependent launch needs compute capability 9.0. */
+/* Programmatic dependent launch needs compute capability 9.0, and kernels compiled for it: a
+ * build for an older architecture, JIT-compiled for this device, lacks the wait in
+ * wait_for_previous_kernel() and must be launched in order. Known per device once asked. */
 static bool early_launch_supported()
 {
-    int device = 0, major = 0;
-    return cudaGetDevice(&device) == cudaSuccess &&
-           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-           major >= 9;
+    static std::atomic<int> known[64]; /* per device: 0 not asked yet, 1 no, 2 yes */
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64)
+        return false;
+    if (!known[device]) {
+        int major = 0;
+        cudaFuncAttributes a;
+        const bool yes =
+            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+            major >= 9 && cudaFuncGetAttributes(&a, (const void *)link_tiles) == cudaSuccess &&
+            cudaFuncGetAttributes(&a, (const void *)finish_tiles) == cudaSuccess && a.ptxVersion >= 90;
+        known[device] = yes ? 2 : 1;
+    }
+    return known[device] == 2;
 }
 
 /* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
