@@ -15,9 +15,9 @@
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <atomic>
-#include <string.h>
 
 #include "core/image.h"
 #include "core/params.h"
