@@ -369,9 +369,20 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
             EDGEL_TRY(edgel_resolve_gaussian(p->blur_ksize, p->blur_sigma, &k));
             const gauss_taps kx = gauss_for(w == 1 ? 1 : k, p->blur_sigma);
             const gauss_taps ky = gauss_for(h == 1 ? 1 : k, p->blur_sigma);
-            const size_t tmp_stride = ws->pixels * ws->channels;
-            gaussian_rows<<<rows_grid, 128, 0, stream>>>(t, ws->tmp, tmp_stride, w, h, cn, kx);
-            gaussian_columns<<<rows_grid, 128, 0, stream>>>(t, ws->tmp, tmp_stride, w, h, cn, ky);
+            if (kx.size <= EDGEL_BLUR_TILE_MAX_TAPS && ky.size <= EDGEL_BLUR_TILE_MAX_TAPS) {
+                const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, nframes);
+                const dim3 block(EDGEL_TILE, EDGEL_TILE_ROWS);
+                if (cn == 1)
+                    gaussian_tile<1><<<tiles, block, 0, stream>>>(t, w, h, kx, ky);
+                else if (cn == 3)
+                    gaussian_tile<3><<<tiles, block, 0, stream>>>(t, w, h, kx, ky);
+                else
+                    gaussian_tile<4><<<tiles, block, 0, stream>>>(t, w, h, kx, ky);
+            } else {
+                const size_t tmp_stride = ws->pixels * ws->channels;
+                gaussian_rows<<<rows_grid, 128, 0, stream>>>(t, ws->tmp, tmp_stride, w, h, cn, kx);
+                gaussian_columns<<<rows_grid, 128, 0, stream>>>(t, ws->tmp, tmp_stride, w, h, cn, ky);
+            }
         } else {
             blur_5x5_159<<<rows_grid, 128, 0, stream>>>(t, w, h, cn);
         }
