@@ -312,10 +312,11 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
                 dxc = dxd, dyc = dyd, dxd = gx, dyd = gy;
             }
             {
-                /* NMS of tile row k - 4 (its lower neighbour row was just computed). */
-                const uint8_t v = in_x && y0 + k - 4 < h
-                                      ? edgel_nms_decide(mc, lu, mu, ru, lc, rc, ld, md, rd, dxc, dyc, g.low, g.high)
-                                      : (uint8_t)EDGEL_MAP_NONE;
+                /* NMS of tile row k - 4 (its lower neighbour row was just computed). Rows where
+                 * no magnitude passes the low threshold (flat regions) skip it. */
+                uint8_t v = EDGEL_MAP_NONE;
+                if (__any_sync(EDGEL_FULL_WARP, mc > g.low) && in_x && y0 + k - 4 < h)
+                    v = edgel_nms_decide(mc, lu, mu, ru, lc, rc, ld, md, rd, dxc, dyc, g.low, g.high);
                 const uint32_t cm = __ballot_sync(EDGEL_FULL_WARP, v != EDGEL_MAP_NONE);
                 const uint32_t sm = __ballot_sync(EDGEL_FULL_WARP, v == EDGEL_MAP_STRONG);
                 if (lane == k - 4)
