@@ -404,8 +404,7 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
     if (st)
         so = st->out;
     if (p->aperture == 3 && cn == 1 && !so.dx && !so.mag && !so.suppressed) {
-        constexpr int tiles_per_block = EDGEL_STREAM_WARPS * EDGEL_STREAM_ROWS / EDGEL_TILE;
-        canny_stream_kernel<<<warp_tiles_grid(b, tiles_per_block, nframes), 32 * EDGEL_STREAM_WARPS, 0,
+        canny_stream_kernel<<<warp_tiles_grid(b, EDGEL_STREAM_WARPS, nframes), 32 * EDGEL_STREAM_WARPS, 0,
                               stream>>>(cur, b, g);
     } else {
         const dim3 tiles(b.tiles_x, b.tiles_y, nframes);

@@ -4,21 +4,20 @@
  *
  * The tile kernels before it leave two bitmaps: `cand` (kept by NMS and above the low
  * threshold) and `strong` (above the high one), one 32-bit word per 32 pixels of a row of a
- * 32x32 tile. Two launches, a warp per tile and a lane per tile row, finish the work:
+ * 32x32 tile. Two launches, a block per tile, finish the work; inside a tile a lane holds a
+ * row and floods are word operations (runs filled by a carry trick, rows by shuffles):
  *
- *   link_tiles    floods the strong pixels through the tile's candidates with word
- *                 operations (runs filled by a carry trick, rows by shuffles) and keeps the
+ *   link_tiles    floods the strong pixels through the tile's candidates and keeps the
  *                 result in `reach`. Candidates on a tile side that faces another tile are
  *                 union-find nodes (128 per tile: top, bottom, left and right, a node per
  *                 pixel): reached ones join node 0, which stands for "connected to a strong
  *                 pixel"; the others join the first node of their component inside the tile
- *                 (found by one more flood per component). Then the tile joins its top and
+ *                 (found by flooding from the side's runs). The tile also joins its top and
  *                 left sides to the pixels across them.
  *   finish_tiles  adds to `reach` the side pixels whose node ended in node 0's set, floods
  *                 again and writes the edge bytes.
  *
- * The union-find is over a few nodes per tile, not over pixels, and everything inside a tile
- * is word arithmetic in registers.
+ * The union-find is over a few nodes per tile, not over pixels.
  */
 #ifndef EDGEL_CUDA_HYSTERESIS_CUH
 #define EDGEL_CUDA_HYSTERESIS_CUH
@@ -26,16 +25,6 @@
 #include <stdint.h>
 
 #define EDGEL_FULL_WARP 0xFFFFFFFFu
-
-/* The hysteresis kernels may be launched before the kernel before them has finished
- * (programmatic dependent launch, sm_90 and later): they wait here, before their first read
- * of its results, so that their launch overlaps its tail. */
-__device__ __forceinline__ void wait_for_previous_kernel()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    cudaGridDependencySynchronize();
-#endif
-}
 #define EDGEL_TILE_NODES 128 /* per tile: top 0-31, bottom 32-63, left 64-95, right 96-127 */
 #define EDGEL_NODE_TOP 0
 #define EDGEL_NODE_BOTTOM 32
@@ -54,6 +43,16 @@ struct canny_bits {
 __device__ __forceinline__ uint32_t tile_node(int tile, int k)
 {
     return 1u + (uint32_t)tile * EDGEL_TILE_NODES + (uint32_t)k;
+}
+
+/* The hysteresis kernels may be launched before the kernel before them has finished
+ * (programmatic dependent launch, sm_90 and later): they wait here, before their first read
+ * of its results, so that their launch overlaps its tail. */
+__device__ __forceinline__ void wait_for_previous_kernel()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+#endif
 }
 
 /* ---- union-find over global nodes --------------------------------------------------------- */
@@ -140,7 +139,7 @@ template <int N> __device__ __forceinline__ void warp_flood(uint32_t (&f)[N], ui
     }
 }
 
-/* Which sides of tile (tx, ty) face another tile, as a mask of this lane's row. */
+/* Which sides of tile (tx, ty) face another tile. */
 struct tile_sides {
     bool top, bottom, left, right;
 };
@@ -150,6 +149,7 @@ __device__ __forceinline__ tile_sides sides_of(int tx, int ty, int tiles_x, int 
     return tile_sides{ty > 0, ty + 1 < tiles_y, tx > 0, tx + 1 < tiles_x};
 }
 
+/* The side pixels of this lane's row, as a mask. */
 __device__ __forceinline__ uint32_t side_mask(const tile_sides &s, int lane)
 {
     return (lane == 0 && s.top ? EDGEL_FULL_WARP : 0u) | (lane == 31 && s.bottom ? EDGEL_FULL_WARP : 0u) |
@@ -200,10 +200,10 @@ __device__ __forceinline__ void join_side(uint32_t *parent, uint32_t cur, uint64
 
 /* Kernel 1 of 2: floods from the strong pixels, in-tile components of the side nodes, and the
  * joins across the top and left sides. A block of EDGEL_LINK_WARPS warps per tile: warp 0
- * floods from the strong pixels while warps 1 and 2 join across the top and left sides; then
- * every warp floods its share of the unreached side runs,
- * EDGEL_LINK_PLANES at a time (natural frames leave a few to two dozen small components per
- * tile; one warp doing them in turn set the kernel's time). */
+ * floods from the strong pixels while warps 1 and 2 join across the top and left sides;
+ * then every warp floods its share of the unreached side runs, EDGEL_LINK_PLANES at a time
+ * (natural frames leave a few to two dozen small components per tile; one warp doing them
+ * in turn set the kernel's time). */
 #define EDGEL_LINK_WARPS 4
 #define EDGEL_LINK_PLANES 2
 __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b)
@@ -321,13 +321,12 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
                 uf_union(parent, me, to);
         }
     }
-
 }
 
-/* Eight edge bytes (255 where the bit is set) of bits 8 * q .. 8 * q + 7, the first n of them. */
+/* The first n of eight edge bytes: 255 where bit k of the low byte of `bits` is set. */
 __device__ __forceinline__ void write_edge_bytes(uint8_t *out, uint32_t bits, int n)
 {
-    const uint32_t byte = (bits >> 0) & 0xFFu;
+    const uint32_t byte = bits & 0xFFu;
     if (n == 8 && ((uintptr_t)out & 7) == 0) {
         const uint32_t lo = ((byte & 15u) * 0x00204081u & 0x01010101u) * 255u;
         const uint32_t hi = ((byte >> 4) * 0x00204081u & 0x01010101u) * 255u;

@@ -222,24 +222,20 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
  * halo loads of lanes 0, 1, 30 and 31. Lane j keeps the bitmap words of the tile's row j and
  * stores them last.
  */
-#define EDGEL_STREAM_WARPS 4
-#define EDGEL_STREAM_ROWS 32 /* tile rows per warp (16, two warps a tile, measured no faster) */
+#define EDGEL_STREAM_WARPS 4 /* tiles per block */
 __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
     canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g)
 {
-    constexpr int SPLIT = EDGEL_TILE / EDGEL_STREAM_ROWS;
     const int lane = threadIdx.x & 31, z = blockIdx.z;
-    const int part = blockIdx.x * EDGEL_STREAM_WARPS + (threadIdx.x >> 5);
-    const int tile = part / SPLIT, half = part % SPLIT;
+    const int tile = blockIdx.x * EDGEL_STREAM_WARPS + (threadIdx.x >> 5);
     if (tile >= bits.tiles_x * bits.tiles_y)
         return; /* whole warps */
     const int tx = tile % bits.tiles_x, ty = tile / bits.tiles_x;
-    const int w = g.width, h = g.height, x0 = tx * EDGEL_TILE;
-    const int y0 = ty * EDGEL_TILE + half * EDGEL_STREAM_ROWS; /* this warp's first row */
+    const int w = g.width, h = g.height, x0 = tx * EDGEL_TILE, y0 = ty * EDGEL_TILE;
     const uint8_t *src = frames.src[z];
     const size_t pitch = frames.src_pitch;
-    for (int k = half * 32; k < EDGEL_TILE_NODES; k += 32 * SPLIT)
-        init_tile_nodes(bits.parent + z * bits.stride, tile, k + lane);
+    for (int k = lane; k < EDGEL_TILE_NODES; k += 32)
+        init_tile_nodes(bits.parent + z * bits.stride, tile, k);
 
     /* Per input row, this lane's column and a halo column (lanes 0 and 1: the two left of the
      * tile; lanes 30 and 31: the two right of it; the others repeat their own). */
@@ -248,12 +244,11 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
     const int xo = edgel_clamp_index(x0 + lane, w);
     const int xh = edgel_clamp_index(lane == 0 ? x0 - 2 : lane == 1 ? x0 - 1 : lane == 30 ? x0 + 32
                                      : lane == 31 ? x0 + 33 : x0 + lane, w);
-    /* The input rows (4 more than the warp's) go in chunks of 4, each chunk's loads issued
-     * one chunk ahead. The row loop stays rolled: unrolled whole, the kernel outgrew the
-     * instruction cache. */
-    /* CHUNK = 6: the rolling values cycle with periods 2 and 3, so after 6 rows they sit in the
-     * registers they started in and the loop needs no moves. */
-    constexpr int CHUNK = 6, ROWS = EDGEL_STREAM_ROWS + 4;
+    /* The 36 input rows go in chunks of 6, each chunk's loads issued one chunk ahead. The row
+     * loop stays rolled (unrolled whole, the kernel outgrew the instruction cache; two warps a
+     * tile of 16 rows each measured no faster), and 6 rows bring the rolling values, which
+     * cycle with periods 2 and 3, back to the registers they started in: no moves. */
+    constexpr int CHUNK = 6, ROWS = EDGEL_TILE + 4;
     static_assert(ROWS % CHUNK == 0, "whole chunks");
     int32_t own[CHUNK], halo[CHUNK], next_own[CHUNK], next_halo[CHUNK];
 #pragma unroll
@@ -325,11 +320,9 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
             o0 = o1, o1 = o2, h0 = h1, h1 = h2;
         }
     }
-    if (lane < EDGEL_STREAM_ROWS) {
-        const size_t word = z * bits.stride + (size_t)(y0 + lane) * bits.tiles_x + tx;
-        bits.cand[word] = cand_word;
-        bits.strong[word] = strong_word;
-    }
+    const size_t word = z * bits.stride + (size_t)(y0 + lane) * bits.tiles_x + tx;
+    bits.cand[word] = cand_word;
+    bits.strong[word] = strong_word;
 }
 
 /* ---- pre-processing ------------------------------------------------------------------------ */
