@@ -245,7 +245,7 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 }
 
 /* Blocks of `tiles_per_block` tiles for every tile of `nframes` frames. */
-static dim3 warp_tiles_grid(const canny_bits &b, int tiles_per_block, int nframes)
+static dim3 tile_blocks(const canny_bits &b, int tiles_per_block, int nframes)
 {
     const int tiles = b.tiles_x * b.tiles_y;
     return dim3((unsigned)((tiles + tiles_per_block - 1) / tiles_per_block), 1, (unsigned)nframes);
@@ -295,7 +295,7 @@ static edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t,
                                       const canny_geometry &g, int nframes)
 {
     const bool early = early_launch_supported();
-    const dim3 grid = warp_tiles_grid(b, 1, nframes);
+    const dim3 grid = tile_blocks(b, 1, nframes);
     CUDA_TRY(launch_after(early, link_tiles, grid, dim3(32 * EDGEL_LINK_WARPS), stream, b));
     CUDA_TRY(launch_after(early, finish_tiles, grid, dim3(EDGEL_TILE_NODES), stream, t, b, g.width,
                           g.height));
@@ -404,7 +404,7 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
     if (st)
         so = st->out;
     if (p->aperture == 3 && cn == 1 && !so.dx && !so.mag && !so.suppressed) {
-        canny_stream_kernel<<<warp_tiles_grid(b, EDGEL_STREAM_WARPS, nframes), 32 * EDGEL_STREAM_WARPS, 0,
+        canny_stream_kernel<<<tile_blocks(b, EDGEL_STREAM_WARPS, nframes), 32 * EDGEL_STREAM_WARPS, 0,
                               stream>>>(cur, b, g);
     } else {
         const dim3 tiles(b.tiles_x, b.tiles_y, nframes);
