@@ -70,3 +70,24 @@ def test_stages_and_building_blocks(image):
     assert np.all(stages["suppressed"][edges > 0] > 0)
     rgb = np.dstack([image, image // 2, 255 - image])
     assert np.array_equal(edgel.to_gray(rgb, "rgb"), edgel.to_gray(rgb[:, :, ::-1].copy(), "bgr"))
+
+
+def test_read_only_and_row_pitched_inputs():
+    """Arrays the buffer protocol cannot hand over writable and contiguous (read-only ones,
+    column slices with pitched rows) take the slower pointer path and give the same bytes."""
+    rng = np.random.default_rng(7)
+    img = rng.integers(0, 256, (40, 70), dtype=np.uint8)
+    kernel = rng.random((5, 5), dtype=np.float32)
+    frozen = img.copy()
+    frozen.setflags(write=False)
+    part = img[:, 3:53]
+    assert not part.flags.c_contiguous
+    assert np.array_equal(edgel.canny(frozen, 40, 120), edgel.canny(img, 40, 120))
+    assert np.array_equal(edgel.canny(part, 40, 120), edgel.canny(part.copy(), 40, 120))
+    assert np.array_equal(edgel.filter2d(frozen, kernel), edgel.filter2d(img, kernel))
+    assert np.array_equal(edgel.filter2d(part, kernel), edgel.filter2d(part.copy(), kernel))
+    out = np.zeros((40, 70), np.uint8)
+    out.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only"):
+        edgel.filter2d(img, kernel, out=out)
+    assert not out.any()
