@@ -205,7 +205,9 @@ __device__ __forceinline__ void join_side(uint32_t *parent, uint32_t cur, uint64
  * (natural frames leave a few to two dozen small components per tile; one warp doing them
  * in turn set the kernel's time). */
 #define EDGEL_LINK_WARPS 4
+#ifndef EDGEL_LINK_PLANES /* (a -D to measure others) */
 #define EDGEL_LINK_PLANES 2
+#endif
 __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b)
 {
     static_assert(32 * EDGEL_LINK_WARPS == EDGEL_TILE_NODES, "a thread per side node");

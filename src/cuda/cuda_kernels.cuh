@@ -222,7 +222,9 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
  * halo loads of lanes 0, 1, 30 and 31. Lane j keeps the bitmap words of the tile's row j and
  * stores them last.
  */
-#define EDGEL_STREAM_WARPS 4 /* tiles per block */
+#ifndef EDGEL_STREAM_WARPS /* tiles per block (a -D to measure others) */
+#define EDGEL_STREAM_WARPS 4
+#endif
 __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
     canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g)
 {

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds bench_gpu with each of a few values of the CUDA kernels' tuning macros
+# (EDGEL_LINK_PLANES, EDGEL_STREAM_WARPS) and prints its Canny table for each, on the GPU
+# machine (carry data-local and deps). Edit the list below to try others.
+set -u
+for v in "" "-DEDGEL_LINK_PLANES=1" "-DEDGEL_LINK_PLANES=3" "-DEDGEL_STREAM_WARPS=2" "-DEDGEL_STREAM_WARPS=8"; do
+  d=build-var
+  rm -rf $d
+  cmake -S . -B $d -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEDGEL_BUILD_TESTS=ON "-DCMAKE_CUDA_FLAGS=$v" \
+    -DPNG_PNG_INCLUDE_DIR=$PWD/deps/include -DPNG_LIBRARY=$PWD/deps/lib/libpng16.so -DZLIB_INCLUDE_DIR=$PWD/deps/include \
+    -DZLIB_LIBRARY=$PWD/deps/lib/libz.so -DJPEG_INCLUDE_DIR=$PWD/deps/include -DJPEG_LIBRARY=$PWD/deps/lib/libjpeg.so \
+    -DKISSFFT_INCLUDE_DIR=$PWD/deps/kissfft/include -DKISSFFT_LIBRARY=$PWD/deps/kissfft/lib/x86_64-linux-gnu/libkissfft-float.so >/dev/null 2>&1
+  cmake --build $d -j16 --target bench_gpu >/dev/null 2>&1 || { echo "build failed $v"; continue; }
+  echo "== variant '$v'"
+  LD_LIBRARY_PATH=$PWD/deps/lib:$PWD/deps/kissfft/lib/x86_64-linux-gnu timeout 120 ./$d/bench/bench_gpu data-local/bsds500 50 2>&1 | grep -E "^\| (1920|3840|512|device)"
+done
