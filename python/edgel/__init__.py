@@ -165,6 +165,16 @@ def _view(a: np.ndarray, output: bool = False) -> _Image:
                   _DTYPES[a.dtype], c, 0)
 
 
+def _host_out(out, shape, dtype) -> np.ndarray:
+    """The host array a call writes: `out` as given (the library checks its size and type,
+    _view(..., output=True) that it is writable with packed rows), or a new one."""
+    if out is None:
+        return np.empty(shape, dtype)
+    if not isinstance(out, np.ndarray):
+        raise TypeError("out must be a NumPy array for a host image")
+    return out
+
+
 def _packed(a: np.ndarray) -> np.ndarray:
     """a, or a packed copy when its rows do not hold packed pixels (checked from the strides
     alone: making a view costs microseconds)."""
@@ -370,8 +380,9 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
     gray: None (colour: channel of largest gradient), "rgb" or "bgr" (luma first).
     stages: a dict to receive intermediate arrays (gray, smoothed, dx, dy, magnitude,
     suppressed) for the names it already contains as keys (host arrays only).
-    image may be a CuPy array or a PyTorch CUDA tensor: the result is then one too (or `out`,
-    a uint8 CUDA array of shape (H, W), filled in place), computed on the array's stream.
+    out: a uint8 array of shape (H, W) to fill in place and return, instead of a new one.
+    image may be a CuPy array or a PyTorch CUDA tensor: the result is then one too (and
+    `out` a CUDA array), computed on the array's stream.
     Other CUDA arrays that speak DLPack (JAX, ...) work too; their result is a CuPy array.
     """
     cuda = _cuda_array(image)
@@ -381,7 +392,7 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
     image = _packed(np.asarray(image))
     h, w = image.shape[:2]
     cn = 1 if image.ndim == 2 else image.shape[2]
-    edges = np.empty((h, w), np.uint8)
+    edges = _host_out(out, (h, w), np.uint8)
     p = _params(low, high, aperture, l2, blur, blur_size, gray)
     st = None
     keep = []
@@ -397,7 +408,7 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
             v = _view(stages[name])
             keep.append(v)
             setattr(st, name, ctypes.pointer(v))
-    src, dst = _view(image), _view(edges)
+    src, dst = _view(image), _view(edges, output=True)
     _check(_lib.edgel_canny(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
                             ctypes.byref(dst), ctypes.byref(st) if st is not None else None))
     return edges
@@ -414,6 +425,7 @@ def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: 
     dtype: float32 (default) gives ITK's 1/0 output, uint8 gives 255/0.
     stages: a dict with keys among "smoothed" and "suppressed" (ITK's
     GetNonMaximumSuppressionImage) to receive float32 arrays (host arrays only).
+    out: an array of `dtype` and shape (H, W) to fill in place and return.
     image may be a CuPy array or a PyTorch CUDA tensor, as for canny().
     """
     p = _CannyParams()
@@ -428,7 +440,7 @@ def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: 
     if cuda is not None:
         return _canny_device(cuda, p, out, ctx, dtype)
     image = _packed(np.asarray(image))
-    edges = np.empty(image.shape[:2], dtype)
+    edges = _host_out(out, image.shape[:2], dtype)
     st, keep = None, []
     if stages is not None:
         st = _Stages()
@@ -438,7 +450,7 @@ def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: 
             stages[name] = np.empty(image.shape[:2], np.float32)
             keep.append(_view(stages[name]))
             setattr(st, name, ctypes.pointer(keep[-1]))
-    src, dst = _view(image), _view(edges)
+    src, dst = _view(image), _view(edges, output=True)
     _check(_lib.edgel_canny(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
                             ctypes.byref(dst), ctypes.byref(st) if st is not None else None))
     return edges

@@ -91,3 +91,26 @@ def test_read_only_and_row_pitched_inputs():
     with pytest.raises(ValueError, match="read-only"):
         edgel.filter2d(img, kernel, out=out)
     assert not out.any()
+
+
+def test_host_out_filled_in_place(image):
+    ref = edgel.canny(image, 40, 120)
+    out = np.full(image.shape, 7, np.uint8)
+    assert edgel.canny(image, 40, 120, out=out) is out
+    assert np.array_equal(out, ref)
+    wide = np.full((image.shape[0], image.shape[1] + 9), 7, np.uint8)
+    edgel.canny(image, 40, 120, out=wide[:, :image.shape[1]])  # pitched rows
+    assert np.array_equal(wide[:, :image.shape[1]], ref) and (wide[:, image.shape[1]:] == 7).all()
+    itk = np.zeros(image.shape, np.float32)
+    assert edgel.canny_itk(image.astype(np.float32), 1.0, 0.01, 20, 10, out=itk) is itk
+    assert np.array_equal(itk, edgel.canny_itk(image.astype(np.float32), 1.0, 0.01, 20, 10))
+    with pytest.raises(edgel.EdgelError):
+        edgel.canny(image, 40, 120, out=np.zeros((5, 5), np.uint8))
+    with pytest.raises(edgel.EdgelError):
+        edgel.canny(image, 40, 120, out=np.zeros(image.shape, np.int16))
+    frozen = np.zeros(image.shape, np.uint8)
+    frozen.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only"):
+        edgel.canny(image, 40, 120, out=frozen)
+    with pytest.raises(TypeError):
+        edgel.canny(image, 40, 120, out=[[0]])
