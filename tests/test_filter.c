@@ -136,6 +136,73 @@ static void test_bad_input(edgel_context *ctx)
     CHECK(edgel_filter2d_method(ctx, &p, &src, &dst, &e, &m) == EDGEL_OK && m == EDGEL_CONV_DIRECT);
 }
 
+/* The value (c of pixel x, y) that the border gives, as the library's f32 input sees it. */
+static float naive_pixel(const float *in, int w, int h, int cn, int x, int y, int c,
+                         edgel_border b, float value)
+{
+    const int sx = naive_index(x, w, b), sy = naive_index(y, h, b);
+    return sx < 0 || sy < 0 ? value : in[((size_t)sy * w + sx) * cn + c];
+}
+
+/* The direct method's floats are each output's fused multiply-adds over the non-zero taps in
+ * raster order (cv2.filter2D's arithmetic; it is what makes u8 results identical), however
+ * the rows are blocked and split over threads. Compared bit for bit on sizes around the vector and block
+ * widths, with dense kernels (the blocked path) and kernels with zero taps. */
+static void test_direct_is_raster_fma(void)
+{
+    const int sizes[][2] = {{1, 1}, {8, 2}, {31, 3}, {33, 4}, {40, 5}, {70, 13}, {97, 10}};
+    const int kernels[][2] = {{7, 7}, {5, 9}, {8, 13}, {3, 3}, {1, 11}};
+    edgel_context *ctx[2] = {NULL, NULL};
+    edgel_context_options o = {0};
+    o.threads = 1;
+    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx[0]) == EDGEL_OK);
+    o.threads = 3;
+    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx[1]) == EDGEL_OK);
+    for (int s = 0; s < 7; s++)
+        for (int q = 0; q < 5; q++)
+            for (int cn = 1; cn <= 3; cn += 2) {
+                const int w = sizes[s][0], h = sizes[s][1], kw = kernels[q][0], kh = kernels[q][1];
+                const int n = w * h * cn, zeros = (s + q) % 3 == 0;
+                float *in = malloc(sizeof(float) * n), *out = malloc(sizeof(float) * n);
+                float *ref = malloc(sizeof(float) * n), k[13 * 13];
+                for (int i = 0; i < n; i++)
+                    in[i] = uniform();
+                for (int i = 0; i < kw * kh; i++)
+                    k[i] = zeros && i % 4 == 1 ? 0.0f : uniform();
+                const edgel_border b = (edgel_border)((s + q + cn) % (EDGEL_BORDER_WRAP + 1));
+                const float bv = 0.25f;
+                edgel_image src = edgel_image_host(in, w, h, EDGEL_F32, cn);
+                edgel_image dst = edgel_image_host(out, w, h, EDGEL_F32, cn);
+                edgel_image ker = edgel_image_host(k, kw, kh, EDGEL_F32, 1);
+                edgel_filter_params p;
+                edgel_filter_params_default(&p);
+                p.border = b;
+                p.border_value = bv;
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++)
+                        for (int c = 0; c < cn; c++) {
+                            float acc = 0.0f;
+                            for (int j = 0; j < kh; j++)
+                                for (int i = 0; i < kw; i++)
+                                    if (k[j * kw + i] != 0.0f)
+                                        acc = fmaf(k[j * kw + i],
+                                                   naive_pixel(in, w, h, cn, x + i - kw / 2,
+                                                               y + j - kh / 2, c, b, bv),
+                                                   acc);
+                            ref[((size_t)y * w + x) * cn + c] = acc;
+                        }
+                p.method = EDGEL_CONV_DIRECT;
+                for (int t = 0; t < 2; t++) {
+                    memset(out, 0xFF, sizeof(float) * n);
+                    CHECK(edgel_filter2d(ctx[t], &p, &src, &dst, &ker) == EDGEL_OK);
+                    CHECK(memcmp(out, ref, sizeof(float) * n) == 0);
+                }
+                free(in), free(out), free(ref);
+            }
+    edgel_context_destroy(ctx[0]);
+    edgel_context_destroy(ctx[1]);
+}
+
 int main(void)
 {
     edgel_context *ctx = NULL;
@@ -143,6 +210,7 @@ int main(void)
     if (ctx) {
         test_bad_input(ctx);
         test_methods_and_borders(ctx);
+        test_direct_is_raster_fma();
     }
     edgel_context_destroy(ctx);
     return check_summary("test_filter");
