@@ -70,6 +70,10 @@ cat "$OUT/bench_stages.md"
 log "convolution engine against cuDNN, CuPy, cv2.filter2D"
 EDGEL_LIBRARY=build-gpu/libedgel.so PYTHONPATH=python timeout 420 python3 bench/bench_filter.py \
   ${EDGEL_FILTER_BENCH_ARGS:-} >"$OUT/bench_filter.md" 2>&1 || status=1
+log "a small call's costs from Python (host and GPU)"
+EDGEL_LIBRARY=build-gpu/libedgel.so PYTHONPATH=python timeout 120 python3 bench/bench_call_overhead.py \
+  >"$OUT/bench_call_overhead.md" 2>&1 || status=1
+cat "$OUT/bench_call_overhead.md"
 log "itk preset against ITK"
 if [ -x deps/itk/bench_itk ]; then
   LD_LIBRARY_PATH="$(pwd)/deps/itk:$(pwd)/deps/lib:${LD_LIBRARY_PATH:-}" timeout 400 \

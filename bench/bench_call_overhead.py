@@ -1,0 +1,103 @@
+"""Where a small filter call's time goes, from Python: edgel's binding against the C call it
+makes, cv2.filter2D, and (with a GPU) CuPy arrays against PyTorch's conv2d (cuDNN).
+
+Per call, microseconds, best of 5 loops of N calls (host: wall clock; GPU: wall clock of
+the loop with the stream synchronised at its end, so the launch and binding costs that a
+Python caller pays are included), one CPU thread for the host calls:
+
+  python3 bench/bench_call_overhead.py [--calls 2000]
+"""
+import argparse
+import ctypes
+import time
+
+import numpy as np
+
+import edgel
+
+
+def per_call(fn, calls, sync=None):
+    fn()
+    if sync:
+        sync()
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        if sync:
+            sync()
+        best = min(best, (time.perf_counter() - t0) / calls)
+    return best * 1e6
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--calls", type=int, default=2000)
+    a = ap.parse_args()
+    rows = []
+    ctx = edgel.Context("cpu", threads=1)
+    k3 = np.random.default_rng(0).random((3, 3), dtype=np.float32)
+    for n in (1, 64, 256):
+        img = np.random.default_rng(1).random((n, n), dtype=np.float32)
+        out = np.empty_like(img)
+        p = edgel._filter_params("direct", "reflect-101", 0.0, None, False)
+        s, d, kv = edgel._view(img), edgel._view(out, output=True), edgel._view(k3)
+        h = ctx._handle
+        rows.append((f"{n}x{n} host", "edgel.filter2d (Python)", per_call(
+            lambda: edgel.filter2d(img, k3, method="direct", ctx=ctx, out=out), a.calls)))
+        rows.append((f"{n}x{n} host", "edgel_filter2d (the C call, views made once)", per_call(
+            lambda: edgel._lib.edgel_filter2d(h, ctypes.byref(p), ctypes.byref(s),
+                                              ctypes.byref(d), ctypes.byref(kv)), a.calls)))
+        try:
+            import cv2
+            cv2.setNumThreads(1)
+            rows.append((f"{n}x{n} host", "cv2.filter2D", per_call(
+                lambda: cv2.filter2D(img, -1, k3, dst=out), a.calls)))
+        except ImportError:
+            pass
+    rows.append(("-", "edgel._view of one array", per_call(lambda: edgel._view(k3), a.calls)))
+    try:
+        import cupy
+        import torch
+    except ImportError:
+        cupy = None
+    if cupy is not None:
+        sync = cupy.cuda.get_current_stream().synchronize
+        gctx = edgel.Context("cuda")
+        kt = torch.from_numpy(k3).cuda()[None, None]
+        for n in (64, 1024):
+            g = cupy.random.random((n, n), dtype=cupy.float32)
+            gout = cupy.empty_like(g)
+            rows.append((f"{n}x{n} GPU", "edgel.filter2d (CuPy, out=)", per_call(
+                lambda: edgel.filter2d(g, k3, method="direct", border="constant", ctx=gctx,
+                                       out=gout), a.calls, sync)))
+            rows.append((f"{n}x{n} GPU", "edgel.filter2d (CuPy, new output)", per_call(
+                lambda: edgel.filter2d(g, k3, method="direct", border="constant", ctx=gctx),
+                a.calls, sync)))
+            src, _ = edgel._device_view(g)
+            dst, _ = edgel._device_view(gout)
+            p = edgel._filter_params("direct", "constant", 0.0, None, False)
+            kv = edgel._view(k3)
+            h = gctx._handle
+            rows.append((f"{n}x{n} GPU", "edgel_filter2d (the C call, views made once)", per_call(
+                lambda: edgel._lib.edgel_filter2d(h, ctypes.byref(p), ctypes.byref(src),
+                                                  ctypes.byref(dst), ctypes.byref(kv)),
+                a.calls, lambda: edgel._lib.edgel_context_synchronize(h))))
+            rows.append((f"{n}x{n} GPU", "edgel._device_view (CuPy)", per_call(
+                lambda: edgel._device_view(g), a.calls)))
+            rows.append((f"{n}x{n} GPU", "cupy.empty", per_call(
+                lambda: cupy.empty((n, n), cupy.float32), a.calls)))
+            t = torch.from_dlpack(g)[None, None]
+            torch.backends.cudnn.allow_tf32 = False
+            rows.append((f"{n}x{n} GPU", "torch conv2d (cuDNN)", per_call(
+                lambda: torch.nn.functional.conv2d(t, kt, padding=1), a.calls,
+                torch.cuda.synchronize)))
+    print("| frame | call (3x3 kernel, f32) | us per call |")
+    print("|---|---|---|")
+    for frame, what, us in rows:
+        print(f"| {frame} | {what} | {us:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
