@@ -169,8 +169,10 @@ static double predicted_cost(edgel_filter_plan *p, edgel_conv_method m, edgel_ba
         return area * log2(area) * (2.0 * p->cn + 0.25) * 0.000636 + 45000;
     }
     const double rows = threads < p->h ? threads : p->h;
-    if (m == EDGEL_CONV_DIRECT)
-        return values * (0.08 * p->nonzero + 1.6) / rows + 20000;
+    if (m == EDGEL_CONV_DIRECT) { /* rows blocked for dense kernels: fewer loads per tap */
+        const int blocked = p->nonzero == p->kw * p->kh && p->kh >= EDGEL_CPU_BLOCK_MIN_KH;
+        return values * ((blocked ? 0.05 : 0.08) * p->nonzero + 1.6) / rows + 20000;
+    }
     if (m == EDGEL_CONV_SEPARABLE)
         return values * (0.08 * (p->kw + p->kh) + 3.0) / rows + 30000;
     fft_tiles(p);

@@ -36,6 +36,10 @@ edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edg
                                     edgel_filter_plan *plan);
 void edgel_filter_plan_free(edgel_filter_plan *plan);
 
+/* The CPU's direct method takes several output rows at once (each loaded vector serving
+ * them all) for kernels with no zero taps and at least this many rows. */
+#define EDGEL_CPU_BLOCK_MIN_KH 7
+
 /* Padded FFT side for n (a product of 2, 3, 5 and 7, at least n). */
 int edgel_fft_size(int n);
 /* The CPU FFT's grid is sized for this many threads, not the context's: tiles decide the float

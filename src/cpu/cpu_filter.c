@@ -80,8 +80,9 @@ __attribute__((target("avx2,fma"))) static void direct_row_avx2(const float *tap
  */
 #define BLOCK_ROWS 3    /* 3 x 4 vectors: 12 accumulators, 3 taps and the loaded vector */
 #define BLOCK_VECTORS 4 /* fill the 16 AVX2 registers */
-#define BLOCK_MIN_KH 7  /* shorter kernels: the first and last rows, where fewer outputs take
-                         * taps, are too large a share; direct_row measured faster there */
+#define BLOCK_MIN_KH EDGEL_CPU_BLOCK_MIN_KH /* shorter kernels: the first and last rows, where
+                         * fewer outputs take taps, are too large a share; direct_row measured
+                         * faster there */
 
 /* Taps of input row r (at rows[r] + x) into the outputs o for which ACTIVE(o) holds. */
 #define BLOCK_TAPS(N, ACTIVE)                                                             \
