@@ -53,6 +53,21 @@ def test_cupy_on_a_non_default_stream(photos):
     assert np.array_equal(result, cv2.Canny(gray, 30, 90))
 
 
+def test_cupy_fields_read_as_its_interface_says():
+    """CuPy arrays are read from their attributes, not their __cuda_array_interface__ (which
+    costs 7 us a call): the same pointer, shape, strides and stream, on the null stream and
+    on another one, contiguous or not."""
+    base = cupy.zeros((40, 60, 3), dtype=cupy.uint8)
+    with cupy.cuda.Stream(non_blocking=True):
+        streams = [base, base[5:, 2:], base[:, :, 1]]
+        views = [(a, a.__cuda_array_interface__, edgel._cuda_fields(a)) for a in streams]
+    views += [(a, a.__cuda_array_interface__, edgel._cuda_fields(a)) for a in streams]
+    for a, cai, (shape, dtype, strides, ptr, stream) in views:
+        assert tuple(cai["shape"]) == shape and np.dtype(cai["typestr"]) == dtype
+        assert cai["data"][0] == ptr and cai["stream"] == stream
+        assert (cai["strides"] or a.strides) == strides
+
+
 def test_torch_in_torch_out(photos):
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():
