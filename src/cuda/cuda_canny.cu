@@ -245,10 +245,15 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 }
 
 /* Blocks of `tiles_per_block` tiles for every tile of `nframes` frames. */
-static dim3 tile_blocks(const canny_bits &b, int tiles_per_block, int nframes)
+#ifndef EDGEL_STREAM_SPLIT_BELOW /* tiles in a launch (a -D to measure others) */
+#define EDGEL_STREAM_SPLIT_BELOW 1024
+#endif
+
+/* Blocks of `per_block` units for every tile of nframes frames, `per_tile` units a tile. */
+static dim3 tile_blocks(const canny_bits &b, int per_block, int nframes, int per_tile = 1)
 {
-    const int tiles = b.tiles_x * b.tiles_y;
-    return dim3((unsigned)((tiles + tiles_per_block - 1) / tiles_per_block), 1, (unsigned)nframes);
+    const int units = b.tiles_x * b.tiles_y * per_tile;
+    return dim3((unsigned)((units + per_block - 1) / per_block), 1, (unsigned)nframes);
 }
 
 /* Launches `kernel` on `stream`; with `early`, as a programmatic dependent launch: it may
@@ -404,8 +409,14 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
     if (st)
         so = st->out;
     if (p->aperture == 3 && cn == 1 && !so.dx && !so.mag && !so.suppressed) {
-        canny_stream_kernel<<<tile_blocks(b, EDGEL_STREAM_WARPS, nframes), 32 * EDGEL_STREAM_WARPS, 0,
-                              stream>>>(cur, b, g);
+        /* Few tiles: a warp per tile would leave most of the GPU idle while each walks its
+         * 36 rows; four warps a tile (bands of 8 rows, 12 read) finish sooner. */
+        if (b.tiles_x * b.tiles_y * nframes < EDGEL_STREAM_SPLIT_BELOW)
+            canny_stream_kernel<4><<<tile_blocks(b, EDGEL_STREAM_WARPS, nframes, 4),
+                                     32 * EDGEL_STREAM_WARPS, 0, stream>>>(cur, b, g);
+        else
+            canny_stream_kernel<1><<<tile_blocks(b, EDGEL_STREAM_WARPS, nframes),
+                                     32 * EDGEL_STREAM_WARPS, 0, stream>>>(cur, b, g);
     } else {
         const dim3 tiles(b.tiles_x, b.tiles_y, nframes);
         launch_tile<TILE_FROM_IMAGE>(p->aperture, cn, tiles, stream, cur, NULL, 0, b, g, so);

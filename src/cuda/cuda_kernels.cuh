@@ -216,27 +216,33 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
 
 /*
  * The common case of canny_tile_kernel, streamed: Sobel 3x3 of one gray u8 channel, no stage
- * outputs. A warp takes a 32x32 tile with a lane per column and walks down its 36 input
- * rows (replicated at the image's edges), keeping three rows of magnitudes in registers; the
- * neighbours' values come by shuffles, the two columns beyond each side of the tile from the
- * halo loads of lanes 0, 1, 30 and 31. Lane j keeps the bitmap words of the tile's row j and
- * stores them last.
+ * outputs. SPLIT warps take a 32x32 tile (1, or 4 for small frames), each a band of
+ * 32 / SPLIT rows, with a lane per column: a warp walks down its band's rows and the four
+ * beyond it (replicated at the image's edges), keeping three rows of magnitudes in registers;
+ * the neighbours' values come by shuffles, the two columns beyond each side of the tile from
+ * the halo loads of lanes 0, 1, 30 and 31. Lane j keeps the bitmap words of the band's row j
+ * and stores them last.
  */
-#ifndef EDGEL_STREAM_WARPS /* tiles per block (a -D to measure others) */
+#ifndef EDGEL_STREAM_WARPS /* warps per block (a -D to measure others) */
 #define EDGEL_STREAM_WARPS 4
 #endif
+template <int SPLIT>
 __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
     canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g)
 {
+    /* Bands of 32 / SPLIT rows plus 4 come in whole chunks of 6 (below): 36 or 12 rows. */
+    static_assert(SPLIT == 1 || SPLIT == 4, "bands of 32 or 8 rows");
+    constexpr int BAND = EDGEL_TILE / SPLIT;
     const int lane = threadIdx.x & 31, z = blockIdx.z;
-    const int tile = blockIdx.x * EDGEL_STREAM_WARPS + (threadIdx.x >> 5);
+    const int band = blockIdx.x * EDGEL_STREAM_WARPS + (threadIdx.x >> 5);
+    const int tile = band / SPLIT, part = band % SPLIT;
     if (tile >= bits.tiles_x * bits.tiles_y)
         return; /* whole warps */
     const int tx = tile % bits.tiles_x, ty = tile / bits.tiles_x;
-    const int w = g.width, h = g.height, x0 = tx * EDGEL_TILE, y0 = ty * EDGEL_TILE;
+    const int w = g.width, h = g.height, x0 = tx * EDGEL_TILE, y0 = ty * EDGEL_TILE + part * BAND;
     const uint8_t *src = frames.src[z];
     const size_t pitch = frames.src_pitch;
-    for (int k = lane; k < EDGEL_TILE_NODES; k += 32)
+    for (int k = part * 32 + lane; k < EDGEL_TILE_NODES; k += 32 * SPLIT)
         init_tile_nodes(bits.parent + z * bits.stride, tile, k);
 
     /* Per input row, this lane's column and a halo column (lanes 0 and 1: the two left of the
@@ -246,11 +252,11 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
     const int xo = edgel_clamp_index(x0 + lane, w);
     const int xh = edgel_clamp_index(lane == 0 ? x0 - 2 : lane == 1 ? x0 - 1 : lane == 30 ? x0 + 32
                                      : lane == 31 ? x0 + 33 : x0 + lane, w);
-    /* The 36 input rows go in chunks of 6, each chunk's loads issued one chunk ahead. The row
-     * loop stays rolled (unrolled whole, the kernel outgrew the instruction cache; two warps a
-     * tile of 16 rows each measured no faster), and 6 rows bring the rolling values, which
-     * cycle with periods 2 and 3, back to the registers they started in: no moves. */
-    constexpr int CHUNK = 6, ROWS = EDGEL_TILE + 4;
+    /* The input rows go in chunks of 6, each chunk's loads issued one chunk ahead. The row
+     * loop stays rolled (unrolled whole, the kernel outgrew the instruction cache), and 6
+     * rows bring the rolling values, which cycle with periods 2 and 3, back to the registers
+     * they started in: no moves. */
+    constexpr int CHUNK = 6, ROWS = BAND + 4;
     static_assert(ROWS % CHUNK == 0, "whole chunks");
     int32_t own[CHUNK], halo[CHUNK], next_own[CHUNK], next_halo[CHUNK];
 #pragma unroll
@@ -322,9 +328,11 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
             o0 = o1, o1 = o2, h0 = h1, h1 = h2;
         }
     }
-    const size_t word = z * bits.stride + (size_t)(y0 + lane) * bits.tiles_x + tx;
-    bits.cand[word] = cand_word;
-    bits.strong[word] = strong_word;
+    if (lane < BAND) {
+        const size_t word = z * bits.stride + (size_t)(y0 + lane) * bits.tiles_x + tx;
+        bits.cand[word] = cand_word;
+        bits.strong[word] = strong_word;
+    }
 }
 
 /* ---- pre-processing ------------------------------------------------------------------------ */
