@@ -206,23 +206,16 @@ __device__ __forceinline__ int run_start_of(uint32_t starts, int p)
     return 31 - __clz(p == 31 ? starts : starts & ((2u << p) - 1u));
 }
 
-/* Union-find in shared memory, as uf_union: the larger root is hooked under the smaller, so
- * a parent's id is below its child's. Finds halve the path as they go (atomically, so that a
- * concurrent hook is not overwritten: ids only go down): a vertical edge would otherwise
- * leave a chain as tall as the tile for every later find to walk. */
-__device__ __forceinline__ uint32_t s_find(uint32_t *parent, uint32_t x)
+/* Union-find in shared memory, as uf_union: the larger root is hooked under the smaller. */
+__device__ __forceinline__ uint32_t s_find(const uint32_t *parent, uint32_t x)
 {
     const volatile uint32_t *p = parent;
-    for (;;) {
-        const uint32_t up = p[x];
-        if (up == x)
-            return x;
-        const uint32_t gp = p[up];
-        if (gp == up)
-            return up;
-        atomicMin(&parent[x], gp);
-        x = gp;
+    uint32_t up = p[x];
+    while (up != x) {
+        x = up;
+        up = p[x];
     }
+    return x;
 }
 
 __device__ __forceinline__ void s_union(uint32_t *parent, uint32_t a, uint32_t b)
@@ -352,17 +345,16 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
         if (to != me)
             uf_union(parent, me, to);
     }
-    /* The reached runs, for finish_tiles: each thread its row's runs as above. */
-    uint32_t r = 0;
-    for (uint32_t st = run_starts(c_row) & byte_mask; st; st &= st - 1) {
-        const int start = __ffs(st) - 1;
-        if (s_rep[s_find(s_parent, row * 32 + start)] == 0)
-            r |= run_at(c_row, start);
+    /* The reached runs, a row per lane of warp 0, for finish_tiles. */
+    if (warp == 0) {
+        uint32_t r = 0;
+        for (uint32_t st = run_starts(c); st; st &= st - 1) {
+            const int start = __ffs(st) - 1;
+            if (s_rep[s_find(s_parent, lane * 32 + start)] == 0)
+                r |= run_at(c, start);
+        }
+        b.reach[z * b.stride + word] = r;
     }
-    r |= __shfl_xor_sync(EDGEL_FULL_WARP, r, 1);
-    r |= __shfl_xor_sync(EDGEL_FULL_WARP, r, 2);
-    if ((tid & 3) == 0)
-        b.reach[z * b.stride + (size_t)(ty * 32 + row) * tiles_x + tx] = r;
 }
 
 /* The first n of eight edge bytes: 255 where bit k of the low byte of `bits` is set. */
