@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds bench_gpu with each of a few values of the CUDA kernels' tuning macros
-# (EDGEL_STREAM_WARPS, EDGEL_STREAM_SPLIT_BELOW) and prints its Canny
+# (EDGEL_LINK_PLANES, EDGEL_STREAM_WARPS, EDGEL_STREAM_SPLIT_BELOW) and prints its Canny
 # table for each, on the GPU machine (carry data-local and deps). Give the -D flags as
 # arguments ('' for the defaults), or edit the list below.
 set -u
-[ $# -gt 0 ] || set -- "" "-DEDGEL_STREAM_WARPS=8" "-DEDGEL_STREAM_SPLIT_BELOW=0" \
-  "-DEDGEL_STREAM_SPLIT_BELOW=100000"
+[ $# -gt 0 ] || set -- "" "-DEDGEL_LINK_PLANES=1" "-DEDGEL_LINK_PLANES=3" "-DEDGEL_STREAM_WARPS=8" \
+  "-DEDGEL_STREAM_SPLIT_BELOW=0" "-DEDGEL_STREAM_SPLIT_BELOW=100000"
 for v in "$@"; do
   d=build-var
   rm -rf $d

@@ -4,21 +4,20 @@
  *
  * The tile kernels before it leave two bitmaps: `cand` (kept by NMS and above the low
  * threshold) and `strong` (above the high one), one 32-bit word per 32 pixels of a row of a
- * 32x32 tile. Two launches, a block per tile, finish the work; inside a tile the work is on
- * words (a row's runs, a lane per row for floods):
+ * 32x32 tile. Two launches, a block per tile, finish the work; inside a tile a lane holds a
+ * row and floods are word operations (runs filled by a carry trick, rows by shuffles):
  *
- *   link_tiles    finds the tile's components (union-find over its rows' runs in shared
- *                 memory) and keeps those with a strong pixel in `reach`. Candidates on a
- *                 tile side that faces another tile are union-find nodes (128 per tile:
- *                 top, bottom, left and right, a node per pixel): reached ones join node 0,
- *                 which stands for "connected to a strong pixel"; the others join their
- *                 component's smallest side node. The tile also joins its top and left sides
- *                 to the pixels across them.
+ *   link_tiles    floods the strong pixels through the tile's candidates and keeps the
+ *                 result in `reach`. Candidates on a tile side that faces another tile are
+ *                 union-find nodes (128 per tile: top, bottom, left and right, a node per
+ *                 pixel): reached ones join node 0, which stands for "connected to a strong
+ *                 pixel"; the others join the first node of their component inside the tile
+ *                 (found by flooding from the side's runs). The tile also joins its top and
+ *                 left sides to the pixels across them.
  *   finish_tiles  adds to `reach` the side pixels whose node ended in node 0's set, floods
  *                 again and writes the edge bytes.
  *
- * The global union-find is over a few nodes per tile, the one inside a tile over row runs;
- * neither is over pixels.
+ * The union-find is over a few nodes per tile, not over pixels.
  */
 #ifndef EDGEL_CUDA_HYSTERESIS_CUH
 #define EDGEL_CUDA_HYSTERESIS_CUH
@@ -157,6 +156,18 @@ __device__ __forceinline__ uint32_t side_mask(const tile_sides &s, int lane)
            (s.left ? 1u : 0u) | (s.right ? 0x80000000u : 0u);
 }
 
+/* The node of side pixel (row, col) of a tile: top or bottom row first, then the columns. */
+__device__ __forceinline__ uint32_t side_node(int tile, const tile_sides &s, int row, int col)
+{
+    if (row == 0 && s.top)
+        return tile_node(tile, EDGEL_NODE_TOP + col);
+    if (row == 31 && s.bottom)
+        return tile_node(tile, EDGEL_NODE_BOTTOM + col);
+    if (col == 0 && s.left)
+        return tile_node(tile, EDGEL_NODE_LEFT + row);
+    return tile_node(tile, EDGEL_NODE_RIGHT + row);
+}
+
 /*
  * Joins the pixels of one tile side (`cur`, bit i = pixel i along the side) with those of
  * the line across it (`across`, bit i + 1 = pixel i, for i = -1 .. 32: its ends lie in the
@@ -187,88 +198,38 @@ __device__ __forceinline__ void join_side(uint32_t *parent, uint32_t cur, uint64
         uf_union(parent, me, across_node(i + 1));
 }
 
-/* ---- components inside a tile: union-find over the runs of its rows -------------------- */
-
-/* Run ids: row * 32 + the run's first column (the ids of other bits go unused). */
-#define EDGEL_TILE_RUN_IDS (EDGEL_TILE * 32)
-
-__device__ __forceinline__ uint32_t run_starts(uint32_t c) { return c & ~(c << 1); }
-
-/* The run of c that starts at bit `start`: adding its lowest bit carries through it. */
-__device__ __forceinline__ uint32_t run_at(uint32_t c, int start)
-{
-    return ((c + (1u << start)) ^ c) & c;
-}
-
-/* The first column of the run holding bit p (starts: run_starts of its row). */
-__device__ __forceinline__ int run_start_of(uint32_t starts, int p)
-{
-    return 31 - __clz(p == 31 ? starts : starts & ((2u << p) - 1u));
-}
-
-/* Union-find in shared memory, as uf_union: the larger root is hooked under the smaller. */
-__device__ __forceinline__ uint32_t s_find(const uint32_t *parent, uint32_t x)
-{
-    const volatile uint32_t *p = parent;
-    uint32_t up = p[x];
-    while (up != x) {
-        x = up;
-        up = p[x];
-    }
-    return x;
-}
-
-__device__ __forceinline__ void s_union(uint32_t *parent, uint32_t a, uint32_t b)
-{
-    for (;;) {
-        a = s_find(parent, a);
-        b = s_find(parent, b);
-        if (a == b)
-            return;
-        const uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-        const uint32_t old = atomicMin(&parent[hi], lo);
-        if (old == hi)
-            return;
-        a = lo;
-        b = old;
-    }
-}
-
-/*
- * Kernel 1 of 2: the tile's components, their side nodes and the joins across the top and
- * left sides. A block of 128 threads per tile. Every row's runs are union-find nodes in
- * shared memory: a run joins the runs of the row above that its pixels touch (8-connected),
- * so the components come in a fixed amount of work, however they wind (floods took a round
- * per row step: up to 89 on natural frames, and the slowest tile set the kernel's time).
- * A component with a strong pixel is reached: its runs go into `reach`, and its side nodes
- * join node 0; the side nodes of any other component join the component's smallest side
- * node. Meanwhile warps 1 and 2 join the top and left sides with the tiles across.
- */
+/* Kernel 1 of 2: floods from the strong pixels, in-tile components of the side nodes, and the
+ * joins across the top and left sides. A block of EDGEL_LINK_WARPS warps per tile: warp 0
+ * floods from the strong pixels while warps 1 and 2 join across the top and left sides;
+ * then every warp floods its share of the unreached side runs, EDGEL_LINK_PLANES at a time
+ * (natural frames leave a few to two dozen small components per tile; one warp doing them
+ * in turn set the kernel's time). */
 #define EDGEL_LINK_WARPS 4
+#ifndef EDGEL_LINK_PLANES /* (a -D to measure others) */
+#define EDGEL_LINK_PLANES 2
+#endif
 __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b)
 {
     static_assert(32 * EDGEL_LINK_WARPS == EDGEL_TILE_NODES, "a thread per side node");
-    __shared__ uint32_t s_parent[EDGEL_TILE_RUN_IDS];
-    __shared__ uint32_t s_rep[EDGEL_TILE_RUN_IDS]; /* by root: 0 when reached, else the smallest side node */
-    __shared__ uint32_t s_cand[EDGEL_TILE], s_strong[EDGEL_TILE];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, z = blockIdx.z, tid = threadIdx.x;
+    __shared__ uint32_t s_reach[EDGEL_TILE];
+    __shared__ uint32_t s_rep[EDGEL_TILE_NODES]; /* smallest seed node whose flood holds the pixel */
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, z = blockIdx.z;
     const int tile = blockIdx.x, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
     const int tx = tile % tiles_x, ty = tile / tiles_x;
     const uint32_t *cand = b.cand + z * b.stride;
     uint32_t *parent = b.parent + z * b.stride;
     const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
-    for (int k = tid; k < EDGEL_TILE_RUN_IDS; k += 32 * EDGEL_LINK_WARPS) {
-        s_parent[k] = k;
-        s_rep[k] = 0xFFFFFFFFu;
-    }
     wait_for_previous_kernel();
     const uint32_t c = cand[word]; /* every warp holds the tile, a row per lane */
     const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
+    s_rep[threadIdx.x] = 0xFFFFFFFFu;
     if (warp == 0) {
-        s_cand[lane] = c;
-        s_strong[lane] = b.strong[z * b.stride + word];
+        uint32_t f[1] = {b.strong[z * b.stride + word]};
+        warp_flood(f, c);
+        s_reach[lane] = f[0];
+        b.reach[z * b.stride + word] = f[0];
     }
-    /* The joins across the top and the left side need only the candidates (the order of
+    /* Meanwhile the joins across the top and the left side, which need no flood (the order of
      * unions does not matter). Across the top: our row 0 against row y0 - 1 (tiles
      * above-left, above, above-right). */
     if (warp == 1 && sd.top) {
@@ -302,58 +263,65 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
                   });
     }
     __syncthreads();
+    const uint32_t r = s_reach[lane];
 
-    /* Thread t: row i = t / 4 and the runs that start in byte t % 4 of their row. Each run
-     * of row i + 1 joins the runs of row i within one pixel of it. */
-    const int row = tid >> 2;
-    const uint32_t byte_mask = 0xFFu << (8 * (tid & 3));
-    if (row < EDGEL_TILE - 1) {
-        const uint32_t ca = s_cand[row], cb = s_cand[row + 1], sa = run_starts(ca);
-        for (uint32_t sb = run_starts(cb) & byte_mask; sb; sb &= sb - 1) {
-            const int start = __ffs(sb) - 1;
-            const uint32_t m = run_at(cb, start);
-            for (uint32_t d = (m | (m << 1) | (m >> 1)) & ca; d;) {
-                const int a = run_start_of(sa, __ffs(d) - 1);
-                s_union(s_parent, row * 32 + a, (row + 1) * 32 + start);
-                d &= ~run_at(ca, a);
+    /* Unreached side pixels; each run along a side starts at one of them (a row's leftmost,
+     * a column's topmost pixel), so flooding from the starts floods every such component. */
+    const uint32_t open = c & side_mask(sd, lane) & ~r;
+    const uint32_t shifted = __shfl_up_sync(EDGEL_FULL_WARP, c, 1); /* every lane: a full-warp shuffle */
+    const uint32_t c_above = lane == 0 ? 0u : shifted;
+    const bool row_side = (lane == 0 && sd.top) || (lane == 31 && sd.bottom);
+    uint32_t mine = row_side ? open & ~(c << 1) : open & ~c_above;
+    /* This warp's share: along a row, columns warp, warp + W, ...; in a column, those rows. */
+    mine &= row_side ? 0x11111111u << warp : (lane % EDGEL_LINK_WARPS == warp ? EDGEL_FULL_WARP : 0u);
+    constexpr int P = EDGEL_LINK_PLANES;
+    while (__any_sync(EDGEL_FULL_WARP, mine != 0)) {
+        uint32_t f[P], seed[P];
+#pragma unroll
+        for (int k = 0; k < P; k++) {
+            f[k] = 0;
+            seed[k] = 0xFFFFFFFFu;
+            const unsigned lanes = __ballot_sync(EDGEL_FULL_WARP, mine != 0);
+            if (!lanes)
+                continue;
+            const int row = __ffs(lanes) - 1;
+            const int col = __ffs(__shfl_sync(EDGEL_FULL_WARP, mine, row)) - 1;
+            seed[k] = side_node(tile, sd, row, col);
+            if (lane == row) {
+                f[k] = 1u << col;
+                mine &= ~f[k];
             }
         }
+        warp_flood(f, c);
+#pragma unroll
+        for (int k = 0; k < P; k++) {
+            if ((__shfl_sync(EDGEL_FULL_WARP, f[k], 0) >> lane) & 1)
+                atomicMin(&s_rep[EDGEL_NODE_TOP + lane], seed[k]);
+            if ((__shfl_sync(EDGEL_FULL_WARP, f[k], 31) >> lane) & 1)
+                atomicMin(&s_rep[EDGEL_NODE_BOTTOM + lane], seed[k]);
+            if (f[k] & 1)
+                atomicMin(&s_rep[EDGEL_NODE_LEFT + lane], seed[k]);
+            if (f[k] >> 31)
+                atomicMin(&s_rep[EDGEL_NODE_RIGHT + lane], seed[k]);
+            mine &= ~f[k];
+        }
     }
     __syncthreads();
 
-    /* Components holding a strong pixel are reached (representative 0). */
-    const uint32_t c_row = s_cand[row];
-    for (uint32_t st = run_starts(c_row) & byte_mask; st; st &= st - 1) {
-        const int start = __ffs(st) - 1;
-        if (run_at(c_row, start) & s_strong[row])
-            atomicMin(&s_rep[s_find(s_parent, row * 32 + start)], 0u);
-    }
-    /* Thread t is side node t: top row, bottom row, left column, right column. */
-    const int side = tid >> 5;
-    const int srow = side == 0 ? 0 : side == 1 ? 31 : lane, scol = side == 2 ? 0 : side == 3 ? 31 : lane;
-    const bool faces = side == 0 ? sd.top : side == 1 ? sd.bottom : side == 2 ? sd.left : sd.right;
-    const uint32_t cs = s_cand[srow];
-    const bool mine = faces && ((cs >> scol) & 1);
-    uint32_t root = 0;
-    if (mine) {
-        root = s_find(s_parent, srow * 32 + run_start_of(run_starts(cs), scol));
-        atomicMin(&s_rep[root], tile_node(tile, tid));
-    }
-    __syncthreads();
-    if (mine) {
-        const uint32_t me = tile_node(tile, tid), to = s_rep[root];
-        if (to != me)
-            uf_union(parent, me, to);
-    }
-    /* The reached runs, a row per lane of warp 0, for finish_tiles. */
-    if (warp == 0) {
-        uint32_t r = 0;
-        for (uint32_t st = run_starts(c); st; st &= st - 1) {
-            const int start = __ffs(st) - 1;
-            if (s_rep[s_find(s_parent, lane * 32 + start)] == 0)
-                r |= run_at(c, start);
+    /* Thread t joins side node t to node 0 (reached) or to its component's representative.
+     * Warp 0 holds the top nodes, 1 the bottom, 2 the left, 3 the right. */
+    {
+        const uint32_t row_c = warp == 0 ? __shfl_sync(EDGEL_FULL_WARP, c, 0) : __shfl_sync(EDGEL_FULL_WARP, c, 31);
+        const uint32_t row_r = warp == 0 ? s_reach[0] : s_reach[31];
+        const int bit = warp < 2 ? lane : (warp == 2 ? 0 : 31);
+        const uint32_t pc = warp < 2 ? row_c : c, pr = warp < 2 ? row_r : r;
+        const bool side = warp == 0 ? sd.top : warp == 1 ? sd.bottom : warp == 2 ? sd.left : sd.right;
+        const uint32_t me = tile_node(tile, threadIdx.x);
+        if (side && ((pc >> bit) & 1)) {
+            const uint32_t to = ((pr >> bit) & 1) ? 0u : s_rep[threadIdx.x];
+            if (to != me)
+                uf_union(parent, me, to);
         }
-        b.reach[z * b.stride + word] = r;
     }
 }
 
