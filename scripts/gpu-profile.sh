@@ -26,3 +26,5 @@ cuobjdump -sass -fun "$sass" build-gpu/libedgel.so >"$OUT/tile.sass" 2>&1 ||
   cuobjdump -sass build-gpu/libedgel.so >"$OUT/tile.sass" 2>&1
 echo "== $sass by SASS instruction"
 python3 scripts/ncu-lines.py "$OUT/ncu_tile_sass.csv" 30 || head -n 20 "$OUT/ncu_tile_sass.csv" | cut -c1-300
+echo "== $sass by stall samples"
+python3 scripts/ncu-lines.py "$OUT/ncu_tile_sass.csv" 40 stall

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Summarises an Nsight Compute source-page CSV (ncu --page source --print-source cuda --csv):
-the CUDA source lines with the most executed instructions and stall samples."""
+the CUDA source lines with the most executed instructions (or, with a third argument `stall`,
+the most stall samples).
+
+  ncu-lines.py REPORT.csv [N] [stall]"""
 import csv
 import sys
 
@@ -26,5 +29,6 @@ data = [(num(r[inst]), num(r[stall]) if stall is not None else 0, r[line_col], r
 total_i = sum(d[0] for d in data) or 1
 total_s = sum(d[1] for d in data) or 1
 print(f"instructions {total_i:.0f}, stall samples {total_s:.0f}")
-for d in sorted(data, key=lambda d: -d[0])[:int(sys.argv[2]) if len(sys.argv) > 2 else 25]:
+key = 1 if len(sys.argv) > 3 and sys.argv[3] == "stall" else 0  # sort by stall samples
+for d in sorted(data, key=lambda d: -d[key])[:int(sys.argv[2]) if len(sys.argv) > 2 else 25]:
     print(f"{100 * d[0] / total_i:5.1f}% inst {100 * d[1] / total_s:5.1f}% stall  L{d[2]:>5} {d[3][:110]}")
