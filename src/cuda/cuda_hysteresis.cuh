@@ -93,6 +93,16 @@ __device__ __forceinline__ void uf_union(uint32_t *parent, uint32_t a, uint32_t 
     }
 }
 
+/* Joins the sets of a and b; when the larger of the two is still a root, by a single
+ * compare-and-swap that hooks it under the smaller (ids still fall along every path), which
+ * is the common case here and saves the finds' round trips to L2. */
+__device__ __forceinline__ void uf_hook(uint32_t *parent, uint32_t a, uint32_t b)
+{
+    const uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    if (lo != hi && atomicCAS(&parent[hi], hi, lo) != hi)
+        uf_union(parent, a, b);
+}
+
 /* ---- floods inside a tile: a lane per row, a bit per column --------------------------------- */
 
 /* The whole runs of `c` that hold a bit of `s` (s a subset of c). Adding s to c carries from
@@ -191,11 +201,11 @@ __device__ __forceinline__ void join_side(uint32_t *parent, uint32_t cur, uint64
     const bool diag_after = a_after && !a_mid_after && !c_after;
     const uint32_t me = cur_node(i);
     if (straight)
-        uf_union(parent, me, across_node(i));
+        uf_hook(parent, me, across_node(i));
     if (diag_before)
-        uf_union(parent, me, across_node(i - 1));
+        uf_hook(parent, me, across_node(i - 1));
     if (diag_after)
-        uf_union(parent, me, across_node(i + 1));
+        uf_hook(parent, me, across_node(i + 1));
 }
 
 /* Kernel 1 of 2: floods from the strong pixels, in-tile components of the side nodes, and the
@@ -320,7 +330,7 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
         if (side && ((pc >> bit) & 1)) {
             const uint32_t to = ((pr >> bit) & 1) ? 0u : s_rep[threadIdx.x];
             if (to != me)
-                uf_union(parent, me, to);
+                uf_hook(parent, me, to);
         }
     }
 }
