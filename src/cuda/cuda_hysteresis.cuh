@@ -57,13 +57,25 @@ __device__ __forceinline__ void wait_for_previous_kernel()
 
 /* ---- union-find over global nodes --------------------------------------------------------- */
 
+/* A parent as another block may have just written it: a relaxed load at device scope (a
+ * volatile load is system-scoped: LDG.STRONG.SYS). */
+__device__ __forceinline__ uint32_t load_parent(const uint32_t *parent, uint32_t x)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    uint32_t v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(parent + x) : "memory");
+    return v;
+#else
+    return ((const volatile uint32_t *)parent)[x];
+#endif
+}
+
 __device__ __forceinline__ uint32_t uf_find(const uint32_t *parent, uint32_t x)
 {
-    const volatile uint32_t *p = parent;
-    uint32_t up = p[x];
+    uint32_t up = load_parent(parent, x);
     while (up != x) {
         x = up;
-        up = p[x];
+        up = load_parent(parent, x);
     }
     return x;
 }
@@ -73,10 +85,9 @@ __device__ __forceinline__ uint32_t uf_find(const uint32_t *parent, uint32_t x)
  * the roots are sought again. Both finds run in one loop, so their loads overlap. */
 __device__ __forceinline__ void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
 {
-    const volatile uint32_t *p = parent;
     for (;;) {
         for (;;) {
-            const uint32_t pa = p[a], pb = p[b];
+            const uint32_t pa = load_parent(parent, a), pb = load_parent(parent, b);
             if (pa == a && pb == b)
                 break;
             a = pa;
