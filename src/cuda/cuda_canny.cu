@@ -257,36 +257,21 @@ static dim3 tile_blocks(const canny_bits &b, int per_block, int nframes, int per
 }
 
 /* Launches `kernel` on `stream`; with `early`, as a programmatic dependent launch: it may
- * start before the kernel before it ends, and waits for it in wait_for_previous_kernel().
- * With `cooperative`, all its blocks are resident at once (for a grid-wide barrier). */
+ * start before the kernel before it ends, and waits for it in wait_for_previous_kernel(). */
 template <typename... Params, typename... Args>
-static cudaError_t launch_with(bool early, bool cooperative, void (*kernel)(Params...), dim3 grid,
-                               dim3 block, cudaStream_t stream, Args... args)
+static cudaError_t launch_after(bool early, void (*kernel)(Params...), dim3 grid, dim3 block,
+                                cudaStream_t stream, Args... args)
 {
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = grid;
     cfg.blockDim = block;
     cfg.stream = stream;
-    cudaLaunchAttribute attrs[2] = {};
-    int n = 0;
-    if (early) {
-        attrs[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attrs[n++].val.programmaticStreamSerializationAllowed = 1;
-    }
-    if (cooperative) {
-        attrs[n].id = cudaLaunchAttributeCooperative;
-        attrs[n++].val.cooperative = 1;
-    }
-    cfg.attrs = attrs;
-    cfg.numAttrs = n;
+    cudaLaunchAttribute attr = {};
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = early ? 1 : 0;
     return cudaLaunchKernelEx(&cfg, kernel, args...);
-}
-
-template <typename... Params, typename... Args>
-static cudaError_t launch_after(bool early, void (*kernel)(Params...), dim3 grid, dim3 block,
-                                cudaStream_t stream, Args... args)
-{
-    return launch_with(early, false, kernel, grid, block, stream, args...);
 }
 
 /* Programmatic dependent launch needs compute capability 9.0, and kernels compiled for it: a
@@ -310,48 +295,12 @@ static bool early_launch_supported()
     return known[device] == 2;
 }
 
-#ifndef EDGEL_FUSED_HYSTERESIS_TILES /* at most this many blocks (a -D to measure others) */
-#define EDGEL_FUSED_HYSTERESIS_TILES 2048
-#endif
-
-/* How many blocks of link_finish_tiles the device holds at once (0: no cooperative launch).
- * Known per device once asked. */
-static int fused_capacity()
-{
-    static std::atomic<int> known[64]; /* per device: capacity + 1, 0 not asked yet */
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64)
-        return 0;
-    if (!known[device]) {
-        int coop = 0, sms = 0, per_sm = 0;
-        const bool ok =
-            cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device) == cudaSuccess &&
-            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, link_finish_tiles,
-                                                          EDGEL_TILE_NODES, 0) == cudaSuccess;
-        known[device] = 1 + (ok && coop ? sms * per_sm : 0);
-    }
-    return known[device] - 1;
-}
-
 /* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
 static edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_bits &b,
                                       const canny_geometry &g, int nframes)
 {
     const bool early = early_launch_supported();
     const dim3 grid = tile_blocks(b, 1, nframes);
-    const int blocks = (int)(grid.x * grid.z);
-    if (blocks <= EDGEL_FUSED_HYSTERESIS_TILES && blocks <= fused_capacity()) {
-        cudaError_t e = launch_with(early, true, link_finish_tiles, grid, dim3(EDGEL_TILE_NODES),
-                                    stream, t, b, g.width, g.height);
-        if (e != cudaSuccess && early) { /* should the two attributes not combine */
-            (void)cudaGetLastError();
-            e = launch_with(false, true, link_finish_tiles, grid, dim3(EDGEL_TILE_NODES), stream,
-                            t, b, g.width, g.height);
-        }
-        CUDA_TRY(e);
-        return EDGEL_OK;
-    }
     CUDA_TRY(launch_after(early, link_tiles, grid, dim3(32 * EDGEL_LINK_WARPS), stream, b));
     CUDA_TRY(launch_after(early, finish_tiles, grid, dim3(EDGEL_TILE_NODES), stream, t, b, g.width,
                           g.height));

@@ -4,9 +4,7 @@
  *
  * The tile kernels before it leave two bitmaps: `cand` (kept by NMS and above the low
  * threshold) and `strong` (above the high one), one 32-bit word per 32 pixels of a row of a
- * 32x32 tile. Two steps, a block per tile, finish the work (two launches, or one cooperative
- * launch with a grid-wide barrier between them when the grid fits on the GPU at once); inside
- * a tile a lane holds a
+ * 32x32 tile. Two launches, a block per tile, finish the work; inside a tile a lane holds a
  * row and floods are word operations (runs filled by a carry trick, rows by shuffles):
  *
  *   link_tiles    floods the strong pixels through the tile's candidates and keeps the
@@ -24,7 +22,6 @@
 #ifndef EDGEL_CUDA_HYSTERESIS_CUH
 #define EDGEL_CUDA_HYSTERESIS_CUH
 
-#include <cooperative_groups.h>
 #include <stdint.h>
 
 #define EDGEL_FULL_WARP 0xFFFFFFFFu
@@ -222,8 +219,8 @@ __device__ __forceinline__ void join_side(uint32_t *parent, uint32_t cur, uint64
         uf_hook(parent, me, across_node(i + 1));
 }
 
-/* Step 1 of 2 (link_tiles): floods from the strong pixels, in-tile components of the side
- * nodes, and the joins across the top and left sides. A block of EDGEL_LINK_WARPS warps per tile: warp 0
+/* Kernel 1 of 2: floods from the strong pixels, in-tile components of the side nodes, and the
+ * joins across the top and left sides. A block of EDGEL_LINK_WARPS warps per tile: warp 0
  * floods from the strong pixels while warps 1 and 2 join across the top and left sides;
  * then every warp floods its share of the unreached side runs, EDGEL_LINK_PLANES at a time
  * (natural frames leave a few to two dozen small components per tile; one warp doing them
@@ -232,7 +229,7 @@ __device__ __forceinline__ void join_side(uint32_t *parent, uint32_t cur, uint64
 #ifndef EDGEL_LINK_PLANES /* (a -D to measure others) */
 #define EDGEL_LINK_PLANES 2
 #endif
-__device__ __forceinline__ void link_tile(const canny_bits &b)
+__global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b)
 {
     static_assert(32 * EDGEL_LINK_WARPS == EDGEL_TILE_NODES, "a thread per side node");
     __shared__ uint32_t s_reach[EDGEL_TILE];
@@ -363,11 +360,11 @@ __device__ __forceinline__ void write_edge_bytes(uint8_t *out, uint32_t bits, in
         out[k] = (byte >> k & 1) ? 255 : 0;
 }
 
-/* Step 2 of 2 (finish_tiles): side pixels whose node joined node 0 seed a last flood; edges written. A
+/* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. A
  * block of four warps per tile: a thread per side node for the finds (in parallel, not one
  * after another), warp 0 for the flood, and all 128 threads for the 32 rows of bytes. */
-__device__ __forceinline__ void finish_tile(const frame_table &frames, const canny_bits &b,
-                                            int width, int height)
+__global__ void __launch_bounds__(EDGEL_TILE_NODES) finish_tiles(frame_table frames, canny_bits b,
+                                                                 int width, int height)
 {
     __shared__ uint32_t s_seeds[4]; /* joined side pixels: top row, bottom row, left, right */
     __shared__ uint32_t s_edges[EDGEL_TILE];
@@ -405,26 +402,6 @@ __device__ __forceinline__ void finish_tile(const frame_table &frames, const can
         const int n = width - x < 8 ? width - x : 8;
         write_edge_bytes(frames.dst[z] + (size_t)y * frames.dst_pitch + x, s_edges[row] >> (8 * q), n);
     }
-}
-
-__global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b) { link_tile(b); }
-
-__global__ void __launch_bounds__(EDGEL_TILE_NODES) finish_tiles(frame_table frames, canny_bits b,
-                                                                 int width, int height)
-{
-    finish_tile(frames, b, width, height);
-}
-
-/* Both in one cooperative launch, where every block of the grid fits on the GPU at once: a
- * grid-wide barrier (which orders the memory too) stands for the kernel boundary, saving a
- * launch and a kernel's ramp for small frames. */
-__global__ void __launch_bounds__(EDGEL_TILE_NODES) link_finish_tiles(frame_table frames, canny_bits b,
-                                                                      int width, int height)
-{
-    static_assert(32 * EDGEL_LINK_WARPS == EDGEL_TILE_NODES, "one block shape for both");
-    link_tile(b);
-    cooperative_groups::this_grid().sync();
-    finish_tile(frames, b, width, height);
 }
 
 #endif
