@@ -127,23 +127,13 @@ __device__ __forceinline__ uint32_t fill_runs(uint32_t s, uint32_t c)
     return up | down;
 }
 
-__device__ __forceinline__ uint32_t dilate_row(uint32_t v) { return v | (v << 1) | (v >> 1); }
-
 /* Floods N seed sets at once through the tile's candidates (c, this lane's row): each f[k]
- * becomes the candidates 8-connected inside the tile to its seeds. Runs fill at once; rows
- * take two steps per round: each lane first takes one step for the rows above and below it
- * (from the rows two away, with their candidates shuffled in once), then its own from those.
- * Every value stays within the flood and holds at least one ordinary step's, so the rounds
- * halve and the result is the same. The N floods share each round's latency. Warp-uniform:
- * every lane must call it. */
+ * becomes the candidates 8-connected inside the tile to its seeds. Rows take one step per
+ * round, runs fill at once; the N floods share each round's latency. Warp-uniform: every
+ * lane must call it. */
 template <int N> __device__ __forceinline__ void warp_flood(uint32_t (&f)[N], uint32_t c)
 {
     const int lane = threadIdx.x & 31;
-    uint32_t c_up = __shfl_up_sync(EDGEL_FULL_WARP, c, 1), c_down = __shfl_down_sync(EDGEL_FULL_WARP, c, 1);
-    if (lane == 0)
-        c_up = 0;
-    if (lane == 31)
-        c_down = 0;
 #pragma unroll
     for (int k = 0; k < N; k++)
         f[k] = fill_runs(f[k] & c, c);
@@ -152,20 +142,14 @@ template <int N> __device__ __forceinline__ void warp_flood(uint32_t (&f)[N], ui
         bool any = false;
 #pragma unroll
         for (int k = 0; k < N; k++) {
-            uint32_t up1 = __shfl_up_sync(EDGEL_FULL_WARP, f[k], 1), up2 = __shfl_up_sync(EDGEL_FULL_WARP, f[k], 2);
-            uint32_t down1 = __shfl_down_sync(EDGEL_FULL_WARP, f[k], 1), down2 = __shfl_down_sync(EDGEL_FULL_WARP, f[k], 2);
-            if (lane < 1)
-                up1 = 0;
-            if (lane < 2)
-                up2 = 0;
-            if (lane > 30)
-                down1 = 0;
-            if (lane > 29)
-                down2 = 0;
-            /* rows i - 1 and i + 1 one step on (up1 and down1 are within their candidates) */
-            const uint32_t up = fill_runs(up1 | (dilate_row(up2 | f[k]) & c_up), c_up);
-            const uint32_t down = fill_runs(down1 | (dilate_row(down2 | f[k]) & c_down), c_down);
-            grown[k] = dilate_row(up | down) & c & ~f[k];
+            uint32_t above = __shfl_up_sync(EDGEL_FULL_WARP, f[k], 1);
+            uint32_t below = __shfl_down_sync(EDGEL_FULL_WARP, f[k], 1);
+            if (lane == 0)
+                above = 0;
+            if (lane == 31)
+                below = 0;
+            const uint32_t v = above | below;
+            grown[k] = (v | (v << 1) | (v >> 1)) & c & ~f[k];
             any = any || grown[k] != 0;
         }
         if (!__any_sync(EDGEL_FULL_WARP, any))
