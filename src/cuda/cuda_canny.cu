@@ -244,8 +244,9 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 #undef EDGEL_TILE_CASE
 }
 
-/* Blocks of `tiles_per_block` tiles for every tile of `nframes` frames. */
-#ifndef EDGEL_STREAM_SPLIT_BELOW /* tiles in a launch (a -D to measure others) */
+/* Launches of fewer tiles than this run the streaming kernel with four warps a tile (a -D to
+ * measure others). */
+#ifndef EDGEL_STREAM_SPLIT_BELOW
 #define EDGEL_STREAM_SPLIT_BELOW 1024
 #endif
 
