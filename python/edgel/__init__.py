@@ -327,6 +327,7 @@ class Context:
 
     def __init__(self, backend: str = "auto", threads: int = 0, device: int = 0):
         self._handle = None
+        self._stream = None  # the stream bound with edgel_context_set_stream (None: its own)
         handle = ctypes.c_void_p()
         _check(_lib.edgel_context_create(_BACKENDS[backend],
                                          ctypes.byref(_ContextOptions(threads, device)),
@@ -345,12 +346,18 @@ class Context:
 _defaults: dict = {}  # backend name -> Context, made on first use
 
 
-def _ctx(ctx: Optional[Context], backend: str = "auto") -> Context:
-    if ctx is not None:
-        return ctx
-    if backend not in _defaults:
-        _defaults[backend] = Context(backend)
-    return _defaults[backend]
+def _ctx(ctx: Optional[Context], backend: str = "auto", stream=None) -> Context:
+    """The context to run on, bound to `stream` (None: the context's own; host calls always
+    pass None, so that no call runs on a caller's stream that may since have gone). A binding
+    is a library call, so it is made only when the stream changes."""
+    if ctx is None:
+        if backend not in _defaults:
+            _defaults[backend] = Context(backend)
+        ctx = _defaults[backend]
+    if ctx._stream != stream:
+        _check(_lib.edgel_context_set_stream(ctx._handle, stream))
+        ctx._stream = stream
+    return ctx
 
 
 def _params(low, high, aperture, l2, blur, blur_size, gray) -> _CannyParams:
@@ -373,16 +380,12 @@ def _run_device(image, out, out_shape, dtype, ctx: Optional[Context], call):
     if out is None:
         out = _device_empty_like(image, out_shape(src), dtype)
     dst, _ = _device_view(out)
-    c = _ctx(ctx, "cuda")
     # The array's stream orders edgel after whoever wrote the input and before whoever reads
     # the output; with no stream named, edgel waits for its own work before returning.
-    _check(_lib.edgel_context_set_stream(c._handle, stream if stream else None))
-    try:
-        _check(call(c._handle, src, dst))
-        if not stream:
-            _check(_lib.edgel_context_synchronize(c._handle))
-    finally:
-        _lib.edgel_context_set_stream(c._handle, None)
+    c = _ctx(ctx, "cuda", stream or None)
+    _check(call(c._handle, src, dst))
+    if not stream:
+        _check(_lib.edgel_context_synchronize(c._handle))
     return out
 
 
