@@ -68,6 +68,24 @@ def test_cupy_fields_read_as_its_interface_says():
         assert (cai["strides"] or a.strides) == strides
 
 
+def test_host_calls_after_calls_on_a_stream(photos):
+    """A context keeps the stream of its last CUDA-array call only until a host call, which
+    runs on the context's own stream again: results stay right when the caller's stream is
+    gone by then."""
+    gray = cv2.cvtColor(photos[3], cv2.COLOR_BGR2GRAY)
+    ctx = edgel.Context("cuda")
+    s = cupy.cuda.Stream(non_blocking=True)
+    with s:
+        e = edgel.canny(cupy.asarray(gray), 40, 120, ctx=ctx)
+        s.synchronize()
+    assert np.array_equal(cupy.asnumpy(e), cv2.Canny(gray, 40, 120))
+    del s, e
+    for low, high in ((40, 120), (60, 180)):
+        assert np.array_equal(edgel.canny(gray, low, high, ctx=ctx), cv2.Canny(gray, low, high))
+    k = np.ones((3, 3), np.float32) / 9
+    assert np.array_equal(edgel.filter2d(gray, k, ctx=ctx), cv2.filter2D(gray, -1, k))
+
+
 def test_torch_in_torch_out(photos):
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():
