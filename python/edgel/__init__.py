@@ -254,7 +254,7 @@ class _DLPackCUDA:
 
 
 def _is_cupy(a) -> bool:
-    cupy = sys.modules.get("cupy")
+    cupy = sys.modules.get("cupy")  # (loaded already wherever a CuPy array exists)
     return cupy is not None and type(a) is cupy.ndarray
 
 
@@ -279,8 +279,7 @@ def _cuda_fields(a) -> tuple:
     arrays are read from their attributes, with the stream their interface would name (the
     current one; the legacy default stream, 1, for the null stream): 1 us instead of 7."""
     if _is_cupy(a):
-        import cupy
-        stream = cupy.cuda.get_current_stream().ptr
+        stream = sys.modules["cupy"].cuda.get_current_stream().ptr
         return a.shape, a.dtype, a.strides, a.data.ptr if a.size else 0, stream or 1
     cai = a.__cuda_array_interface__
     return (tuple(cai["shape"]), np.dtype(cai["typestr"]), cai.get("strides"), cai["data"][0],
@@ -375,8 +374,11 @@ def _params(low, high, aperture, l2, blur, blur_size, gray) -> _CannyParams:
 
 def _run_device(image, out, out_shape, dtype, ctx: Optional[Context], call):
     """call(ctx_handle, src_view, dst_view) on the CUDA array `image` (out: a CUDA array, or
-    None for a new one of out_shape(src) and `dtype`); returns the output."""
+    None for a new one of out_shape(src) and `dtype`; dtype None: u8 for u8 input, else
+    float32, as for host arrays); returns the output."""
     src, stream = _device_view(image)
+    if dtype is None:
+        dtype = np.uint8 if src.type == _U8 else np.float32
     if out is None:
         out = _device_empty_like(image, out_shape(src), dtype)
     dst, _ = _device_view(out)
@@ -548,9 +550,8 @@ def _run_filter(image, dtype, ctx, out, call):
     if cuda is not None:
         def shape(v):
             return (v.height, v.width) + ((v.channels,) if v.channels > 1 else ())
-        u8 = _cuda_fields(cuda)[1] == np.uint8
-        default = np.uint8 if u8 else np.float32  # as for host arrays
-        return _run_device(cuda, out, shape, np.dtype(dtype or default), ctx, call)
+        return _run_device(cuda, out, shape, None if dtype is None else np.dtype(dtype), ctx,
+                           call)
     image = _packed(np.asarray(image))
     if out is None:
         out = np.empty(image.shape, np.dtype(dtype) if dtype is not None else

@@ -59,9 +59,9 @@ def test_cupy_fields_read_as_its_interface_says():
     on another one, contiguous or not."""
     base = cupy.zeros((40, 60, 3), dtype=cupy.uint8)
     with cupy.cuda.Stream(non_blocking=True):
-        streams = [base, base[5:, 2:], base[:, :, 1]]
-        views = [(a, a.__cuda_array_interface__, edgel._cuda_fields(a)) for a in streams]
-    views += [(a, a.__cuda_array_interface__, edgel._cuda_fields(a)) for a in streams]
+        arrays = [base, base[5:, 2:], base[:, :, 1]]
+        views = [(a, a.__cuda_array_interface__, edgel._cuda_fields(a)) for a in arrays]
+    views += [(a, a.__cuda_array_interface__, edgel._cuda_fields(a)) for a in arrays]
     for a, cai, (shape, dtype, strides, ptr, stream) in views:
         assert tuple(cai["shape"]) == shape and np.dtype(cai["typestr"]) == dtype
         assert cai["data"][0] == ptr and cai["stream"] == stream
