@@ -203,6 +203,102 @@ static void test_direct_is_raster_fma(void)
     edgel_context_destroy(ctx[1]);
 }
 
+/* u8 kernels given as factors qx / 256 and qy / 256 run in fixed point (the method auto picks
+ * for them): each output is the exact sum rounded half to even, which the float direct
+ * method also reaches. Checked against integer sums written here, over every border,
+ * anchors, convolution, 1, 3 and 4 channels, kernels larger than the image, and 1 or 3 threads. */
+static void test_fixed_point_is_exact(void)
+{
+    const int sizes[][4] = {{1, 1, 3, 3}, {9, 4, 5, 7}, {40, 13, 4, 3}, {3, 30, 9, 2},
+                            {67, 21, 17, 11}, {23, 5, 2, 1}};
+    edgel_context *ctx[2] = {NULL, NULL};
+    edgel_context_options o = {0};
+    o.threads = 1;
+    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx[0]) == EDGEL_OK);
+    o.threads = 3;
+    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx[1]) == EDGEL_OK);
+    for (int s = 0; s < 6; s++)
+        for (int cn = 1; cn <= 4; cn += cn == 1 ? 2 : 1) {
+            const int w = sizes[s][0], h = sizes[s][1], kw = sizes[s][2], kh = sizes[s][3];
+            const int n = w * h * cn, flip = (s + cn) % 2;
+            unsigned char *in = malloc(n), *out = malloc(n), *ref = malloc(n);
+            for (int i = 0; i < n; i++)
+                in[i] = (unsigned char)(next_random() % 256);
+            int qx[17], qy[17], left = 256;
+            float kx[17], ky[17];
+            for (int i = 0; i < kw; i++) { /* non-negative, summing to at most 256 */
+                qx[i] = i % 3 == 1 ? 0 : (int)(next_random() % (unsigned)(left / 2 + 1));
+                left -= qx[i];
+                kx[i] = (float)qx[i] / 256.0f;
+            }
+            for (int j = 0, rest = 256; j < kh; j++) {
+                qy[j] = j == kh - 1 ? rest : (int)(next_random() % (unsigned)(rest / 2 + 1));
+                rest -= qy[j];
+                ky[j] = (float)qy[j] / 256.0f;
+            }
+            if (s == 5) { /* halves: every other output a tie, rounded to even */
+                qx[0] = qx[1] = 128, qy[0] = 256;
+                kx[0] = kx[1] = 0.5f, ky[0] = 1.0f;
+            }
+            edgel_filter_params p;
+            edgel_filter_params_default(&p);
+            p.border = (edgel_border)((s + cn) % (EDGEL_BORDER_WRAP + 1));
+            p.border_value = 77;
+            p.anchor_x = (s * 5) % kw;
+            p.anchor_y = cn % 2 ? -1 : kh - 1;
+            p.convolve = flip;
+            /* correlation with the (flipped) factors and anchor */
+            const int ax = flip ? kw - 1 - p.anchor_x : p.anchor_x;
+            const int ay = flip ? kh - 1 - (p.anchor_y < 0 ? kh / 2 : p.anchor_y)
+                                : (p.anchor_y < 0 ? kh / 2 : p.anchor_y);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    for (int c = 0; c < cn; c++) {
+                        long long sum = 0;
+                        for (int j = 0; j < kh; j++)
+                            for (int i = 0; i < kw; i++) {
+                                const int sx = naive_index(x + i - ax, w, p.border);
+                                const int sy = naive_index(y + j - ay, h, p.border);
+                                const int v = sx < 0 || sy < 0 ? 77 : in[((size_t)sy * w + sx) * cn + c];
+                                sum += (long long)(flip ? qy[kh - 1 - j] * qx[kw - 1 - i]
+                                                        : qy[j] * qx[i]) * v;
+                            }
+                        long long q = sum / 65536, r = sum % 65536;
+                        if (r > 32768 || (r == 32768 && q % 2 == 1))
+                            q++;
+                        ref[((size_t)y * w + x) * cn + c] = (unsigned char)(q > 255 ? 255 : q);
+                    }
+            edgel_image src = edgel_image_host(in, w, h, EDGEL_U8, cn);
+            edgel_image dst = edgel_image_host(out, w, h, EDGEL_U8, cn);
+            const edgel_conv_method methods[] = {EDGEL_CONV_AUTO, EDGEL_CONV_SEPARABLE,
+                                                 EDGEL_CONV_DIRECT};
+            for (int m = 0; m < 3; m++)
+                for (int t = 0; t < 2; t++) {
+                    p.method = methods[m];
+                    memset(out, 0xAB, n);
+                    CHECK(edgel_sep_filter2d(ctx[t], &p, &src, &dst, kx, kw, ky, kh) == EDGEL_OK);
+                    CHECK(memcmp(out, ref, n) == 0);
+                }
+            free(in), free(out), free(ref);
+        }
+    /* auto picks the fixed point only for such factors */
+    unsigned char px[64] = {0}, py[64];
+    edgel_image src = edgel_image_host(px, 8, 8, EDGEL_U8, 1);
+    edgel_image dst = edgel_image_host(py, 8, 8, EDGEL_U8, 1);
+    float k[9] = {1 / 16.f, 2 / 16.f, 1 / 16.f, 2 / 16.f, 4 / 16.f, 2 / 16.f, 1 / 16.f, 2 / 16.f, 1 / 16.f};
+    edgel_image ker = edgel_image_host(k, 3, 3, EDGEL_F32, 1);
+    edgel_filter_params p;
+    edgel_filter_params_default(&p);
+    edgel_conv_method m = EDGEL_CONV_AUTO;
+    CHECK(edgel_filter2d_method(ctx[0], &p, &src, &dst, &ker, &m) == EDGEL_OK &&
+          m == EDGEL_CONV_SEPARABLE);
+    k[4] = 0.3f;
+    CHECK(edgel_filter2d_method(ctx[0], &p, &src, &dst, &ker, &m) == EDGEL_OK &&
+          m == EDGEL_CONV_DIRECT);
+    edgel_context_destroy(ctx[0]);
+    edgel_context_destroy(ctx[1]);
+}
+
 int main(void)
 {
     edgel_context *ctx = NULL;
@@ -211,6 +307,7 @@ int main(void)
         test_bad_input(ctx);
         test_methods_and_borders(ctx);
         test_direct_is_raster_fma();
+        test_fixed_point_is_exact();
     }
     edgel_context_destroy(ctx);
     return check_summary("test_filter");

@@ -1,5 +1,6 @@
 /* The convolution engine's parameters, kernel normalisation and method choice. */
 #include "core/filter.h"
+#include "core/params.h"
 #include "core/status.h"
 
 #include <math.h>
@@ -147,6 +148,81 @@ static int separate(edgel_filter_plan *p)
     return 1;
 }
 
+/* The factors as given (two 1-D kernels), reversed for convolution; 0: out of memory. */
+static int given_factors(edgel_filter_plan *p, const float *kx, const float *ky, int flip)
+{
+    p->kx = malloc(sizeof(float) * (size_t)p->kw);
+    p->ky = malloc(sizeof(float) * (size_t)p->kh);
+    if (!p->kx || !p->ky) {
+        free(p->kx), free(p->ky);
+        p->kx = p->ky = NULL;
+        return 0;
+    }
+    for (int i = 0; i < p->kw; i++)
+        p->kx[i] = kx[flip ? p->kw - 1 - i : i];
+    for (int j = 0; j < p->kh; j++)
+        p->ky[j] = ky[flip ? p->kh - 1 - j : j];
+    return 1;
+}
+
+/* qx, qy from factors fx, fy that are multiples of 1/256, non-negative and each summing to
+ * at most 1, whose products are exactly the taps; 0 where they are not. */
+static int try_fixed(edgel_filter_plan *p, const float *fx, const float *fy)
+{
+    int sx = 0, sy = 0;
+    for (int i = 0; i < p->kw + p->kh; i++) {
+        const float v = (i < p->kw ? fx[i] : fy[i - p->kw]) * 256.0f;
+        if (!(v >= 0.0f && v <= 256.0f && v == floorf(v)))
+            return 0;
+        if (i < p->kw)
+            sx += (int)(p->qx[i] = (uint16_t)v);
+        else
+            sy += (int)(p->qy[i - p->kw] = (uint16_t)v);
+    }
+    if (sx > 256 || sy > 256)
+        return 0;
+    for (int j = 0; j < p->kh; j++)
+        for (int i = 0; i < p->kw; i++)
+            if ((float)(p->qy[j] * p->qx[i]) / 65536.0f != p->taps[j * p->kw + i])
+                return 0;
+    return 1;
+}
+
+/* Whether a u8 -> u8 separable plan can run in fixed point (see edgel_fixed_point_round):
+ * its factors as given, or (a kernel view, whose factors separate() scaled) its column and
+ * row sums, which are the factors when each sums to 1 (normalised smoothing kernels). */
+static int fixed_factors(edgel_filter_plan *p)
+{
+    if (p->in_type != EDGEL_U8 || p->out_type != EDGEL_U8 || !p->kx)
+        return 0;
+    if (try_fixed(p, p->kx, p->ky))
+        return 1;
+    float cols[EDGEL_MAX_KERNEL_SIZE] = {0}, rows[EDGEL_MAX_KERNEL_SIZE] = {0};
+    for (int j = 0; j < p->kh; j++)
+        for (int i = 0; i < p->kw; i++) {
+            cols[i] += p->taps[j * p->kw + i];
+            rows[j] += p->taps[j * p->kw + i];
+        }
+    return try_fixed(p, cols, rows);
+}
+
+void edgel_filter_plan_gaussian(int w, int h, int cn, int ksize, double sigma,
+                                edgel_filter_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->w = w, p->h = h, p->cn = cn;
+    p->in_type = p->out_type = EDGEL_U8;
+    p->kw = w == 1 ? 1 : ksize; /* OpenCV drops the kernel along a side of length 1 */
+    p->kh = h == 1 ? 1 : ksize;
+    p->ax = p->kw / 2, p->ay = p->kh / 2;
+    p->nonzero = p->kw * p->kh;
+    p->border = EDGEL_BORDER_REFLECT_101;
+    p->method = EDGEL_CONV_SEPARABLE;
+    p->fixed_point = p->round_half_up = 1;
+    edgel_gaussian_kernel_q8(p->kw, sigma, p->qx);
+    edgel_gaussian_kernel_q8(p->kh, sigma, p->qy);
+}
+
 /* Predicted time of a method in nanoseconds, fitted to the times bench/bench_filter.py
  * measured on an NVIDIA H200 and its 16-core host (2026-11-22, docs/benchmarks.md). Only
  * the ratios between methods matter. */
@@ -182,6 +258,9 @@ static double predicted_cost(edgel_filter_plan *p, edgel_conv_method m, edgel_ba
 static edgel_conv_method choose(edgel_filter_plan *p, edgel_backend b, int fft_ok,
                                 int threads)
 {
+    /* Integers reach the exact value, so OpenCV's bytes, faster than any float method. */
+    if (p->fixed_point)
+        return EDGEL_CONV_SEPARABLE;
     /* u8 -> u8: OpenCV's direct arithmetic, bit for bit, wherever OpenCV filters directly. */
     if (p->in_type == EDGEL_U8 && p->out_type == EDGEL_U8 && p->nonzero < EDGEL_OPENCV_DFT_TAPS)
         return EDGEL_CONV_DIRECT;
@@ -285,9 +364,15 @@ edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edg
     if (st == EDGEL_OK) {
         for (int i = 0; i < kw * kh; i++)
             plan->nonzero += plan->taps[i] != 0.0f;
-        if (!separate(plan) && params->method == EDGEL_CONV_SEPARABLE)
+        if (kernel)
+            separate(plan); /* kx, ky where the kernel has rank 1 */
+        else if (!given_factors(plan, kx, ky, params->convolve))
+            st = edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the kernel");
+        if (st == EDGEL_OK && !plan->kx && params->method == EDGEL_CONV_SEPARABLE)
             st = edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
                             "the separable method needs a rank-1 kernel; this one is not");
+        if (st == EDGEL_OK)
+            plan->fixed_point = fixed_factors(plan);
     }
     if (st == EDGEL_OK && params->method == EDGEL_CONV_FFT && !fft_ok)
         st = edgel_fail(EDGEL_ERROR_UNSUPPORTED,

@@ -24,6 +24,11 @@ typedef struct edgel_filter_plan {
     float border_value;
     edgel_conv_method method; /* resolved, never AUTO */
     int fft_nx, fft_ny;       /* the CPU FFT's overlap-save grid (set with method FFT) */
+    /* Fixed point (u8 -> u8 separable plans whose factors are qx / 256 and qy / 256, see
+     * edgel_fixed_point_round): the separable method runs in integers. */
+    int fixed_point;
+    int round_half_up; /* u8 results rounded half up (cv2.GaussianBlur), else half to even */
+    uint16_t qx[EDGEL_MAX_KERNEL_SIZE], qy[EDGEL_MAX_KERNEL_SIZE];
 } edgel_filter_plan;
 
 /* Builds a plan: checks the parameters and the kernel (a host f32 view, or kx/ky), flips
@@ -35,6 +40,12 @@ edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edg
                                     edgel_backend backend, int threads, int fft_ok,
                                     edgel_filter_plan *plan);
 void edgel_filter_plan_free(edgel_filter_plan *plan);
+
+/* The plan of OpenCV's fixed-point GaussianBlur of a w x h u8 image (`cn` channels): the
+ * side's kernel (ksize, resolved and odd; 1 along a side of length 1) in 8 fractional bits,
+ * reflect-101, rounded half up. Owns nothing. */
+void edgel_filter_plan_gaussian(int w, int h, int cn, int ksize, double sigma,
+                                edgel_filter_plan *plan);
 
 /* The CPU's direct method takes several output rows at once (each loaded vector serving
  * them all) for kernels with no zero taps and at least this many rows. */

@@ -125,4 +125,19 @@ EDGEL_HD int edgel_reflect101(int p, int len)
 
 EDGEL_HD int edgel_clamp_index(int p, int len) { return p < 0 ? 0 : (p >= len ? len - 1 : p); }
 
+/*
+ * Fixed-point filtering of u8 images by factors qx / 256 and qy / 256 (non-negative, each
+ * summing to at most 256): a row pass keeps sum qx * pixel exactly in u16 (8 fractional
+ * bits), a column pass sum qy * row in u32 (16 fractional bits, at most 255 * 2^16). Every
+ * partial sum has at most 24 significant bits, so float arithmetic in any order gives the
+ * same value s / 2^16 exactly: this is the float methods' result, reached in integers.
+ */
+EDGEL_HD uint8_t edgel_fixed_point_round(uint32_t s, int half_up)
+{
+    uint32_t q = (s + 0x8000u) >> 16; /* half up */
+    if (!half_up)
+        q -= (s & 0x1ffffu) == 0x8000u; /* a tie below an even value: down */
+    return (uint8_t)(q > 255u ? 255u : q);
+}
+
 #endif

@@ -77,6 +77,9 @@ edgel_status edgel_cpu_canny_itk(int threads, edgel_cpu_workspace *ws,
 struct edgel_filter_plan;
 edgel_status edgel_cpu_filter(int threads, const struct edgel_filter_plan *plan,
                               const edgel_image *src, const edgel_image *dst);
+/* The separable method in fixed point (plan->fixed_point; cpu_fixed_filter.c). */
+edgel_status edgel_cpu_filter_fixed(int threads, const struct edgel_filter_plan *plan,
+                                    const edgel_image *src, const edgel_image *dst);
 /* KissFFT present (the CPU's FFT method). */
 int edgel_cpu_has_fft(void);
 edgel_status edgel_cpu_filter_fft(int threads, const struct edgel_filter_plan *plan,

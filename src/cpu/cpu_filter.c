@@ -278,6 +278,8 @@ edgel_status edgel_cpu_filter(int threads, const edgel_filter_plan *p, const edg
 {
     if (p->method == EDGEL_CONV_FFT)
         return edgel_cpu_filter_fft(threads, p, src, dst);
+    if (p->method == EDGEL_CONV_SEPARABLE && p->fixed_point)
+        return edgel_cpu_filter_fixed(threads, p, src, dst);
     const int ext = p->w + p->kw - 1, n = p->w * p->cn, cn = p->cn;
     const int separable = p->method == EDGEL_CONV_SEPARABLE;
     int *xmap = malloc(sizeof(int) * (size_t)ext);

@@ -6,6 +6,8 @@ with numpy.pad and a sliding window; SciPy's ndimage.correlate where the kernel 
 image (SciPy's N-D filters read uninitialised memory for 'reflect' extensions several times
 the image's size). u8: identical to cv2.filter2D wherever OpenCV filters directly (kernels of
 fewer than 130 taps)."""
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -124,6 +126,33 @@ def test_u8_identical_to_cv2_filter2d():
                 assert bad == 0, f"{w}x{h}x{cn} kernel {kw}x{kh} {border} {m}: {bad} differ"
             cases += 1
     assert cases > 100
+
+
+def test_u8_fixed_point_identical_to_cv2_filter2d():
+    """u8 kernels whose factors are multiples of 1/256 (binomial, box of 2^k taps, Canny's
+    Gaussians) run in integers; cv2.filter2D's floats reach the same exact sums."""
+    rng = np.random.default_rng(8)
+    for case in range(40):
+        kw, kh = (int(v) for v in rng.integers(1, 12, 2))
+        qx = rng.integers(0, 256 // kw + 1, kw)
+        qy = rng.integers(0, 256 // kh + 1, kh)
+        if case % 4 == 0:  # normalised binomial factors, given as one 2-D kernel
+            kw = min(kw, 9)
+            qx = np.array([math.comb(kw - 1, i) for i in range(kw)]) * (256 // 2 ** (kw - 1))
+            qy = np.array([256])
+        kx, ky = (qx / 256).astype(np.float32), (qy / 256).astype(np.float32)
+        h, w = (int(v) for v in rng.integers(1, 90, 2))
+        cn = int(rng.choice([1, 3, 4]))
+        img = rng.integers(0, 256, (h, w, cn) if cn > 1 else (h, w), dtype=np.uint8)
+        k2 = np.outer(ky, kx)
+        border, cb = list(CV.items())[case % len(CV)]
+        ref = cv2.filter2D(img, -1, k2, borderType=cb)
+        if case % 4 == 0:
+            assert edgel.filter2d_method(img, k2, border=border) == "separable"
+            out = edgel.filter2d(img, k2, border=border)
+        else:
+            out = edgel.sep_filter2d(img, kx, ky, border=border)
+        assert np.array_equal(out, ref), f"{w}x{h}x{cn} kernel {kw}x{kh} {border}"
 
 
 def test_u8_other_methods_round_their_float_results():
