@@ -19,6 +19,7 @@
 
 #include <atomic>
 
+#include "core/filter.h"
 #include "core/image.h"
 #include "core/params.h"
 #include "core/status.h"
@@ -329,15 +330,6 @@ edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const u
     return EDGEL_OK;
 }
 
-static gauss_taps gauss_for(int n, double sigma)
-{
-    gauss_taps t;
-    memset(&t, 0, sizeof t);
-    t.size = n;
-    edgel_gaussian_kernel_q8(n, sigma, t.k);
-    return t;
-}
-
 /*
  * The whole pipeline for `nframes` frames on `stream`: frames.src are u8 frames of `cn`
  * channels (device), frames.dst their edge maps (device). With one frame, `st` may redirect
@@ -369,27 +361,15 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
         for (int z = 0; z < nframes; z++)
             t.dst[z] = st && st->smoothed ? st->smoothed : ws->blur + z * ws->pixels * ws->channels;
         t.dst_pitch = st && st->smoothed ? st->smoothed_pitch : (size_t)w * cn;
-        const dim3 rows_grid((w * cn + 127) / 128, h < 65535 ? h : 65535, nframes);
-        if (p->blur == EDGEL_BLUR_GAUSSIAN) {
+        if (p->blur == EDGEL_BLUR_GAUSSIAN) { /* the convolution engine's fixed point */
             int32_t k;
             EDGEL_TRY(edgel_resolve_gaussian(p->blur_ksize, p->blur_sigma, &k));
-            const gauss_taps kx = gauss_for(w == 1 ? 1 : k, p->blur_sigma);
-            const gauss_taps ky = gauss_for(h == 1 ? 1 : k, p->blur_sigma);
-            if (kx.size <= EDGEL_BLUR_TILE_MAX_TAPS && ky.size <= EDGEL_BLUR_TILE_MAX_TAPS) {
-                const dim3 tiles((w + EDGEL_TILE - 1) / EDGEL_TILE, (h + EDGEL_TILE - 1) / EDGEL_TILE, nframes);
-                const dim3 block(EDGEL_TILE, EDGEL_TILE_ROWS);
-                if (cn == 1)
-                    gaussian_tile<1><<<tiles, block, 0, stream>>>(t, w, h, kx, ky);
-                else if (cn == 3)
-                    gaussian_tile<3><<<tiles, block, 0, stream>>>(t, w, h, kx, ky);
-                else
-                    gaussian_tile<4><<<tiles, block, 0, stream>>>(t, w, h, kx, ky);
-            } else {
-                const size_t tmp_stride = ws->pixels * ws->channels;
-                gaussian_rows<<<rows_grid, 128, 0, stream>>>(t, ws->tmp, tmp_stride, w, h, cn, kx);
-                gaussian_columns<<<rows_grid, 128, 0, stream>>>(t, ws->tmp, tmp_stride, w, h, cn, ky);
-            }
+            edgel_filter_plan gauss;
+            edgel_filter_plan_gaussian(w, h, cn, k, p->blur_sigma, &gauss);
+            EDGEL_TRY(launch_fixed_filter(stream, t, nframes, &gauss, ws->tmp,
+                                          ws->pixels * ws->channels));
         } else {
+            const dim3 rows_grid((w * cn + 127) / 128, h < 65535 ? h : 65535, nframes);
             blur_5x5_159<<<rows_grid, 128, 0, stream>>>(t, w, h, cn);
         }
         for (int z = 0; z < nframes; z++)

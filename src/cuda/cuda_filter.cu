@@ -2,7 +2,8 @@
  * The convolution engine on the GPU. Direct: 32x64 output tiles, the input tile with its
  * margin and the taps in shared memory, eight outputs per thread; each output sums its taps
  * in the CPU's order with fmaf, so the GPU gives the CPU's floats. Separable: a row pass and
- * a column pass, in the same order as the CPU. FFT: the border-extended image zero-padded to
+ * a column pass, in the same order as the CPU (in fixed point where the plan says so, see
+ * cuda_fixed_filter.cu). FFT: the border-extended image zero-padded to
  * a cuFFT-friendly size, R2C, times the kernel spectrum's conjugate, C2R; plans are kept for
  * the last few sizes.
  *
@@ -228,9 +229,9 @@ static edgel_status run_direct(const filter_geometry &g, const float *taps, cuda
     return EDGEL_OK;
 }
 
-static edgel_status run_separable(filter_buffers *b, const filter_geometry &g, cudaStream_t stream)
+/* b->rows with room for `bytes`. */
+static edgel_status ensure_rows(filter_buffers *b, size_t bytes)
 {
-    const size_t bytes = sizeof(float) * (size_t)g.w * (g.h + 1) * g.cn;
     if (b->rows_bytes < bytes) {
         cudaFree(b->rows);
         b->rows = NULL;
@@ -238,11 +239,30 @@ static edgel_status run_separable(filter_buffers *b, const filter_geometry &g, c
         CUDA_TRY(cudaMalloc(&b->rows, bytes));
         b->rows_bytes = bytes;
     }
+    return EDGEL_OK;
+}
+
+static edgel_status run_separable(filter_buffers *b, const filter_geometry &g, cudaStream_t stream)
+{
+    EDGEL_TRY(ensure_rows(b, sizeof(float) * (size_t)g.w * (g.h + 1) * g.cn));
     const int bx = (g.w + 127) / 128;
     const float *taps = b->taps[b->slot];
     filter_rows<<<dim3(bx, g.h + 1, g.cn), 128, 0, stream>>>(g, taps + TAPS_MAX, b->rows);
     filter_columns<<<dim3(bx, g.h, g.cn), 128, 0, stream>>>(g, taps + 2 * TAPS_MAX, b->rows);
     return EDGEL_OK;
+}
+
+/* The separable method in fixed point (cuda_fixed_filter.cu), as a batch of one frame. */
+static edgel_status run_fixed(filter_buffers *b, const filter_geometry &g,
+                              const edgel_filter_plan *p, cudaStream_t stream)
+{
+    EDGEL_TRY(ensure_rows(b, sizeof(uint16_t) * (size_t)g.w * g.h * g.cn));
+    frame_table frames;
+    frames.src[0] = g.src;
+    frames.dst[0] = g.dst;
+    frames.src_pitch = g.src_pitch;
+    frames.dst_pitch = g.dst_pitch;
+    return launch_fixed_filter(stream, frames, 1, p, (uint16_t *)b->rows, 0);
 }
 
 #define CUFFT_TRY(call)                                                                 \
@@ -364,6 +384,8 @@ extern "C" edgel_status edgel_cuda_filter(edgel_cuda_state *s, const edgel_filte
     EDGEL_TRY(upload_taps(b, p, stream));
     if (p->method == EDGEL_CONV_DIRECT)
         EDGEL_TRY(run_direct(g, b->taps[b->slot], stream));
+    else if (p->method == EDGEL_CONV_SEPARABLE && p->fixed_point)
+        EDGEL_TRY(run_fixed(b, g, p, stream));
     else if (p->method == EDGEL_CONV_SEPARABLE)
         EDGEL_TRY(run_separable(b, g, stream));
     else

@@ -17,6 +17,16 @@
             return edgel_fail(EDGEL_ERROR_DEVICE, "%s: %s", #call, cudaGetErrorString(err_)); \
     } while (0)
 
+#define EDGEL_CUDA_MAX_FRAMES 64
+
+/* Where each frame of a launch lives (passed by value: no table upload, no race). */
+struct frame_table {
+    const uint8_t *src[EDGEL_CUDA_MAX_FRAMES];
+    uint8_t *dst[EDGEL_CUDA_MAX_FRAMES];
+    size_t src_pitch;
+    size_t dst_pitch;
+};
+
 /* Device buffers for `frames` frames of up to `pixels` pixels and `channels` channels, and
  * `words` words of each hysteresis bitmap per frame (see cuda_hysteresis.cuh). */
 struct workspace {
@@ -102,6 +112,13 @@ int is_pinned(const void *p);
 /* Hysteresis of one frame of classes (EDGEL_MAP_* bytes, pitch w) into u8 edges (255/0). */
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,
                                      uint8_t *edges, size_t edges_pitch, int w, int h);
+
+/* The convolution engine's fixed-point separable method (cuda_fixed_filter.cu) on `nframes`
+ * frames of the plan's size: OpenCV's GaussianBlur, run by the Canny pre-smoothing too.
+ * Kernels of more than 17 taps a side go through `tmp` (u16, tmp_stride values a frame). */
+struct edgel_filter_plan;
+edgel_status launch_fixed_filter(cudaStream_t stream, const frame_table &frames, int nframes,
+                                 const edgel_filter_plan *plan, uint16_t *tmp, size_t tmp_stride);
 
 /* The itk preset's and the convolution engine's buffers. */
 void free_itk_buffers(itk_buffers *b);

@@ -20,18 +20,10 @@
 #include <stdint.h>
 
 #include "core/pixel_math.h"
+#include "cuda/cuda_internal.h"
 
-#define EDGEL_CUDA_MAX_FRAMES 64
 #define EDGEL_TILE 32         /* tile side of the tile kernels and of the hysteresis */
 #define EDGEL_TILE_ROWS 8     /* blockDim.y of canny_tile_kernel; blockDim.x = EDGEL_TILE */
-
-/* Where each frame of a launch lives (passed by value: no table upload, no race). */
-struct frame_table {
-    const uint8_t *src[EDGEL_CUDA_MAX_FRAMES];
-    uint8_t *dst[EDGEL_CUDA_MAX_FRAMES];
-    size_t src_pitch;
-    size_t dst_pitch;
-};
 
 /* Optional stage outputs of a single frame (device pointers, NULL when not wanted). */
 struct canny_stage_out {
@@ -346,94 +338,6 @@ __global__ void gray_kernel(frame_table frames, int width, int height, int cn, i
     const uint8_t *s = frames.src[z] + (size_t)y * frames.src_pitch + (size_t)x * cn;
     frames.dst[z][(size_t)y * frames.dst_pitch + x] =
         edgel_luma_u8(s[red_index], s[1], s[2 - red_index]);
-}
-
-#define EDGEL_CUDA_MAX_TAPS 129
-/* Taps by value in the launch, so concurrent streams with other sigmas cannot interfere. */
-struct gauss_taps {
-    int size;
-    uint16_t k[EDGEL_CUDA_MAX_TAPS];
-};
-
-/* Row pass of the fixed-point Gaussian: 8 fractional bits kept exactly in u16. */
-__global__ void gaussian_rows(frame_table frames, uint16_t *tmp, size_t tmp_stride, int width,
-                              int height, int cn, gauss_taps taps)
-{
-    const int ksize = taps.size;
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, z = blockIdx.z;
-    if (i >= width * cn)
-        return;
-    const int x = i / cn, ch = i - x * cn, r = ksize / 2;
-    for (int y = blockIdx.y; y < height; y += gridDim.y) {
-        const uint8_t *row = frames.src[z] + (size_t)y * frames.src_pitch;
-        uint32_t acc = 0;
-        for (int t = 0; t < ksize; t++)
-            acc += taps.k[t] * (uint32_t)__ldg(row + (size_t)edgel_reflect101(x + t - r, width) * cn + ch);
-        tmp[z * tmp_stride + (size_t)y * width * cn + i] = (uint16_t)acc;
-    }
-}
-
-/* Both passes for kernels up to EDGEL_BLUR_TILE_MAX_TAPS taps, over a 32x32 tile in shared
- * memory: the input tile with its reflect-101 margin is read once, its rows filtered into u16
- * (8 fractional bits, exact), then the columns (16 fractional bits, round half up). The same
- * arithmetic as the two passes below and the CPU's. */
-#define EDGEL_BLUR_TILE_MAX_TAPS 17
-template <int CN>
-__global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
-    gaussian_tile(frame_table frames, int width, int height, gauss_taps kx, gauss_taps ky)
-{
-    constexpr int T = EDGEL_TILE, R = EDGEL_BLUR_TILE_MAX_TAPS / 2, IN = T + 2 * R;
-    __shared__ uint8_t in[IN][IN * CN];
-    __shared__ uint16_t rows[IN][T * CN];
-    const int rx = kx.size / 2, ry = ky.size / 2, z = blockIdx.z;
-    const int x0 = blockIdx.x * T, y0 = blockIdx.y * T;
-    const int in_w = (T + 2 * rx) * CN, in_h = T + 2 * ry;
-    const uint8_t *src = frames.src[z];
-    for (int r = threadIdx.y; r < in_h; r += EDGEL_TILE_ROWS) {
-        const uint8_t *row = src + (size_t)edgel_reflect101(y0 - ry + r, height) * frames.src_pitch;
-        for (int e = threadIdx.x; e < in_w; e += T) {
-            const int px = e / CN;
-            in[r][e] = row[(size_t)edgel_reflect101(x0 - rx + px, width) * CN + (e - px * CN)];
-        }
-    }
-    __syncthreads();
-    for (int r = threadIdx.y; r < in_h; r += EDGEL_TILE_ROWS)
-        for (int e = threadIdx.x; e < T * CN; e += T) {
-            uint32_t acc = 0;
-            for (int t = 0; t < kx.size; t++)
-                acc += kx.k[t] * (uint32_t)in[r][e + t * CN];
-            rows[r][e] = (uint16_t)acc;
-        }
-    __syncthreads();
-    uint8_t *dst = frames.dst[z];
-    for (int r = threadIdx.y; r < T; r += EDGEL_TILE_ROWS) {
-        const int y = y0 + r;
-        for (int e = threadIdx.x; e < T * CN; e += T) {
-            uint32_t acc = 1u << 15;
-            for (int t = 0; t < ky.size; t++)
-                acc += ky.k[t] * (uint32_t)rows[r + t][e];
-            if (y < height && x0 * CN + e < width * CN)
-                dst[(size_t)y * frames.dst_pitch + (size_t)x0 * CN + e] = (uint8_t)(acc >> 16);
-        }
-    }
-}
-
-/* Column pass: 16 fractional bits, round half up. */
-__global__ void gaussian_columns(frame_table frames, const uint16_t *tmp, size_t tmp_stride,
-                                 int width, int height, int cn, gauss_taps taps)
-{
-    const int ksize = taps.size;
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, z = blockIdx.z;
-    if (i >= width * cn)
-        return;
-    const int r = ksize / 2;
-    const uint16_t *base = tmp + z * tmp_stride;
-    for (int y = blockIdx.y; y < height; y += gridDim.y) {
-        uint32_t acc = 1u << 15;
-        for (int t = 0; t < ksize; t++)
-            acc += taps.k[t] * (uint32_t)base[(size_t)edgel_reflect101(y + t - r, height) * width * cn + i];
-        frames.dst[z][(size_t)y * frames.dst_pitch + i] = (uint8_t)(acc >> 16);
-    }
 }
 
 __global__ void blur_5x5_159(frame_table frames, int width, int height, int cn)

@@ -741,6 +741,56 @@ static void test_filter(const edgel_image *photo, int small)
     printf("filter: %d cases compared\n", cases);
 }
 
+/* 1-D factors of 256 in `n` non-negative steps (some zero), summing to 256. */
+static void q8_factors(int n, float *k)
+{
+    int left = 256;
+    for (int i = 0; i < n; i++) {
+        const int q = i == n - 1 ? left : (int)(next_random() % (unsigned)(left / 2 + 1));
+        k[i] = (float)q / 256.0f;
+        left -= q;
+    }
+}
+
+/* u8 kernels of factors in 1/256 steps run the fixed-point separable method (the one the
+ * Canny blur runs): the GPU's bytes equal the CPU's, tile kernel (up to 17 taps a side) and
+ * pass-by-pass kernels, every border, anchors, 1, 3 and 4 channels. */
+static void test_fixed_filter(const edgel_image *photo, int small)
+{
+    static const int sizes[][2] = {{1, 1}, {5, 9}, {40, 33}, {481, 321}};
+    static const int ks[][2] = {{3, 3}, {2, 7}, {17, 17}, {18, 5}, {41, 129}};
+    int cases = 0;
+    for (int s = 0; s < (small ? 3 : 4); s++)
+        for (int q = 0; q < 5; q++)
+            for (int cn = 1; cn <= 4; cn += cn == 1 ? 2 : 1) {
+                const int w = sizes[s][0], h = sizes[s][1], kw = ks[q][0], kh = ks[q][1];
+                void *mem;
+                edgel_image u8 = make_frame(photo, w, h, cn, &mem);
+                float kx[129], ky[129], *k = malloc(sizeof(float) * kw * kh);
+                q8_factors(kw, kx);
+                q8_factors(kh, ky);
+                for (int j = 0; j < kh; j++)
+                    for (int i = 0; i < kw; i++)
+                        k[j * kw + i] = ky[j] * kx[i];
+                edgel_image ker = edgel_image_host(k, kw, kh, EDGEL_F32, 1);
+                edgel_filter_params p;
+                edgel_filter_params_default(&p);
+                p.border = (edgel_border)((s + q + cn) % 5);
+                p.border_value = 200;
+                p.anchor_x = (s + q) % kw;
+                p.anchor_y = q % 2 ? -1 : kh - 1;
+                uint8_t *o = malloc((size_t)w * h * cn);
+                const edgel_image out = edgel_image_host(o, w, h, EDGEL_U8, cn);
+                edgel_conv_method m = EDGEL_CONV_AUTO;
+                CHECK(edgel_filter2d_method(gpu, &p, &u8, &out, &ker, &m) == EDGEL_OK &&
+                      m == EDGEL_CONV_SEPARABLE);
+                compare_filter_case(&p, &u8, &ker, EDGEL_U8);
+                cases++;
+                free(mem), free(k), free(o);
+            }
+    printf("fixed-point filter: %d cases compared\n", cases);
+}
+
 int main(int argc, char **argv)
 {
     int small = 0;
@@ -788,6 +838,7 @@ int main(int argc, char **argv)
     test_batches_and_streams(&photos[0], small);
     test_itk(photos, n, small);
     test_filter(&photos[0], small);
+    test_fixed_filter(&photos[0], small);
     for (int i = 0; i < n; i++)
         edgel_io_free(&photos[i]);
     free(photos);
