@@ -149,27 +149,27 @@ static void direct_row(const float *taps, int kw, int kh, int cn, const float *c
         direct_row_generic(taps, kw, kh, cn, rows, acc, 0, n);
 }
 
-/* `count` output rows (rows[o ..] the input rows of row o, acc row o at acc + o * n);
- * dense: the kernel has no zero taps. */
+/* `count` output rows of n values (rows[o ..] the input rows of row o, acc row o at
+ * acc + o * stride); dense: the kernel has no zero taps. */
 static void direct_rows(const float *taps, int kw, int kh, int cn, const float *const *rows,
-                        float *acc, int n, int count, int dense)
+                        float *acc, size_t stride, int n, int count, int dense)
 {
     if (count == BLOCK_ROWS && dense && kh >= BLOCK_MIN_KH && cpu_has_fma()) {
-        direct_rows_avx2(taps, kw, kh, cn, rows, acc, (size_t)n, n);
+        direct_rows_avx2(taps, kw, kh, cn, rows, acc, stride, n);
         return;
     }
     for (int o = 0; o < count; o++)
-        direct_row(taps, kw, kh, cn, rows + o, acc + (size_t)o * n, n);
+        direct_row(taps, kw, kh, cn, rows + o, acc + (size_t)o * stride, n);
 }
 #else
 #define BLOCK_ROWS 1
 
 static void direct_rows(const float *taps, int kw, int kh, int cn, const float *const *rows,
-                        float *acc, int n, int count, int dense)
+                        float *acc, size_t stride, int n, int count, int dense)
 {
     (void)dense;
     for (int o = 0; o < count; o++)
-        direct_row_generic(taps, kw, kh, cn, rows + o, acc + (size_t)o * n, 0, n);
+        direct_row_generic(taps, kw, kh, cn, rows + o, acc + (size_t)o * stride, 0, n);
 }
 #endif
 
@@ -279,6 +279,61 @@ static int all_nonzero(const float *v, int count)
     return 1;
 }
 
+/* One call's shared state. */
+typedef struct filter_job {
+    const edgel_filter_plan *p;
+    const edgel_image *src, *dst;
+    const int *xmap;
+    float *rows; /* separable: the row-filtered image, plus one row for a constant border */
+    int separable, dense, in_place, blocks;
+} filter_job;
+
+/* The job's rows, split with the rest of the team by its worksharing loops (a caller outside
+ * a parallel region runs them all, without OpenMP's barrier wake-ups, which cost a small
+ * frame two futex calls). Returns 1 when out of memory. */
+static int filter_task(const filter_job *job)
+{
+    const edgel_filter_plan *p = job->p;
+    const int n = p->w * p->cn, cn = p->cn;
+    row_scratch s;
+    const int ok = scratch_alloc(p, &s);
+    if (job->separable) {
+#pragma omp for schedule(static)
+        for (int y = 0; y <= p->h; y++) { /* the row pass (row h: the constant row) */
+            if (!ok)
+                continue;
+            extended_row(p, job->src, y < p->h ? y : -1, job->xmap, s.ring);
+            const float *one = s.ring;
+            direct_rows(p->kx, p->kw, 1, cn, &one, job->rows + (size_t)y * n, 0, n, 1, 0);
+        }
+    }
+    /* BLOCK_ROWS output rows a step: the column pass (separable) or the whole filter */
+#pragma omp for schedule(static)
+    for (int b = 0; b < job->blocks; b++) {
+        const int y = b * BLOCK_ROWS;
+        const int count = p->h - y < BLOCK_ROWS ? p->h - y : BLOCK_ROWS;
+        if (!ok)
+            continue;
+        /* f32 results go straight into dst where its rows hold whole floats */
+        float *out = job->in_place ? (float *)edgel_row_u8(job->dst, y) : s.acc;
+        const size_t stride = job->in_place ? job->dst->pitch / sizeof(float) : (size_t)n;
+        if (job->separable) {
+            for (int j = 0; j < p->kh + count - 1; j++) {
+                const int sy = edgel_border_index(y + j - p->ay, p->h, p->border);
+                s.rows[j] = job->rows + (size_t)(sy < 0 ? p->h : sy) * n;
+            }
+            direct_rows(p->ky, 1, p->kh, cn, s.rows, out, stride, n, count, job->dense);
+        } else {
+            ring_rows(p, job->src, job->xmap, y - p->ay, p->kh + count - 1, &s);
+            direct_rows(p->taps, p->kw, p->kh, cn, s.rows, out, stride, n, count, job->dense);
+        }
+        for (int o = 0; o < count && !job->in_place; o++)
+            store_row(p, job->dst, y + o, s.acc + (size_t)o * n);
+    }
+    scratch_free(&s);
+    return !ok;
+}
+
 edgel_status edgel_cpu_filter(int threads, const edgel_filter_plan *p, const edgel_image *src,
                               const edgel_image *dst)
 {
@@ -286,64 +341,35 @@ edgel_status edgel_cpu_filter(int threads, const edgel_filter_plan *p, const edg
         return edgel_cpu_filter_fft(threads, p, src, dst);
     if (p->method == EDGEL_CONV_SEPARABLE && p->fixed_point)
         return edgel_cpu_filter_fixed(threads, p, src, dst);
-    const int ext = p->w + p->kw - 1, n = p->w * p->cn, cn = p->cn;
-    const int separable = p->method == EDGEL_CONV_SEPARABLE;
+    const int ext = p->w + p->kw - 1, n = p->w * p->cn;
+    filter_job job = {p, src, dst, NULL, NULL, p->method == EDGEL_CONV_SEPARABLE, 0, 0, 0};
     int *xmap = malloc(sizeof(int) * (size_t)ext);
-    /* separable: the row-filtered image, plus one row for a constant border outside */
-    float *rows = separable ? malloc(sizeof(float) * (size_t)n * (size_t)(p->h + 1)) : NULL;
-    if (!xmap || (separable && !rows)) {
-        free(xmap), free(rows);
+    job.rows = job.separable ? malloc(sizeof(float) * (size_t)n * (size_t)(p->h + 1)) : NULL;
+    if (!xmap || (job.separable && !job.rows)) {
+        free(xmap), free(job.rows);
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the filter");
     }
     for (int xx = 0; xx < ext; xx++)
         xmap[xx] = edgel_border_index(xx - p->ax, p->w, p->border);
-    const int dense = separable ? all_nonzero(p->ky, p->kh) : p->nonzero == p->kw * p->kh;
-    const int blocks = (p->h + BLOCK_ROWS - 1) / BLOCK_ROWS;
+    job.xmap = xmap;
+    job.dense = job.separable ? all_nonzero(p->ky, p->kh) : p->nonzero == p->kw * p->kh;
+    job.in_place = p->out_type == EDGEL_F32 && dst->pitch % sizeof(float) == 0 &&
+                   (uintptr_t)dst->data % sizeof(float) == 0;
+    job.blocks = (p->h + BLOCK_ROWS - 1) / BLOCK_ROWS;
     /* Small images: fewer threads (a parallel region costs microseconds per thread). */
-    const double work = (double)n * p->h * (separable ? p->kw + p->kh : p->nonzero + 4);
+    const double work = (double)n * p->h * (job.separable ? p->kw + p->kh : p->nonzero + 4);
     int tasks = (int)(work / 2e5) + 1;
     tasks = tasks < threads ? tasks : threads;
-    tasks = tasks < blocks ? tasks : blocks;
+    tasks = tasks < job.blocks ? tasks : job.blocks;
     int failed = 0;
-#pragma omp parallel num_threads(tasks) reduction(| : failed) if (tasks > 1)
-    {
-        row_scratch s;
-        const int ok = scratch_alloc(p, &s);
-        failed |= !ok;
-        if (separable) {
-#pragma omp for schedule(static)
-            for (int y = 0; y <= p->h; y++) { /* the row pass (row h: the constant row) */
-                if (!ok)
-                    continue;
-                extended_row(p, src, y < p->h ? y : -1, xmap, s.ring);
-                const float *one = s.ring;
-                direct_rows(p->kx, p->kw, 1, cn, &one, rows + (size_t)y * n, n, 1, 0);
-            }
-        }
-        /* BLOCK_ROWS output rows a step: the column pass (separable) or the whole filter */
-#pragma omp for schedule(static)
-        for (int b = 0; b < blocks; b++) {
-            const int y = b * BLOCK_ROWS;
-            const int count = p->h - y < BLOCK_ROWS ? p->h - y : BLOCK_ROWS;
-            if (!ok)
-                continue;
-            if (separable) {
-                for (int j = 0; j < p->kh + count - 1; j++) {
-                    const int sy = edgel_border_index(y + j - p->ay, p->h, p->border);
-                    s.rows[j] = rows + (size_t)(sy < 0 ? p->h : sy) * n;
-                }
-                direct_rows(p->ky, 1, p->kh, cn, s.rows, s.acc, n, count, dense);
-            } else {
-                ring_rows(p, src, xmap, y - p->ay, p->kh + count - 1, &s);
-                direct_rows(p->taps, p->kw, p->kh, cn, s.rows, s.acc, n, count, dense);
-            }
-            for (int o = 0; o < count; o++)
-                store_row(p, dst, y + o, s.acc + (size_t)o * n);
-        }
-        scratch_free(&s);
+    if (tasks > 1) {
+#pragma omp parallel num_threads(tasks) reduction(| : failed)
+        failed |= filter_task(&job);
+    } else {
+        failed = filter_task(&job);
     }
     free(xmap);
-    free(rows);
+    free(job.rows);
     if (failed)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the filter's rows");
     return EDGEL_OK;

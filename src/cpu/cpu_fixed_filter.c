@@ -76,47 +76,57 @@ EDGEL_VECTOR_CLONES static void fixed_column(const uint16_t *const *rows, const 
             out[i] = edgel_fixed_point_round(acc[i], 0);
 }
 
+/* Output rows [y0, y1); returns 1 when out of memory. */
+static int fixed_stripe(const edgel_filter_plan *p, const edgel_image *src,
+                        const edgel_image *dst, const int *xmap, int y0, int y1)
+{
+    const int kh = p->kh, n = p->w * p->cn;
+    uint16_t *ring = malloc(sizeof(uint16_t) * (size_t)n * kh); /* line v in slot v % kh */
+    uint8_t *pad = malloc((size_t)(p->w + p->kw - 1) * p->cn);
+    uint32_t *acc = malloc(sizeof(uint32_t) * (size_t)n);
+    const int failed = !ring || !pad || !acc;
+    /* Extended row v is source row v - ay, with the border. */
+    for (int v = y0; v < y1 + kh - 1 && !failed; v++) {
+        padded_row(p, src, edgel_border_index(v - p->ay, p->h, p->border), xmap, pad);
+        fixed_row(pad, n, p->cn, p->qx, p->kw, ring + (size_t)(v % kh) * n);
+        const int y = v - kh + 1; /* the output row whose lines are all in */
+        if (y < y0)
+            continue;
+        const uint16_t *rows[EDGEL_MAX_KERNEL_SIZE];
+        for (int t = 0; t < kh; t++)
+            rows[t] = ring + (size_t)((y + t) % kh) * n;
+        fixed_column(rows, p->qy, kh, n, p->round_half_up, acc, edgel_row_u8(dst, y));
+    }
+    free(ring);
+    free(pad);
+    free(acc);
+    return failed;
+}
+
 edgel_status edgel_cpu_filter_fixed(int threads, const edgel_filter_plan *p,
                                     const edgel_image *src, const edgel_image *dst)
 {
-    const int w = p->w, h = p->h, cn = p->cn, kh = p->kh, ext = w + p->kw - 1, n = w * cn;
+    const int w = p->w, h = p->h, ext = w + p->kw - 1;
     int *xmap = malloc(sizeof(int) * (size_t)ext);
     if (!xmap)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the filter");
     for (int xx = 0; xx < ext; xx++)
         xmap[xx] = edgel_border_index(xx - p->ax, w, p->border);
-    /* Small images: fewer stripes (a parallel region costs microseconds per thread). */
-    int stripes = (int)((double)n * h * (p->kw + kh) / 1e6) + 1;
+    /* Small images: fewer stripes (a parallel region costs microseconds per thread); one
+     * stripe runs without OpenMP at all. */
+    int stripes = (int)((double)w * p->cn * h * (p->kw + p->kh) / 1e6) + 1;
     stripes = stripes < threads ? stripes : threads;
     stripes = stripes < h ? stripes : h;
     int failed = 0;
-#pragma omp parallel for num_threads(stripes) schedule(static, 1) reduction(| : failed) \
-    if (stripes > 1)
-    for (int s = 0; s < stripes; s++) {
-        int y0, y1;
-        edgel_stripe(s, stripes, h, &y0, &y1);
-        uint16_t *ring = malloc(sizeof(uint16_t) * (size_t)n * kh); /* line v in slot v % kh */
-        uint8_t *pad = malloc((size_t)ext * cn);
-        uint32_t *acc = malloc(sizeof(uint32_t) * (size_t)n);
-        if (!ring || !pad || !acc) {
-            failed = 1;
-        } else {
-            /* Extended row v is source row v - ay, with the border. */
-            for (int v = y0; v < y1 + kh - 1; v++) {
-                padded_row(p, src, edgel_border_index(v - p->ay, h, p->border), xmap, pad);
-                fixed_row(pad, n, cn, p->qx, p->kw, ring + (size_t)(v % kh) * n);
-                const int y = v - kh + 1; /* the output row whose lines are all in */
-                if (y < y0)
-                    continue;
-                const uint16_t *rows[EDGEL_MAX_KERNEL_SIZE];
-                for (int t = 0; t < kh; t++)
-                    rows[t] = ring + (size_t)((y + t) % kh) * n;
-                fixed_column(rows, p->qy, kh, n, p->round_half_up, acc, edgel_row_u8(dst, y));
-            }
+    if (stripes > 1) {
+#pragma omp parallel for num_threads(stripes) schedule(static, 1) reduction(| : failed)
+        for (int s = 0; s < stripes; s++) {
+            int y0, y1;
+            edgel_stripe(s, stripes, h, &y0, &y1);
+            failed |= fixed_stripe(p, src, dst, xmap, y0, y1);
         }
-        free(ring);
-        free(pad);
-        free(acc);
+    } else {
+        failed = fixed_stripe(p, src, dst, xmap, 0, h);
     }
     free(xmap);
     if (failed)
