@@ -4,7 +4,8 @@
 Frames per second of one float32 image correlated with a random float32 kernel, zero border
 ('same' size output) for everybody; GPU times are CUDA-event times of a loop of calls on
 device-resident arrays, each call as a user makes it from Python (launch costs included),
-median of several loops after a warm-up. Prints Markdown tables.
+median of several loops after a warm-up; CPU times the same with the wall clock. Prints
+Markdown tables.
 
   python3 bench/bench_filter.py [--sizes 64,...] [--masks 3,...] [--quick]
 """
@@ -40,12 +41,20 @@ def gpu_time(fn, stream_sync, loops=5, calls=None):
 
 
 def cpu_time(fn, loops=5):
+    """Median seconds per call of fn() over `loops` loops of calls (wall clock), each loop at
+    least about 2 ms: a single call of a small frame is microseconds, which one preemption
+    or thread wake-up would swamp."""
     fn()
+    t0 = time.perf_counter()
+    fn()
+    one = time.perf_counter() - t0
+    calls = max(1, min(1000, int(0.002 / max(one, 1e-7))))
     times = []
     for _ in range(loops):
         t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
+        for _ in range(calls):
+            fn()
+        times.append((time.perf_counter() - t0) / calls)
     return float(np.median(times))
 
 
