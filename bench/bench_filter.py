@@ -62,6 +62,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default="64,128,256,512,1024,2048,4096")
     ap.add_argument("--masks", default="3,5,7,9,15,29,65")
+    ap.add_argument("--no-u8", action="store_true", help="skip the 8-bit CPU table")
     ap.add_argument("--cpu-limit", type=float, default=2e10,
                     help="skip CPU runs above this many multiply-adds (pixels x taps)")
     args = ap.parse_args()
@@ -158,6 +159,34 @@ def main():
         for m in masks:
             row = results[(4096, m)]
             print(f"| {m}x{m} | " + " | ".join(f"{row[p] * 1e3:.3f}" if p in row else "-" for p in peers) + " |")
+    if not args.no_u8:
+        u8_table(cv2, cpu, rng)
+
+
+def u8_table(cv2, cpu, rng):
+    """8-bit images on the CPU against cv2.filter2D (the same bytes), with a random dense
+    kernel (edgel's direct method) and binomial ones, whose factors are multiples of 1/256
+    (edgel's fixed-point separable method; OpenCV filters them directly like any other)."""
+    def binomial(m):
+        row = np.array([1.0])
+        for _ in range(m - 1):
+            row = np.convolve(row, [0.5, 0.5])
+        return np.outer(row, row).astype(np.float32)
+    cases = [("random", m, rng.standard_normal((m, m)).astype(np.float32) / m) for m in (3, 5, 9)]
+    cases += [("binomial", m, binomial(m)) for m in (3, 5, 9)]
+    print(f"\n### u8 frames per second, CPU ({os.cpu_count()} threads), reflect-101\n")
+    print("| frame | kernel | edgel CPU auto | method | cv2.filter2D | edgel / cv2 |")
+    print("|---|---|---|---|---|---|")
+    for n in (512, 1920, 4096):
+        img = rng.integers(0, 256, (n if n != 1920 else 1080, n), dtype=np.uint8)
+        for name, m, k in cases:
+            assert np.array_equal(edgel.filter2d(img, k, ctx=cpu), cv2.filter2D(img, -1, k))
+            e = cpu_time(lambda: edgel.filter2d(img, k, ctx=cpu))
+            c = cpu_time(lambda: cv2.filter2D(img, -1, k))
+            time.sleep(0.2)  # OpenCV's spinning workers, as above
+            print(f"| {img.shape[1]}x{img.shape[0]} | {name} {m}x{m} | {1 / e:,.0f} | "
+                  f"{edgel.filter2d_method(img, k, ctx=cpu)} | {1 / c:,.0f} | {c / e:.2f}x |",
+                  flush=True)
 
 
 if __name__ == "__main__":
