@@ -17,7 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out/gpu-check}
 mkdir -p "$OUT"
-log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+log() { echo "== $* (at ${SECONDS}s)" | tee -a "$OUT/summary.txt"; }
 status=0
 
 log "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -n1); $(date -u +%Y-%m-%d)"
