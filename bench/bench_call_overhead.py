@@ -44,9 +44,14 @@ def main():
         p = edgel._filter_params("direct", "reflect-101", 0.0, None, False)
         s, d, kv = edgel._view(img), edgel._view(out, output=True), edgel._view(k3)
         h = ctx._handle
-        rows.append((f"{n}x{n} host", "edgel.filter2d (Python)", per_call(
+        path = "compiled call path" if edgel._hostcall else "no compiled call path: ctypes"
+        rows.append((f"{n}x{n} host", f"edgel.filter2d (Python, {path})", per_call(
             lambda: edgel.filter2d(img, k3, method="direct", ctx=ctx, out=out), a.calls)))
-        rows.append((f"{n}x{n} host", "edgel_filter2d (the C call, views made once)", per_call(
+        compiled, edgel._hostcall = edgel._hostcall, None
+        rows.append((f"{n}x{n} host", "edgel.filter2d (Python, ctypes only)", per_call(
+            lambda: edgel.filter2d(img, k3, method="direct", ctx=ctx, out=out), a.calls)))
+        edgel._hostcall = compiled
+        rows.append((f"{n}x{n} host", "edgel_filter2d (the C call through ctypes, views made once)", per_call(
             lambda: edgel._lib.edgel_filter2d(h, ctypes.byref(p), ctypes.byref(s),
                                               ctypes.byref(d), ctypes.byref(kv)), a.calls)))
         try:

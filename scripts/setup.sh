@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what edgel needs to build and test, where it is missing: Debian packages (compiler,
 # CMake, libpng, libjpeg-turbo, KissFFT for the CPU's FFT, clang for the fuzzers, Octave for
-# the mex) and a Python virtual environment in .venv with NumPy, OpenCV, ITK and SciPy (the
+# the mex, Python headers for the module's compiled call path) and a Python virtual environment in .venv with NumPy, OpenCV, ITK and SciPy (the
 # references of the presets and of the convolution engine) and pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev libkissfft-dev clang
-          libclang-rt-14-dev python3-venv octave liboctave-dev)
+          libclang-rt-14-dev python3-venv python3-dev octave liboctave-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -118,6 +118,43 @@ def _load() -> ctypes.CDLL:
 _lib = _load()
 
 
+def _load_hostcall():
+    """The compiled call path for NumPy arrays (_hostcall.c): installed beside this module, or
+    in the python/ folder beside the library loaded (a build tree). None without it, or with
+    EDGEL_NO_EXTENSION=1: ctypes then does every call."""
+    if os.environ.get("EDGEL_NO_EXTENSION") == "1":
+        return None
+    try:
+        from . import _hostcall
+        return _hostcall
+    except ImportError:
+        pass
+    lib = _library_path()
+    if not os.path.isabs(lib):
+        return None
+    import importlib.machinery
+    import importlib.util
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = os.path.join(os.path.dirname(lib), "python", "_hostcall" + suffix)
+        if os.path.exists(path):
+            spec = importlib.util.spec_from_file_location("edgel._hostcall", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return module
+    return None
+
+
+_hostcall = _load_hostcall()
+
+
+def _address(handle) -> int:
+    """A context handle (c_void_p, or None once closed) as the int the extension takes."""
+    return (handle.value or 0) if handle is not None else 0
+# The library functions the extension calls, by address (it does not link the library).
+_ADDRESS = {name: ctypes.cast(getattr(_lib, name), ctypes.c_void_p).value
+            for name in ("edgel_filter2d", "edgel_sep_filter2d", "edgel_canny")}
+
+
 def library_version() -> int:
     return int(_lib.edgel_version_number())
 
@@ -164,7 +201,7 @@ def _view_fields(a: np.ndarray, output: bool) -> tuple:
         packed = strides[2] == item and strides[1] == c * item
     else:
         raise ValueError("image must be 2-D (H, W) or 3-D (H, W, C)")
-    if not packed or strides[0] < 0:
+    if (not packed or strides[0] < 0) and a.size:  # (empty arrays: the library's size error)
         raise ValueError("rows must hold packed pixels")
     return _data_pointer(a), w, h, strides[0] if h > 1 else w * c * item, t, c, 0
 
@@ -451,9 +488,16 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
             v = _view(stages[name])
             keep.append(v)
             setattr(st, name, ctypes.pointer(v))
+    handle = _ctx(ctx)._handle
+    if st is None and _hostcall and type(edges) is np.ndarray:
+        status = _hostcall.canny(_ADDRESS["edgel_canny"], _address(handle), ctypes.addressof(p),
+                                 image, edges)
+        if status is not None:
+            _check(status)
+            return edges
     src, dst = _view(image), _view(edges, output=True)
-    _check(_lib.edgel_canny(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
-                            ctypes.byref(dst), ctypes.byref(st) if st is not None else None))
+    _check(_lib.edgel_canny(handle, ctypes.byref(p), ctypes.byref(src), ctypes.byref(dst),
+                            ctypes.byref(st) if st is not None else None))
     return edges
 
 
@@ -493,9 +537,16 @@ def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: 
             stages[name] = np.empty(image.shape[:2], np.float32)
             keep.append(_view(stages[name]))
             setattr(st, name, ctypes.pointer(keep[-1]))
+    handle = _ctx(ctx)._handle
+    if st is None and _hostcall and type(edges) is np.ndarray:
+        status = _hostcall.canny(_ADDRESS["edgel_canny"], _address(handle), ctypes.addressof(p),
+                                 image, edges)
+        if status is not None:
+            _check(status)
+            return edges
     src, dst = _view(image), _view(edges, output=True)
-    _check(_lib.edgel_canny(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
-                            ctypes.byref(dst), ctypes.byref(st) if st is not None else None))
+    _check(_lib.edgel_canny(handle, ctypes.byref(p), ctypes.byref(src), ctypes.byref(dst),
+                            ctypes.byref(st) if st is not None else None))
     return edges
 
 
@@ -561,9 +612,10 @@ def _make_filter_params(method, border, border_value, anchor, convolve) -> _Filt
     return p
 
 
-def _run_filter(image, dtype, ctx, out, call):
+def _run_filter(image, dtype, ctx, out, call, fast=None):
     """Runs call(ctx_handle, src_view_ref, dst_view_ref) on host or CUDA arrays; returns the
-    output."""
+    output. fast(ctx_address, src, dst): the compiled path for NumPy arrays (None where it
+    cannot view them, and call runs instead)."""
     cuda = _cuda_array(image)
     if cuda is not None:
         def shape(v):
@@ -574,7 +626,11 @@ def _run_filter(image, dtype, ctx, out, call):
     if out is None:
         out = np.empty(image.shape, np.dtype(dtype) if dtype is not None else
                        (np.uint8 if image.dtype == np.uint8 else np.float32))
-    _check(call(_ctx(ctx)._handle, _packed_view(image), _packed_view(out, output=True)))
+    handle = _ctx(ctx)._handle
+    status = fast(_address(handle), image, out) if fast and type(out) is np.ndarray else None
+    if status is None:
+        status = call(handle, _packed_view(image), _packed_view(out, output=True))
+    _check(status)
     return out
 
 
@@ -595,9 +651,10 @@ def filter2d(image, kernel, border: str = "reflect-101", border_value: float = 0
     if k.ndim != 2:
         raise ValueError("kernel must be 2-D")
     p = _filter_params(method, border, border_value, anchor, convolve)
-    kv = _packed_view(k)
+    fast = _hostcall and (lambda h, s, d: _hostcall.filter2d(
+        _ADDRESS["edgel_filter2d"], h, ctypes.addressof(p), s, d, k))
     return _run_filter(image, dtype, ctx, out, lambda h, s, d: _lib.edgel_filter2d(
-        h, p, s, d, kv))
+        h, p, s, d, _packed_view(k)), fast)
 
 
 def sep_filter2d(image, kx, ky, border: str = "reflect-101", border_value: float = 0.0,
@@ -607,9 +664,10 @@ def sep_filter2d(image, kx, ky, border: str = "reflect-101", border_value: float
     kx = np.ascontiguousarray(np.asarray(kx, np.float32).ravel())
     ky = np.ascontiguousarray(np.asarray(ky, np.float32).ravel())
     p = _filter_params(method, border, border_value, anchor, convolve)
+    fast = _hostcall and (lambda h, s, d: _hostcall.sep_filter2d(
+        _ADDRESS["edgel_sep_filter2d"], h, ctypes.addressof(p), s, d, kx, ky))
     return _run_filter(image, dtype, ctx, out, lambda h, s, d: _lib.edgel_sep_filter2d(
-        h, p, s, d, kx.ctypes.data, kx.size,
-        ky.ctypes.data, ky.size))
+        h, p, s, d, kx.ctypes.data, kx.size, ky.ctypes.data, ky.size), fast)
 
 
 def filter2d_method(image, kernel, border: str = "reflect-101", method: str = "auto",

@@ -1,0 +1,206 @@
+/*
+ * The Python module's compiled call path for NumPy arrays: image views made from the buffer
+ * protocol and the library call made here, without ctypes. On a 64x64 frame the ctypes views
+ * and call cost more than the filter itself.
+ *
+ * It does not link libedgel: the module passes the addresses of the functions it loaded, so
+ * this extension always calls the library the module uses. Arrays that are not packed rows
+ * of u8 or float32 give None (no exception), and the module then takes its ctypes path,
+ * which reports what is wrong with them.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "edgel.h"
+
+typedef edgel_status (*filter2d_fn)(edgel_context *, const edgel_filter_params *,
+                                    const edgel_image *, const edgel_image *, const edgel_image *);
+typedef edgel_status (*sep_filter2d_fn)(edgel_context *, const edgel_filter_params *,
+                                        const edgel_image *, const edgel_image *, const float *,
+                                        int32_t, const float *, int32_t);
+typedef edgel_status (*canny_fn)(edgel_context *, const edgel_canny_params *,
+                                 const edgel_image *, const edgel_image *,
+                                 const edgel_canny_stages *);
+
+/* The buffer's element type, without a native byte-order prefix. */
+static const char *element(const Py_buffer *b)
+{
+    const char *f = b->format ? b->format : "B";
+    return *f == '@' || *f == '=' || *f == '<' ? f + 1 : f; /* little-endian hosts only */
+}
+
+/* A view of a 2-D (H, W) or 3-D (H, W, C) buffer of u8 or float32 with packed rows; 0 (and
+ * no buffer held, no exception set) for anything else. */
+static int image_view(PyObject *obj, int writable, Py_buffer *b, edgel_image *v)
+{
+    if (PyObject_GetBuffer(obj, b, PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0)) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    const char *f = element(b);
+    const int u8 = !strcmp(f, "B") && b->itemsize == 1, f32 = !strcmp(f, "f") && b->itemsize == 4;
+    if ((u8 || f32) && (b->ndim == 2 || b->ndim == 3)) {
+        const Py_ssize_t h = b->shape[0], w = b->shape[1], c = b->ndim == 3 ? b->shape[2] : 1;
+        const int packed = b->strides[b->ndim - 1] == b->itemsize &&
+                           (b->ndim == 2 || b->strides[1] == c * b->itemsize) && b->strides[0] >= 0;
+        if (packed && h <= INT32_MAX && w <= INT32_MAX && c <= INT32_MAX) {
+            v->data = b->buf;
+            v->width = (int32_t)w;
+            v->height = (int32_t)h;
+            v->pitch = h > 1 ? (size_t)b->strides[0] : (size_t)(w * c * b->itemsize);
+            v->type = u8 ? EDGEL_U8 : EDGEL_F32;
+            v->channels = (int32_t)c;
+            v->memory = EDGEL_MEMORY_HOST;
+            return 1;
+        }
+    }
+    PyBuffer_Release(b);
+    return 0;
+}
+
+/* A contiguous 1-D float32 buffer (a separable kernel's factor); 0 as image_view. */
+static int factor_view(PyObject *obj, Py_buffer *b)
+{
+    if (PyObject_GetBuffer(obj, b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (b->ndim == 1 && b->itemsize == 4 && !strcmp(element(b), "f") && b->len / 4 <= INT32_MAX)
+        return 1;
+    PyBuffer_Release(b);
+    return 0;
+}
+
+/* The first n arguments as addresses (function, context, parameters); 0 with an exception
+ * set when one is not an int. */
+static int addresses(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t n, void **out)
+{
+    if (nargs < n) {
+        PyErr_SetString(PyExc_TypeError, "too few arguments");
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsVoidPtr(args[i]);
+        if (!out[i] && PyErr_Occurred())
+            return 0;
+    }
+    return 1;
+}
+
+/* filter2d(fn, ctx, params, src, dst, kernel) -> status, or None */
+static PyObject *hostcall_filter2d(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    void *a[3];
+    if (!addresses(args, nargs, 3, a))
+        return NULL;
+    if (nargs != 6)
+        return PyErr_Format(PyExc_TypeError, "6 arguments");
+    Py_buffer bs, bd, bk;
+    edgel_image vs, vd, vk;
+    if (!image_view(args[3], 0, &bs, &vs))
+        Py_RETURN_NONE;
+    if (!image_view(args[4], 1, &bd, &vd)) {
+        PyBuffer_Release(&bs);
+        Py_RETURN_NONE;
+    }
+    if (!image_view(args[5], 0, &bk, &vk)) {
+        PyBuffer_Release(&bs);
+        PyBuffer_Release(&bd);
+        Py_RETURN_NONE;
+    }
+    edgel_status st;
+    Py_BEGIN_ALLOW_THREADS /* as ctypes does */
+    st = ((filter2d_fn)a[0])((edgel_context *)a[1], (const edgel_filter_params *)a[2], &vs, &vd,
+                             &vk);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&bs);
+    PyBuffer_Release(&bd);
+    PyBuffer_Release(&bk);
+    return PyLong_FromLong((long)st);
+}
+
+/* sep_filter2d(fn, ctx, params, src, dst, kx, ky) -> status, or None */
+static PyObject *hostcall_sep_filter2d(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    void *a[3];
+    if (!addresses(args, nargs, 3, a))
+        return NULL;
+    if (nargs != 7)
+        return PyErr_Format(PyExc_TypeError, "7 arguments");
+    Py_buffer bs, bd, bx, by;
+    edgel_image vs, vd;
+    if (!image_view(args[3], 0, &bs, &vs))
+        Py_RETURN_NONE;
+    if (!image_view(args[4], 1, &bd, &vd)) {
+        PyBuffer_Release(&bs);
+        Py_RETURN_NONE;
+    }
+    if (!factor_view(args[5], &bx)) {
+        PyBuffer_Release(&bs);
+        PyBuffer_Release(&bd);
+        Py_RETURN_NONE;
+    }
+    if (!factor_view(args[6], &by)) {
+        PyBuffer_Release(&bs);
+        PyBuffer_Release(&bd);
+        PyBuffer_Release(&bx);
+        Py_RETURN_NONE;
+    }
+    edgel_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ((sep_filter2d_fn)a[0])((edgel_context *)a[1], (const edgel_filter_params *)a[2], &vs,
+                                 &vd, (const float *)bx.buf, (int32_t)(bx.len / 4),
+                                 (const float *)by.buf, (int32_t)(by.len / 4));
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&bs);
+    PyBuffer_Release(&bd);
+    PyBuffer_Release(&bx);
+    PyBuffer_Release(&by);
+    return PyLong_FromLong((long)st);
+}
+
+/* canny(fn, ctx, params, src, dst) -> status, or None (no stages) */
+static PyObject *hostcall_canny(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    void *a[3];
+    if (!addresses(args, nargs, 3, a))
+        return NULL;
+    if (nargs != 5)
+        return PyErr_Format(PyExc_TypeError, "5 arguments");
+    Py_buffer bs, bd;
+    edgel_image vs, vd;
+    if (!image_view(args[3], 0, &bs, &vs))
+        Py_RETURN_NONE;
+    if (!image_view(args[4], 1, &bd, &vd)) {
+        PyBuffer_Release(&bs);
+        Py_RETURN_NONE;
+    }
+    edgel_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ((canny_fn)a[0])((edgel_context *)a[1], (const edgel_canny_params *)a[2], &vs, &vd, NULL);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&bs);
+    PyBuffer_Release(&bd);
+    return PyLong_FromLong((long)st);
+}
+
+static PyMethodDef methods[] = {
+    {"filter2d", (PyCFunction)(void (*)(void))hostcall_filter2d, METH_FASTCALL,
+     "filter2d(fn, ctx, params, src, dst, kernel) -> status, or None"},
+    {"sep_filter2d", (PyCFunction)(void (*)(void))hostcall_sep_filter2d, METH_FASTCALL,
+     "sep_filter2d(fn, ctx, params, src, dst, kx, ky) -> status, or None"},
+    {"canny", (PyCFunction)(void (*)(void))hostcall_canny, METH_FASTCALL,
+     "canny(fn, ctx, params, src, dst) -> status, or None"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_hostcall",
+                                    "edgel's compiled call path for NumPy arrays", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__hostcall(void) { return PyModule_Create(&module); }
