@@ -34,7 +34,8 @@ ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc
   EDGEL_BUILD_DIR=$root/build-asan EDGEL_REQUIRE_BSDS=${EDGEL_REQUIRE_BSDS:-1} \
   "$py" -m pytest -q tests/python/test_opencv_conformance.py -k "random_crops or noise or gradients or stages or thread"
 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
-  EDGEL_BUILD_DIR=$root/build-asan "$py" -m pytest -q -p no:warnings tests/python/test_filter.py
+  EDGEL_BUILD_DIR=$root/build-asan "$py" -m pytest -q -p no:warnings tests/python/test_filter.py \
+  tests/python/test_hostcall.py
 
 echo "== fuzzing (libFuzzer, ${EDGEL_FUZZ_SECONDS:=15} s per target)"
 CC=clang cmake -S . -B build-fuzz -DEDGEL_BUILD_FUZZ=ON -DEDGEL_BUILD_TESTS=OFF \
