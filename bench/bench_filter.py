@@ -118,22 +118,22 @@ def main():
                             lambda: torch.nn.functional.conv2d(t_img, w, padding=m // 2), sync)
                 print(f"GPU {n}x{n} {m}x{m}: " + ", ".join(
                     f"{p} {row[p] * 1e3:.3f} ms" for p in peers if p in row), flush=True)
-    for n in sizes:
-        for m in masks:
-            if n * n * m * m > args.cpu_limit:
-                continue
-            img, k, row = images[n], kernels[m], results[(n, m)]
-            for method in ("auto", "direct", "fft"):
-                row[f"edgel CPU {method}"] = cpu_time(lambda: edgel.filter2d(
-                    img, k, border="constant", method=method, ctx=cpu))
-            row["cv2.filter2D"] = cpu_time(
-                lambda: cv2.filter2D(img, -1, k, borderType=cv2.BORDER_CONSTANT))
-            # OpenCV's workers spin for a while after a call and slow whoever runs next:
-            # let them go idle before the next cell's first edgel timing.
-            time.sleep(0.2)
-            print(f"CPU {n}x{n} {m}x{m}: " + ", ".join(
-                f"{p} {row[p] * 1e3:.3f} ms" for p in peers if p.startswith(("edgel CPU", "cv2"))
-                and p in row), flush=True)
+    # The CPU phase: every edgel cell, then every cv2 cell. OpenCV's workers spin for a while
+    # after a call and take cores from whoever runs next (calls of 9 ms, a scheduler
+    # quantum, appeared in edgel cells timed after cv2 ones, even 0.2 s later).
+    cells = [(n, m) for n in sizes for m in masks if n * n * m * m <= args.cpu_limit]
+    for n, m in cells:
+        img, k, row = images[n], kernels[m], results[(n, m)]
+        for method in ("auto", "direct", "fft"):
+            row[f"edgel CPU {method}"] = cpu_time(lambda: edgel.filter2d(
+                img, k, border="constant", method=method, ctx=cpu))
+    for n, m in cells:
+        img, k, row = images[n], kernels[m], results[(n, m)]
+        row["cv2.filter2D"] = cpu_time(
+            lambda: cv2.filter2D(img, -1, k, borderType=cv2.BORDER_CONSTANT))
+        print(f"CPU {n}x{n} {m}x{m}: " + ", ".join(
+            f"{p} {row[p] * 1e3:.3f} ms" for p in peers if p.startswith(("edgel CPU", "cv2"))
+            and p in row), flush=True)
 
     print(f"\n### Frames per second, float32, random kernel, zero border ({os.cpu_count()} CPU threads)\n")
     for n in sizes:
@@ -177,17 +177,17 @@ def u8_table(cv2, cpu, rng):
     print(f"\n### u8 frames per second, CPU ({os.cpu_count()} threads), reflect-101\n")
     print("| frame | kernel | edgel CPU auto | method | cv2.filter2D | edgel / cv2 |")
     print("|---|---|---|---|---|---|")
+    rows = []
     for n in (512, 1920, 4096):
         img = rng.integers(0, 256, (n if n != 1920 else 1080, n), dtype=np.uint8)
         for name, m, k in cases:
             assert np.array_equal(edgel.filter2d(img, k, ctx=cpu), cv2.filter2D(img, -1, k))
-            e = cpu_time(lambda: edgel.filter2d(img, k, ctx=cpu))
-            c = cpu_time(lambda: cv2.filter2D(img, -1, k))
-            time.sleep(0.2)  # OpenCV's spinning workers, as above
-            print(f"| {img.shape[1]}x{img.shape[0]} | {name} {m}x{m} | {1 / e:,.0f} | "
-                  f"{edgel.filter2d_method(img, k, ctx=cpu)} | {1 / c:,.0f} | {c / e:.2f}x |",
-                  flush=True)
-
+            rows.append((img, name, m, k, cpu_time(lambda: edgel.filter2d(img, k, ctx=cpu))))
+    for img, name, m, k, e in rows:  # cv2 after every edgel timing, as above
+        c = cpu_time(lambda: cv2.filter2D(img, -1, k))
+        print(f"| {img.shape[1]}x{img.shape[0]} | {name} {m}x{m} | {1 / e:,.0f} | "
+              f"{edgel.filter2d_method(img, k, ctx=cpu)} | {1 / c:,.0f} | {c / e:.2f}x |",
+              flush=True)
 
 if __name__ == "__main__":
     main()

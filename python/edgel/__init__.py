@@ -130,8 +130,9 @@ def _load_hostcall():
     except ImportError:
         pass
     lib = _library_path()
-    if not os.path.isabs(lib):
+    if os.sep not in lib:  # found on the library search path: no build tree to look in
         return None
+    lib = os.path.abspath(lib)
     import importlib.machinery
     import importlib.util
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:

@@ -85,3 +85,17 @@ def test_arguments_it_cannot_take():
     assert h.sep_filter2d(0, 0, 0, np.zeros((4, 4), np.float32), np.zeros((4, 4), np.float32),
                           np.zeros(3, np.float64), np.zeros(3, np.float32)) is None
     assert h.canny(0, 0, 0, object(), object()) is None
+
+
+def test_found_beside_a_library_named_by_a_relative_path():
+    import os
+    import pathlib
+    import subprocess
+    import sys
+    lib = pathlib.Path(os.environ["EDGEL_LIBRARY"])
+    root = pathlib.Path(edgel.__file__).resolve().parents[2]
+    env = dict(os.environ, EDGEL_LIBRARY=os.path.relpath(lib, root),
+               PYTHONPATH=str(root / "python"))
+    r = subprocess.run([sys.executable, "-c", "import edgel; print(edgel._hostcall is not None)"],
+                       cwd=root, env=env, capture_output=True, text=True)
+    assert r.stdout.strip() == "True", r.stderr
