@@ -24,7 +24,7 @@ struct fixed_filter {
 /* Both passes over a 32x32 output tile in shared memory, for up to FIXED_TILE_TAPS taps a
  * side: the input tile with its border is read once, its rows filtered into u16, then the
  * columns summed in u32 and rounded. */
-template <int CN>
+template <int CN, bool HALF_UP>
 __global__ void __launch_bounds__(FIXED_TILE *FIXED_ROWS)
     fixed_tile(frame_table frames, fixed_filter f)
 {
@@ -33,14 +33,23 @@ __global__ void __launch_bounds__(FIXED_TILE *FIXED_ROWS)
     __shared__ uint16_t rows[IN][T * CN];
     const int z = blockIdx.z, x0 = blockIdx.x * T, y0 = blockIdx.y * T;
     const int in_w = (T + f.kw - 1) * CN, in_h = T + f.kh - 1;
-    for (int r = threadIdx.y; r < in_h; r += FIXED_ROWS) {
-        const int sy = edgel_border_index(y0 - f.ay + r, f.h, f.border);
-        const uint8_t *row = frames.src[z] + (size_t)(sy < 0 ? 0 : sy) * frames.src_pitch;
-        for (int e = threadIdx.x; e < in_w; e += T) {
-            const int px = e / CN;
-            const int sx = edgel_border_index(x0 - f.ax + px, f.w, f.border);
-            in[r][e] = sy < 0 || sx < 0 ? (uint8_t)f.border_value
-                                        : row[(size_t)sx * CN + (e - px * CN)];
+    const uint8_t *src = frames.src[z];
+    if (x0 - f.ax >= 0 && x0 - f.ax + in_w / CN <= f.w && y0 - f.ay >= 0 &&
+        y0 - f.ay + in_h <= f.h) { /* no border in reach (most blocks): plain loads */
+        const uint8_t *base = src + (size_t)(y0 - f.ay) * frames.src_pitch + (size_t)(x0 - f.ax) * CN;
+        for (int r = threadIdx.y; r < in_h; r += FIXED_ROWS)
+            for (int e = threadIdx.x; e < in_w; e += T)
+                in[r][e] = base[(size_t)r * frames.src_pitch + e];
+    } else {
+        for (int r = threadIdx.y; r < in_h; r += FIXED_ROWS) {
+            const int sy = edgel_border_index(y0 - f.ay + r, f.h, f.border);
+            const uint8_t *row = src + (size_t)(sy < 0 ? 0 : sy) * frames.src_pitch;
+            for (int e = threadIdx.x; e < in_w; e += T) {
+                const int px = e / CN;
+                const int sx = edgel_border_index(x0 - f.ax + px, f.w, f.border);
+                in[r][e] = sy < 0 || sx < 0 ? (uint8_t)f.border_value
+                                            : row[(size_t)sx * CN + (e - px * CN)];
+            }
         }
     }
     __syncthreads();
@@ -61,7 +70,7 @@ __global__ void __launch_bounds__(FIXED_TILE *FIXED_ROWS)
                 acc += f.qy[t] * (uint32_t)rows[r + t][e];
             if (y < f.h && x0 * CN + e < f.w * CN)
                 dst[(size_t)y * frames.dst_pitch + (size_t)x0 * CN + e] =
-                    edgel_fixed_point_round(acc, f.half_up);
+                    edgel_fixed_point_round(acc, HALF_UP);
         }
     }
 }
@@ -119,12 +128,14 @@ edgel_status launch_fixed_filter(cudaStream_t stream, const frame_table &frames,
         const dim3 tiles((p->w + FIXED_TILE - 1) / FIXED_TILE, (p->h + FIXED_TILE - 1) / FIXED_TILE,
                          nframes);
         const dim3 block(FIXED_TILE, FIXED_ROWS);
+        /* the rounding a template argument: it is in every output's last steps */
+        const bool up = p->round_half_up;
         if (p->cn == 1)
-            fixed_tile<1><<<tiles, block, 0, stream>>>(frames, f);
+            (up ? fixed_tile<1, true> : fixed_tile<1, false>)<<<tiles, block, 0, stream>>>(frames, f);
         else if (p->cn == 3)
-            fixed_tile<3><<<tiles, block, 0, stream>>>(frames, f);
+            (up ? fixed_tile<3, true> : fixed_tile<3, false>)<<<tiles, block, 0, stream>>>(frames, f);
         else
-            fixed_tile<4><<<tiles, block, 0, stream>>>(frames, f);
+            (up ? fixed_tile<4, true> : fixed_tile<4, false>)<<<tiles, block, 0, stream>>>(frames, f);
     } else {
         const dim3 grid((p->w * p->cn + 127) / 128, p->h < 65535 ? p->h : 65535, nframes);
         fixed_rows<<<grid, 128, 0, stream>>>(frames, f, tmp, tmp_stride);
