@@ -40,22 +40,29 @@ def gpu_time(fn, stream_sync, loops=5, calls=None):
     return float(np.median(times))
 
 
-def cpu_time(fn, loops=5):
-    """Median seconds per call of fn() over `loops` loops of calls (wall clock), each loop at
-    least about 2 ms: a single call of a small frame is microseconds, which one preemption
-    or thread wake-up would swamp."""
-    fn()
-    t0 = time.perf_counter()
-    fn()
-    one = time.perf_counter() - t0
-    calls = max(1, min(1000, int(0.002 / max(one, 1e-7))))
-    times = []
-    for _ in range(loops):
+def cpu_times(fns, loops=5):
+    """Median seconds per call of each fn() in `fns` (a dict) over `loops` rounds (wall
+    clock). A round times a loop of calls of each fn in turn (at least about 2 ms a loop: a
+    single call of a small frame is microseconds, which one preemption or thread wake-up
+    would swamp), so that no fn always runs first after another cell's work."""
+    calls = {}
+    for name, fn in fns.items():
+        fn()
         t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        times.append((time.perf_counter() - t0) / calls)
-    return float(np.median(times))
+        fn()
+        calls[name] = max(1, min(1000, int(0.002 / max(time.perf_counter() - t0, 1e-7))))
+    times = {name: [] for name in fns}
+    for _ in range(loops):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(calls[name]):
+                fn()
+            times[name].append((time.perf_counter() - t0) / calls[name])
+    return {name: float(np.median(t)) for name, t in times.items()}
+
+
+def cpu_time(fn, loops=5):
+    return cpu_times({"": fn}, loops)[""]
 
 
 def main():
@@ -124,9 +131,8 @@ def main():
     cells = [(n, m) for n in sizes for m in masks if n * n * m * m <= args.cpu_limit]
     for n, m in cells:
         img, k, row = images[n], kernels[m], results[(n, m)]
-        for method in ("auto", "direct", "fft"):
-            row[f"edgel CPU {method}"] = cpu_time(lambda: edgel.filter2d(
-                img, k, border="constant", method=method, ctx=cpu))
+        row.update(cpu_times({f"edgel CPU {method}": (lambda method=method: edgel.filter2d(
+            img, k, border="constant", method=method, ctx=cpu)) for method in ("auto", "direct", "fft")}))
     for n, m in cells:
         img, k, row = images[n], kernels[m], results[(n, m)]
         row["cv2.filter2D"] = cpu_time(
