@@ -60,14 +60,21 @@ static double tile_work(int n, int k, int e)
     return (double)tile_blocks(n, k, e) * (n * log2((double)n) + 64.0);
 }
 
-/* The CPU FFT's predicted time (ns) for nx x ny grids: the work over the threads the tiles
- * can keep busy (a frame of few tiles leaves threads idle). */
+/* The CPU FFT's predicted time (ns) for a grid whose sides have tile_work wx, wy and
+ * tile_blocks bx, by: the work over the threads the tiles can keep busy (a frame of few
+ * tiles leaves threads idle). */
+static double grid_cost(const edgel_filter_plan *p, double wx, int bx, double wy, int by,
+                        int threads)
+{
+    const double jobs = (double)bx * by * p->cn;
+    return 0.64 * wx * wy * p->cn / (jobs < threads ? jobs : threads);
+}
+
 static double tiles_cost(const edgel_filter_plan *p, int nx, int ny, int threads)
 {
     const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
-    const double jobs = (double)tile_blocks(nx, p->kw, ew) * tile_blocks(ny, p->kh, eh) * p->cn;
-    return 0.64 * tile_work(nx, p->kw, ew) * tile_work(ny, p->kh, eh) * p->cn /
-           (jobs < threads ? jobs : threads);
+    return grid_cost(p, tile_work(nx, p->kw, ew), tile_blocks(nx, p->kw, ew),
+                     tile_work(ny, p->kh, eh), tile_blocks(ny, p->kh, eh), threads);
 }
 
 /* Even products of 2, 3 and 5 in [lo, hi], ascending, at most `max` of them. */
@@ -95,6 +102,17 @@ static void fft_tiles(edgel_filter_plan *p)
 {
     if (p->fft_nx)
         return;
+    /* The last grid found on this thread: calls repeat sizes, and the search costs a call
+     * of 1024x1024 about 20 us. */
+    static _Thread_local struct {
+        int w, h, cn, kw, kh, nx, ny;
+    } last;
+    if (last.nx && last.w == p->w && last.h == p->h && last.cn == p->cn && last.kw == p->kw &&
+        last.kh == p->kh) {
+        p->fft_nx = last.nx;
+        p->fft_ny = last.ny;
+        return;
+    }
     int *nx = &p->fft_nx, *ny = &p->fft_ny;
     const int threads = EDGEL_FFT_TILE_THREADS; /* not the context's: see filter.h */
     const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
@@ -107,15 +125,24 @@ static void fft_tiles(edgel_filter_plan *p)
     *nx = capx;
     *ny = capy;
     double best = tiles_cost(p, capx, capy, threads);
+    /* each side's terms once (the logarithms of 96 x 96 pairs cost auto 70 us a call) */
+    double wx[96], wy[96];
+    int bx[96], by[96];
+    for (int i = 0; i < cx; i++)
+        wx[i] = tile_work(xs[i], p->kw, ew), bx[i] = tile_blocks(xs[i], p->kw, ew);
+    for (int j = 0; j < cy; j++)
+        wy[j] = tile_work(ys[j], p->kh, eh), by[j] = tile_blocks(ys[j], p->kh, eh);
     for (int i = 0; i < cx; i++)
         for (int j = 0; j < cy; j++) {
-            const double c = tiles_cost(p, xs[i], ys[j], threads);
+            const double c = grid_cost(p, wx[i], bx[i], wy[j], by[j], threads);
             if (c < best * 0.98) { /* near ties: the larger grid, fewer fixed costs */
                 best = c;
                 *nx = xs[i];
                 *ny = ys[j];
             }
         }
+    last.w = p->w, last.h = p->h, last.cn = p->cn, last.kw = p->kw, last.kh = p->kh;
+    last.nx = *nx, last.ny = *ny;
 }
 
 /* kx, ky with taps = ky * kx within float precision, else 0. */
