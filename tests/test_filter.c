@@ -144,6 +144,16 @@ static float naive_pixel(const float *in, int w, int h, int cn, int x, int y, in
     return sx < 0 || sy < 0 ? value : in[((size_t)sy * w + sx) * cn + c];
 }
 
+/* CPU contexts of 1 and 3 threads, whose results must agree. */
+static void one_and_three_threads(edgel_context *ctx[2])
+{
+    edgel_context_options o = {0};
+    o.threads = 1;
+    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx[0]) == EDGEL_OK);
+    o.threads = 3;
+    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx[1]) == EDGEL_OK);
+}
+
 /* The direct method's floats are each output's fused multiply-adds over the non-zero taps in
  * raster order (cv2.filter2D's arithmetic; it is what makes u8 results identical), however
  * the rows are blocked and split over threads. Compared bit for bit on sizes around the vector and block
@@ -153,11 +163,7 @@ static void test_direct_is_raster_fma(void)
     const int sizes[][2] = {{1, 1}, {8, 2}, {31, 3}, {33, 4}, {40, 5}, {70, 13}, {97, 10}};
     const int kernels[][2] = {{7, 7}, {5, 9}, {8, 13}, {3, 3}, {1, 11}};
     edgel_context *ctx[2] = {NULL, NULL};
-    edgel_context_options o = {0};
-    o.threads = 1;
-    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx[0]) == EDGEL_OK);
-    o.threads = 3;
-    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx[1]) == EDGEL_OK);
+    one_and_three_threads(ctx);
     for (int s = 0; s < 7; s++)
         for (int q = 0; q < 5; q++)
             for (int cn = 1; cn <= 3; cn += 2) {
@@ -212,11 +218,7 @@ static void test_fixed_point_is_exact(void)
     const int sizes[][4] = {{1, 1, 3, 3}, {9, 4, 5, 7}, {40, 13, 4, 3}, {3, 30, 9, 2},
                             {67, 21, 17, 11}, {23, 5, 2, 1}};
     edgel_context *ctx[2] = {NULL, NULL};
-    edgel_context_options o = {0};
-    o.threads = 1;
-    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx[0]) == EDGEL_OK);
-    o.threads = 3;
-    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx[1]) == EDGEL_OK);
+    one_and_three_threads(ctx);
     for (int s = 0; s < 6; s++)
         for (int cn = 1; cn <= 4; cn += cn == 1 ? 2 : 1) {
             const int w = sizes[s][0], h = sizes[s][1], kw = sizes[s][2], kh = sizes[s][3];

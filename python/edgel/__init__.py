@@ -452,6 +452,22 @@ def _canny_device(image, p: _CannyParams, out, ctx: Optional[Context], dtype=np.
                                                         ctypes.byref(d), None))
 
 
+def _host_canny(ctx, p: _CannyParams, image: np.ndarray, edges: np.ndarray, st) -> np.ndarray:
+    """edgel_canny on host arrays (st: _Stages, or None for none): through the compiled call
+    path where it applies, else ctypes."""
+    handle = _ctx(ctx)._handle
+    if st is None and _hostcall and type(edges) is np.ndarray:
+        status = _hostcall.canny(_ADDRESS["edgel_canny"], _address(handle), ctypes.addressof(p),
+                                 image, edges)
+        if status is not None:
+            _check(status)
+            return edges
+    src, dst = _view(image), _view(edges, output=True)
+    _check(_lib.edgel_canny(handle, ctypes.byref(p), ctypes.byref(src), ctypes.byref(dst),
+                            ctypes.byref(st) if st is not None else None))
+    return edges
+
+
 def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
           l2: bool = False, blur=None, blur_size: int = 0, gray: Optional[str] = None,
           stages: Optional[dict] = None, ctx: Optional[Context] = None, out=None):
@@ -489,17 +505,7 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
             v = _view(stages[name])
             keep.append(v)
             setattr(st, name, ctypes.pointer(v))
-    handle = _ctx(ctx)._handle
-    if st is None and _hostcall and type(edges) is np.ndarray:
-        status = _hostcall.canny(_ADDRESS["edgel_canny"], _address(handle), ctypes.addressof(p),
-                                 image, edges)
-        if status is not None:
-            _check(status)
-            return edges
-    src, dst = _view(image), _view(edges, output=True)
-    _check(_lib.edgel_canny(handle, ctypes.byref(p), ctypes.byref(src), ctypes.byref(dst),
-                            ctypes.byref(st) if st is not None else None))
-    return edges
+    return _host_canny(ctx, p, image, edges, st)
 
 
 def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: float = 0.0,
@@ -538,17 +544,7 @@ def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: 
             stages[name] = np.empty(image.shape[:2], np.float32)
             keep.append(_view(stages[name]))
             setattr(st, name, ctypes.pointer(keep[-1]))
-    handle = _ctx(ctx)._handle
-    if st is None and _hostcall and type(edges) is np.ndarray:
-        status = _hostcall.canny(_ADDRESS["edgel_canny"], _address(handle), ctypes.addressof(p),
-                                 image, edges)
-        if status is not None:
-            _check(status)
-            return edges
-    src, dst = _view(image), _view(edges, output=True)
-    _check(_lib.edgel_canny(handle, ctypes.byref(p), ctypes.byref(src), ctypes.byref(dst),
-                            ctypes.byref(st) if st is not None else None))
-    return edges
+    return _host_canny(ctx, p, image, edges, st)
 
 
 def canny_gradients(dx: np.ndarray, dy: np.ndarray, low: float, high: float, l2: bool = False,

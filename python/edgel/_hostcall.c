@@ -74,17 +74,42 @@ static int factor_view(PyObject *obj, Py_buffer *b)
     return 0;
 }
 
-/* The first n arguments as addresses (function, context, parameters); 0 with an exception
- * set when one is not an int. */
-static int addresses(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t n, void **out)
+/* The kinds of buffer a call views. */
+enum { IMAGE_IN, IMAGE_OUT, FACTOR };
+
+/* Views of args[0 .. n - 1] as kinds[] says; 0, with no buffer held and no exception set,
+ * where one cannot be viewed. */
+static int views(PyObject *const *args, const int *kinds, int n, Py_buffer *b, edgel_image *v)
 {
-    if (nargs < n) {
-        PyErr_SetString(PyExc_TypeError, "too few arguments");
+    for (int i = 0; i < n; i++) {
+        const int ok = kinds[i] == FACTOR ? factor_view(args[i], &b[i])
+                                          : image_view(args[i], kinds[i] == IMAGE_OUT, &b[i], &v[i]);
+        if (!ok) {
+            while (i--)
+                PyBuffer_Release(&b[i]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void release(Py_buffer *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        PyBuffer_Release(&b[i]);
+}
+
+/* The leading arguments (function, context, parameters) as addresses, with the argument
+ * count checked; 0 with an exception set. */
+static int addresses(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t expected, void **a)
+{
+    if (nargs != expected) {
+        PyErr_Format(PyExc_TypeError, "%zd arguments, not %zd", expected, nargs);
         return 0;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        out[i] = PyLong_AsVoidPtr(args[i]);
-        if (!out[i] && PyErr_Occurred())
+    for (int i = 0; i < 3; i++) {
+        a[i] = PyLong_AsVoidPtr(args[i]);
+        if (!a[i] && PyErr_Occurred())
             return 0;
     }
     return 1;
@@ -93,100 +118,62 @@ static int addresses(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t n, void
 /* filter2d(fn, ctx, params, src, dst, kernel) -> status, or None */
 static PyObject *hostcall_filter2d(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    (void)self;
+    static const int kinds[] = {IMAGE_IN, IMAGE_OUT, IMAGE_IN};
     void *a[3];
-    if (!addresses(args, nargs, 3, a))
+    Py_buffer b[3];
+    edgel_image v[3];
+    (void)self;
+    if (!addresses(args, nargs, 6, a))
         return NULL;
-    if (nargs != 6)
-        return PyErr_Format(PyExc_TypeError, "6 arguments");
-    Py_buffer bs, bd, bk;
-    edgel_image vs, vd, vk;
-    if (!image_view(args[3], 0, &bs, &vs))
+    if (!views(args + 3, kinds, 3, b, v))
         Py_RETURN_NONE;
-    if (!image_view(args[4], 1, &bd, &vd)) {
-        PyBuffer_Release(&bs);
-        Py_RETURN_NONE;
-    }
-    if (!image_view(args[5], 0, &bk, &vk)) {
-        PyBuffer_Release(&bs);
-        PyBuffer_Release(&bd);
-        Py_RETURN_NONE;
-    }
     edgel_status st;
     Py_BEGIN_ALLOW_THREADS /* as ctypes does */
-    st = ((filter2d_fn)a[0])((edgel_context *)a[1], (const edgel_filter_params *)a[2], &vs, &vd,
-                             &vk);
+    st = ((filter2d_fn)a[0])(a[1], a[2], &v[0], &v[1], &v[2]);
     Py_END_ALLOW_THREADS
-    PyBuffer_Release(&bs);
-    PyBuffer_Release(&bd);
-    PyBuffer_Release(&bk);
+    release(b, 3);
     return PyLong_FromLong((long)st);
 }
 
 /* sep_filter2d(fn, ctx, params, src, dst, kx, ky) -> status, or None */
 static PyObject *hostcall_sep_filter2d(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    (void)self;
+    static const int kinds[] = {IMAGE_IN, IMAGE_OUT, FACTOR, FACTOR};
     void *a[3];
-    if (!addresses(args, nargs, 3, a))
+    Py_buffer b[4];
+    edgel_image v[4];
+    (void)self;
+    if (!addresses(args, nargs, 7, a))
         return NULL;
-    if (nargs != 7)
-        return PyErr_Format(PyExc_TypeError, "7 arguments");
-    Py_buffer bs, bd, bx, by;
-    edgel_image vs, vd;
-    if (!image_view(args[3], 0, &bs, &vs))
+    if (!views(args + 3, kinds, 4, b, v))
         Py_RETURN_NONE;
-    if (!image_view(args[4], 1, &bd, &vd)) {
-        PyBuffer_Release(&bs);
-        Py_RETURN_NONE;
-    }
-    if (!factor_view(args[5], &bx)) {
-        PyBuffer_Release(&bs);
-        PyBuffer_Release(&bd);
-        Py_RETURN_NONE;
-    }
-    if (!factor_view(args[6], &by)) {
-        PyBuffer_Release(&bs);
-        PyBuffer_Release(&bd);
-        PyBuffer_Release(&bx);
-        Py_RETURN_NONE;
-    }
     edgel_status st;
     Py_BEGIN_ALLOW_THREADS
-    st = ((sep_filter2d_fn)a[0])((edgel_context *)a[1], (const edgel_filter_params *)a[2], &vs,
-                                 &vd, (const float *)bx.buf, (int32_t)(bx.len / 4),
-                                 (const float *)by.buf, (int32_t)(by.len / 4));
+    st = ((sep_filter2d_fn)a[0])(a[1], a[2], &v[0], &v[1], (const float *)b[2].buf,
+                                 (int32_t)(b[2].len / 4), (const float *)b[3].buf,
+                                 (int32_t)(b[3].len / 4));
     Py_END_ALLOW_THREADS
-    PyBuffer_Release(&bs);
-    PyBuffer_Release(&bd);
-    PyBuffer_Release(&bx);
-    PyBuffer_Release(&by);
+    release(b, 4);
     return PyLong_FromLong((long)st);
 }
 
 /* canny(fn, ctx, params, src, dst) -> status, or None (no stages) */
 static PyObject *hostcall_canny(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    (void)self;
+    static const int kinds[] = {IMAGE_IN, IMAGE_OUT};
     void *a[3];
-    if (!addresses(args, nargs, 3, a))
+    Py_buffer b[2];
+    edgel_image v[2];
+    (void)self;
+    if (!addresses(args, nargs, 5, a))
         return NULL;
-    if (nargs != 5)
-        return PyErr_Format(PyExc_TypeError, "5 arguments");
-    Py_buffer bs, bd;
-    edgel_image vs, vd;
-    if (!image_view(args[3], 0, &bs, &vs))
+    if (!views(args + 3, kinds, 2, b, v))
         Py_RETURN_NONE;
-    if (!image_view(args[4], 1, &bd, &vd)) {
-        PyBuffer_Release(&bs);
-        Py_RETURN_NONE;
-    }
     edgel_status st;
     Py_BEGIN_ALLOW_THREADS
-    st = ((canny_fn)a[0])((edgel_context *)a[1], (const edgel_canny_params *)a[2], &vs, &vd, NULL);
+    st = ((canny_fn)a[0])(a[1], a[2], &v[0], &v[1], NULL);
     Py_END_ALLOW_THREADS
-    PyBuffer_Release(&bs);
-    PyBuffer_Release(&bd);
+    release(b, 2);
     return PyLong_FromLong((long)st);
 }
 
