@@ -301,6 +301,36 @@ static void test_fixed_point_is_exact(void)
     edgel_context_destroy(ctx[1]);
 }
 
+/* u8 results: each float rounded half to even and saturated, over rows long enough for the
+ * vector loop and its tail: halves (0.5 and 1.5 times a ramp), negative sums, sums past 255
+ * and infinite ones. */
+static void test_u8_rounding(edgel_context *ctx)
+{
+    enum { W = 77, H = 3 };
+    unsigned char in[W * H], out[W * H];
+    for (int i = 0; i < W * H; i++)
+        in[i] = (unsigned char)(i * 7 % 256);
+    const float taps[] = {0.5f, 1.5f, -1.0f, 1000.0f, 3e38f, 0.0f, 1.0f / 3.0f};
+    for (int t = 0; t < 7; t++) {
+        float k = taps[t];
+        edgel_image src = edgel_image_host(in, W, H, EDGEL_U8, 1);
+        edgel_image dst = edgel_image_host(out, W, H, EDGEL_U8, 1);
+        edgel_image ker = edgel_image_host(&k, 1, 1, EDGEL_F32, 1);
+        edgel_filter_params p;
+        edgel_filter_params_default(&p);
+        p.method = EDGEL_CONV_DIRECT;
+        memset(out, 0xAB, sizeof out);
+        CHECK(edgel_filter2d(ctx, &p, &src, &dst, &ker) == EDGEL_OK);
+        int bad = 0;
+        for (int i = 0; i < W * H; i++) {
+            const float v = k == 0.0f ? 0.0f : k * in[i]; /* (the direct method skips zero taps) */
+            const float r = nearbyintf(v);
+            bad += out[i] != (r <= 0.0f ? 0 : r >= 255.0f ? 255 : (int)r);
+        }
+        CHECK(bad == 0);
+    }
+}
+
 int main(void)
 {
     edgel_context *ctx = NULL;
@@ -310,6 +340,7 @@ int main(void)
         test_methods_and_borders(ctx);
         test_direct_is_raster_fma();
         test_fixed_point_is_exact();
+        test_u8_rounding(ctx);
     }
     edgel_context_destroy(ctx);
     return check_summary("test_filter");

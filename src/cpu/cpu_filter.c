@@ -203,14 +203,48 @@ static void extended_row(const edgel_filter_plan *p, const edgel_image *src, int
     }
 }
 
-/* Rounded half to even and saturated (the AVX2 clone rounds inline, eight at a time: a call
- * to nearbyintf per value took most of a u8 filter's time). */
-EDGEL_VECTOR_CLONES static void round_to_u8(const float *acc, int n, unsigned char *row)
+/* Rounded to nearest (half to even, the current rounding mode) and saturated. */
+static void round_to_u8_generic(const float *acc, int n, unsigned char *row)
 {
     for (int i = 0; i < n; i++) {
         const float v = nearbyintf(acc[i]);
         row[i] = (unsigned char)(v <= 0.0f ? 0 : v >= 255.0f ? 255 : (int)v);
     }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
+/* The same, 32 values a step: clamped to [0, 255] first (NaN becomes 0, as above), then
+ * converted in the current rounding mode and packed. (nearbyintf is a call per value
+ * without SSE4.1, and GCC's own vectorisation of the loop above blends its compares: each
+ * took a third of a u8 3x3 filter.) */
+__attribute__((target("avx2"))) static void round_to_u8_avx2(const float *acc, int n,
+                                                             unsigned char *row)
+{
+    const __m256 lo = _mm256_setzero_ps(), hi = _mm256_set1_ps(255.0f);
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    int i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i q[4];
+        for (int v = 0; v < 4; v++) /* max(v, 0) gives 0 for NaN */
+            q[v] = _mm256_cvtps_epi32(
+                _mm256_min_ps(_mm256_max_ps(_mm256_loadu_ps(acc + i + 8 * v), lo), hi));
+        const __m256i b = _mm256_packus_epi16(_mm256_packs_epi32(q[0], q[1]),
+                                              _mm256_packs_epi32(q[2], q[3]));
+        _mm256_storeu_si256((__m256i *)(row + i), _mm256_permutevar8x32_epi32(b, order));
+    }
+    round_to_u8_generic(acc + i, n - i, row + i);
+}
+#endif
+
+static void round_to_u8(const float *acc, int n, unsigned char *row)
+{
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
+    if (cpu_has_fma()) {
+        round_to_u8_avx2(acc, n, row);
+        return;
+    }
+#endif
+    round_to_u8_generic(acc, n, row);
 }
 
 /* An accumulated row into dst row y: f32 as it is, u8 rounded half to even and saturated. */
