@@ -173,6 +173,14 @@ static void direct_rows(const float *taps, int kw, int kh, int cn, const float *
 }
 #endif
 
+/* (The AVX2 clone converts eight values an instruction: the SSE2 loop was a fifth of a u8
+ * 3x3 filter.) */
+EDGEL_VECTOR_CLONES static void u8_to_float(const unsigned char *in, int n, float *out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = (float)in[i];
+}
+
 /* Source row sy (or -1: a constant-border row) extended by the border to w + kw - 1
  * pixels, as float; xmap[xx] is the column pixel xx reads (-1: the border value). */
 static void extended_row(const edgel_filter_plan *p, const edgel_image *src, int sy,
@@ -188,8 +196,7 @@ static void extended_row(const edgel_filter_plan *p, const edgel_image *src, int
     const unsigned char *row = edgel_row_u8(src, sy);
     float *inside = out + (size_t)p->ax * cn; /* the row itself, converted in one loop */
     if (p->in_type == EDGEL_U8)
-        for (int i = 0; i < p->w * cn; i++)
-            inside[i] = (float)row[i];
+        u8_to_float(row, p->w * cn, inside);
     else
         memcpy(inside, row, sizeof(float) * (size_t)p->w * cn);
     for (int xx = 0; xx < n; xx++) {
