@@ -54,6 +54,11 @@ def main():
         rows.append((f"{n}x{n} host", "edgel_filter2d (the C call through ctypes, views made once)", per_call(
             lambda: edgel._lib.edgel_filter2d(h, ctypes.byref(p), ctypes.byref(s),
                                               ctypes.byref(d), ctypes.byref(kv)), a.calls)))
+        if edgel._hostcall:
+            fn, pa = edgel._ADDRESS["edgel_filter2d"], ctypes.addressof(p)
+            rows.append((f"{n}x{n} host", "_hostcall.filter2d (the compiled call alone: views and C call)",
+                         per_call(lambda: edgel._hostcall.filter2d(fn, h.value, pa, img, out, k3),
+                                  a.calls)))
         try:
             import cv2
             cv2.setNumThreads(1)
