@@ -317,6 +317,8 @@ def _cuda_array(a):
     """a itself when it has __cuda_array_interface__, an adapter for a DLPack CUDA array,
     or None for host arrays. (hasattr calls the interface's property: CuPy's builds a
     dictionary, 7 us, so CuPy and NumPy arrays are told by their type.)"""
+    if type(a) is np.ndarray:  # (the common case first: small calls notice each test)
+        return None
     if _is_cupy(a):
         return a
     if isinstance(a, np.ndarray):
@@ -584,9 +586,13 @@ _FILTER_PARAMS = {}  # (method, border, border_value, anchor, convolve) -> _Filt
 
 def _filter_params(method, border, border_value, anchor, convolve) -> _FilterParams:
     """The C parameters for these arguments, made once (the C calls only read them)."""
-    key = (method, border, float(border_value), None if anchor is None else tuple(anchor),
-           bool(convolve))
-    p = _FILTER_PARAMS.get(key)
+    # (0 and 0.0, False and 0 hash alike, so the values serve as they are)
+    key = (method, border, border_value, None if anchor is None else tuple(anchor), convolve)
+    try:
+        p = _FILTER_PARAMS.get(key)
+    except TypeError:  # an unhashable value, such as a 0-d array: as a float
+        key = (method, border, float(border_value), key[3], bool(convolve))
+        p = _FILTER_PARAMS.get(key)
     if p is None:
         p = _make_filter_params(method, border, border_value, anchor, convolve)
         if len(_FILTER_PARAMS) > 64:
@@ -619,7 +625,7 @@ def _run_filter(image, dtype, ctx, out, call, fast=None):
             return (v.height, v.width) + ((v.channels,) if v.channels > 1 else ())
         return _run_device(cuda, out, shape, None if dtype is None else np.dtype(dtype), ctx,
                            lambda h, s, d: call(h, ctypes.byref(s), ctypes.byref(d)))
-    image = _packed(np.asarray(image))
+    image = _packed(image if type(image) is np.ndarray else np.asarray(image))
     if out is None:
         out = np.empty(image.shape, np.dtype(dtype) if dtype is not None else
                        (np.uint8 if image.dtype == np.uint8 else np.float32))

@@ -51,6 +51,7 @@ def test_same_bytes_and_errors_as_ctypes(monkeypatch):
         lambda: edgel.filter2d(u8, k),
         lambda: edgel.filter2d(u8, k, dtype=np.float32, border="wrap", anchor=(0, 4)),
         lambda: edgel.filter2d(f32, k, method="fft", border="constant", border_value=2.5),
+        lambda: edgel.filter2d(f32, k, border="constant", border_value=np.array(2.5)),  # 0-d
         lambda: edgel.filter2d(f32[::2, ::3], k),                  # strided: copied first
         lambda: edgel.filter2d(f32, k, out=pitched),               # pitched output rows
         lambda: edgel.filter2d(u8, k, out=read_only),              # ValueError
