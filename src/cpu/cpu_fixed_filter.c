@@ -81,20 +81,21 @@ static int fixed_stripe(const edgel_filter_plan *p, const edgel_image *src,
                         const edgel_image *dst, const int *xmap, int y0, int y1)
 {
     const int kh = p->kh, n = p->w * p->cn;
-    uint16_t *ring = malloc(sizeof(uint16_t) * (size_t)n * kh); /* line v in slot v % kh */
+    uint16_t *ring = malloc(sizeof(uint16_t) * (size_t)n * kh); /* kh row-filtered lines */
     uint8_t *pad = malloc((size_t)(p->w + p->kw - 1) * p->cn);
     uint32_t *acc = malloc(sizeof(uint32_t) * (size_t)n);
     const int failed = !ring || !pad || !acc;
-    /* Extended row v is source row v - ay, with the border. */
-    for (int v = y0; v < y1 + kh - 1 && !failed; v++) {
+    /* Extended row v is source row v - ay, with the border; it goes into slot (v - y0) mod
+     * kh, counted rather than divided. */
+    for (int v = y0, slot = 0; v < y1 + kh - 1 && !failed; v++, slot = slot + 1 == kh ? 0 : slot + 1) {
         padded_row(p, src, edgel_border_index(v - p->ay, p->h, p->border), xmap, pad);
-        fixed_row(pad, n, p->cn, p->qx, p->kw, ring + (size_t)(v % kh) * n);
+        fixed_row(pad, n, p->cn, p->qx, p->kw, ring + (size_t)slot * n);
         const int y = v - kh + 1; /* the output row whose lines are all in */
         if (y < y0)
             continue;
         const uint16_t *rows[EDGEL_MAX_KERNEL_SIZE];
-        for (int t = 0; t < kh; t++)
-            rows[t] = ring + (size_t)((y + t) % kh) * n;
+        for (int t = 0, s = slot + 1 == kh ? 0 : slot + 1; t < kh; t++, s = s + 1 == kh ? 0 : s + 1)
+            rows[t] = ring + (size_t)s * n; /* line y + t, from the oldest */
         fixed_column(rows, p->qy, kh, n, p->round_half_up, acc, edgel_row_u8(dst, y));
     }
     free(ring);
