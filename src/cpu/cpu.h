@@ -18,6 +18,20 @@ extern "C" {
 #  define EDGEL_VECTOR_CLONES
 #endif
 
+/* The border columns of a row extended to `ext` pixels of `cn` channels whose inside
+ * (pixels ax .. ax + w - 1) is in place: column xx takes pixel xmap[xx] of the inside, or
+ * the border value bv where that is -1. For the filters' u8 and float rows alike. */
+#define EDGEL_EXTEND_BORDERS(out, ext, cn, ax, w, xmap, bv)                            \
+    for (int xx_ = 0; xx_ < (ext); xx_++) {                                           \
+        if (xx_ == (ax))                                                             \
+            xx_ += (w); /* skip the inside */                                        \
+        if (xx_ >= (ext))                                                            \
+            break;                                                                   \
+        const int sx_ = (xmap)[xx_];                                                 \
+        for (int c_ = 0; c_ < (cn); c_++)                                            \
+            (out)[xx_ * (cn) + c_] = sx_ < 0 ? (bv) : (out)[((ax) + sx_) * (cn) + c_]; \
+    }
+
 /* Number of online cores (at least 1). */
 int edgel_cpu_count(void);
 

@@ -199,15 +199,7 @@ static void extended_row(const edgel_filter_plan *p, const edgel_image *src, int
         u8_to_float(row, p->w * cn, inside);
     else
         memcpy(inside, row, sizeof(float) * (size_t)p->w * cn);
-    for (int xx = 0; xx < n; xx++) {
-        if (xx == p->ax)
-            xx += p->w; /* skip the inside */
-        if (xx >= n)
-            break;
-        const int sx = xmap[xx];
-        for (int c = 0; c < cn; c++)
-            out[xx * cn + c] = sx < 0 ? bv : inside[sx * cn + c];
-    }
+    EDGEL_EXTEND_BORDERS(out, n, cn, p->ax, p->w, xmap, bv);
 }
 
 /* Rounded to nearest (half to even, the current rounding mode) and saturated. */

@@ -26,17 +26,8 @@ static void padded_row(const edgel_filter_plan *p, const edgel_image *src, int s
         memset(pad, bv, (size_t)ext * cn);
         return;
     }
-    const uint8_t *row = edgel_row_u8(src, sy);
-    memcpy(pad + (size_t)p->ax * cn, row, (size_t)p->w * cn);
-    for (int xx = 0; xx < ext; xx++) {
-        if (xx == p->ax)
-            xx += p->w; /* skip the inside */
-        if (xx >= ext)
-            break;
-        const int sx = xmap[xx];
-        for (int c = 0; c < cn; c++)
-            pad[xx * cn + c] = sx < 0 ? bv : row[sx * cn + c];
-    }
+    memcpy(pad + (size_t)p->ax * cn, edgel_row_u8(src, sy), (size_t)p->w * cn);
+    EDGEL_EXTEND_BORDERS(pad, ext, cn, p->ax, p->w, xmap, bv);
 }
 
 /* Row pass: out[i] = sum over t of q[t] * pad[i + t * cn], exact in u16. */
