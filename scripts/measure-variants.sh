@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds bench_gpu with each of a few values of the CUDA kernels' tuning macros
-# (EDGEL_LINK_PLANES, EDGEL_STREAM_WARPS, EDGEL_STREAM_SPLIT_BELOW) and prints its Canny
+# (EDGEL_LINK_PLANES, EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_WARPS) and prints its Canny
 # table for each, on the GPU machine (carry data-local and deps). Give the -D flags as
 # arguments ('' for the defaults), or edit the list below.
 set -u
 [ $# -gt 0 ] || set -- "" "-DEDGEL_LINK_PLANES=1" "-DEDGEL_LINK_PLANES=3" "-DEDGEL_STREAM_WARPS=8" \
-  "-DEDGEL_STREAM_SPLIT_BELOW=0" "-DEDGEL_STREAM_SPLIT_BELOW=100000"
+  "-DEDGEL_STREAM_MIN_WARPS=512" "-DEDGEL_STREAM_MIN_WARPS=2048"
 for v in "$@"; do
   d=build-var
   rm -rf $d
@@ -15,5 +15,5 @@ for v in "$@"; do
     -DKISSFFT_INCLUDE_DIR=$PWD/deps/kissfft/include -DKISSFFT_LIBRARY=$PWD/deps/kissfft/lib/x86_64-linux-gnu/libkissfft-float.so >/dev/null 2>&1
   cmake --build $d -j16 --target bench_gpu >/dev/null 2>&1 || { echo "build failed $v"; continue; }
   echo "== variant '$v'"
-  LD_LIBRARY_PATH=$PWD/deps/lib:$PWD/deps/kissfft/lib/x86_64-linux-gnu timeout 120 ./$d/bench/bench_gpu data-local/bsds500 50 2>&1 | grep -E "^\| (1920|3840|512|device)"
+  LD_LIBRARY_PATH=$PWD/deps/lib:$PWD/deps/kissfft/lib/x86_64-linux-gnu timeout 120 ./$d/bench/bench_gpu data-local/bsds500 50 2>&1 | grep -E "^\| (512|1920|3840|7680|device)"
 done

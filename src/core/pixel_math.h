@@ -33,35 +33,17 @@ EDGEL_HD int32_t edgel_magnitude(int32_t dx, int32_t dy, int l2)
     return edgel_abs32(dx) + edgel_abs32(dy);
 }
 
-/* Direction classes of OpenCV's fixed-point test (TG22 = round(tan(22.5deg) * 2^15)). */
-enum { EDGEL_DIR_HORIZONTAL = 0, EDGEL_DIR_VERTICAL = 1, EDGEL_DIR_DIAGONAL = 2,
-       EDGEL_DIR_ANTIDIAGONAL = 3 };
-
-EDGEL_HD int edgel_nms_direction(int32_t dx, int32_t dy)
-{
-    const uint32_t x = (uint32_t)edgel_abs32(dx);
-    const int32_t y = edgel_abs32(dy) << 15;
-    const int32_t tg22x = edgel_wrap32(x * 13573u);
-    if (y < tg22x)
-        return EDGEL_DIR_HORIZONTAL;
-    const int32_t tg67x = edgel_wrap32((uint32_t)tg22x + (x << 16));
-    if (y > tg67x)
-        return EDGEL_DIR_VERTICAL;
-    return ((dx ^ dy) < 0) ? EDGEL_DIR_ANTIDIAGONAL : EDGEL_DIR_DIAGONAL;
-}
-
 /*
- * Non-maximum suppression and double threshold of the pixel at column x of the magnitude
- * row `mid`, with `up` and `down` the rows above and below (outside the image: zeros; and
- * mid[-1], mid[w] are zeros too). Returns a map value. Ties are asymmetric exactly as
- * cv::Canny: strict towards left/up, non-strict towards right/down, strict both ways on
- * diagonals. Written with selects, not branches, so a row loop over it vectorises. Takes
- * the magnitude m of the pixel, its eight neighbours' and its gradient.
+ * Non-maximum suppression of a pixel of magnitude m, given its eight neighbours' magnitudes
+ * (outside the image: zeros) and its gradient: 1 where m is a local maximum across the edge.
+ * Ties are asymmetric exactly as cv::Canny: strict towards left/up, non-strict towards
+ * right/down, strict both ways on diagonals. Written with selects, not branches, so a row
+ * loop over it vectorises. The direction test is OpenCV's fixed point: TG22 =
+ * round(tan(22.5deg) * 2^15).
  */
-EDGEL_HD uint8_t edgel_nms_decide(int32_t m, int32_t up_left, int32_t up_mid, int32_t up_right,
-                                  int32_t left, int32_t right, int32_t down_left, int32_t down_mid,
-                                  int32_t down_right, int32_t dx, int32_t dy, int32_t low,
-                                  int32_t high)
+EDGEL_HD int edgel_nms_keep(int32_t m, int32_t up_left, int32_t up_mid, int32_t up_right,
+                            int32_t left, int32_t right, int32_t down_left, int32_t down_mid,
+                            int32_t down_right, int32_t dx, int32_t dy)
 {
     const uint32_t ax = (uint32_t)edgel_abs32(dx);
     const int32_t ay = edgel_abs32(dy) << 15;
@@ -73,8 +55,18 @@ EDGEL_HD uint8_t edgel_nms_decide(int32_t m, int32_t up_left, int32_t up_mid, in
     const int32_t diag_before = anti ? up_right : up_left, diag_after = anti ? down_left : down_right;
     const int32_t before = horizontal ? left : vertical ? up_mid : diag_before;
     const int32_t after = horizontal ? right : vertical ? down_mid : diag_after;
-    const int32_t after_ok = (horizontal | vertical) ? (m >= after) : (m > after);
-    const int32_t keep = (m > low) & (m > before) & after_ok;
+    const int straight = horizontal | vertical; /* ties kept towards right/down */
+    return (m > before) & ((m > after) | (straight & (m == after)));
+}
+
+/* Suppression and double threshold: the pixel's map value (EDGEL_MAP_*). */
+EDGEL_HD uint8_t edgel_nms_decide(int32_t m, int32_t up_left, int32_t up_mid, int32_t up_right,
+                                  int32_t left, int32_t right, int32_t down_left, int32_t down_mid,
+                                  int32_t down_right, int32_t dx, int32_t dy, int32_t low,
+                                  int32_t high)
+{
+    const int32_t keep = (m > low) & edgel_nms_keep(m, up_left, up_mid, up_right, left, right,
+                                                    down_left, down_mid, down_right, dx, dy);
     const int32_t kept_value = m > high ? EDGEL_MAP_STRONG : EDGEL_MAP_WEAK;
     return (uint8_t)(keep ? kept_value : EDGEL_MAP_NONE);
 }

@@ -245,16 +245,44 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 #undef EDGEL_TILE_CASE
 }
 
-/* Launches of fewer tiles than this run the streaming kernel with four warps a tile (a -D to
- * measure others). */
-#ifndef EDGEL_STREAM_SPLIT_BELOW
-#define EDGEL_STREAM_SPLIT_BELOW 1024
+/* The streaming kernel's shapes, most work shared first: NT tiles a warp, SPLIT warps a tile.
+ * A launch takes the first that gives at least EDGEL_STREAM_MIN_WARPS warps (else the last):
+ * wide warps share the per-row work, but need more registers, so fewer fit on an SM, and
+ * few warps, each walking many rows, leave the GPU idle (a -D to measure others). */
+#ifndef EDGEL_STREAM_MIN_WARPS
+#define EDGEL_STREAM_MIN_WARPS 2048
 #endif
+struct stream_shape {
+    int nt, split;
+    void (*kernel[2])(frame_table, canny_bits, canny_geometry); /* L1, L2 */
+};
+#define EDGEL_STREAM_SHAPE(NT, SPLIT) \
+    {NT, SPLIT, {canny_stream_kernel<NT, SPLIT, false>, canny_stream_kernel<NT, SPLIT, true>}}
+static const stream_shape stream_shapes[] = {EDGEL_STREAM_SHAPE(4, 1), EDGEL_STREAM_SHAPE(2, 1),
+                                             EDGEL_STREAM_SHAPE(1, 1), EDGEL_STREAM_SHAPE(1, 4)};
+#undef EDGEL_STREAM_SHAPE
 
-/* Blocks of `per_block` units for every tile of nframes frames, `per_tile` units a tile. */
-static dim3 tile_blocks(const canny_bits &b, int per_block, int nframes, int per_tile = 1)
+static void launch_stream(cudaStream_t stream, const frame_table &t, const canny_bits &b,
+                          const canny_geometry &g, int nframes)
 {
-    const int units = b.tiles_x * b.tiles_y * per_tile;
+    const int count = (int)(sizeof stream_shapes / sizeof stream_shapes[0]);
+    long long warps = 0;
+    int i = 0;
+    for (; i < count; i++) {
+        warps = (long long)((b.tiles_x + stream_shapes[i].nt - 1) / stream_shapes[i].nt) * b.tiles_y *
+                stream_shapes[i].split * nframes;
+        if (warps >= EDGEL_STREAM_MIN_WARPS || i == count - 1)
+            break;
+    }
+    const dim3 grid((unsigned)((warps / nframes + EDGEL_STREAM_WARPS - 1) / EDGEL_STREAM_WARPS), 1,
+                    (unsigned)nframes);
+    stream_shapes[i].kernel[g.l2 ? 1 : 0]<<<grid, 32 * EDGEL_STREAM_WARPS, 0, stream>>>(t, b, g);
+}
+
+/* Blocks of `per_block` units for every tile of nframes frames, a unit a tile. */
+static dim3 tile_blocks(const canny_bits &b, int per_block, int nframes)
+{
+    const int units = b.tiles_x * b.tiles_y;
     return dim3((unsigned)((units + per_block - 1) / per_block), 1, (unsigned)nframes);
 }
 
@@ -390,14 +418,7 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
     if (st)
         so = st->out;
     if (p->aperture == 3 && cn == 1 && !so.dx && !so.mag && !so.suppressed) {
-        /* Few tiles: a warp per tile would leave most of the GPU idle while each walks its
-         * 36 rows; four warps a tile (bands of 8 rows, 12 read) finish sooner. */
-        if (b.tiles_x * b.tiles_y * nframes < EDGEL_STREAM_SPLIT_BELOW)
-            canny_stream_kernel<4><<<tile_blocks(b, EDGEL_STREAM_WARPS, nframes, 4),
-                                     32 * EDGEL_STREAM_WARPS, 0, stream>>>(cur, b, g);
-        else
-            canny_stream_kernel<1><<<tile_blocks(b, EDGEL_STREAM_WARPS, nframes),
-                                     32 * EDGEL_STREAM_WARPS, 0, stream>>>(cur, b, g);
+        launch_stream(stream, cur, b, g, nframes);
     } else {
         const dim3 tiles(b.tiles_x, b.tiles_y, nframes);
         launch_tile<TILE_FROM_IMAGE>(p->aperture, cn, tiles, stream, cur, NULL, 0, b, g, so);

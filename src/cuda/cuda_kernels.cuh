@@ -4,8 +4,8 @@
  *
  * Canny runs in three launches, each over up to EDGEL_CUDA_MAX_FRAMES frames (blockIdx.z):
  *   canny_stream_kernel    the common case (gray u8, Sobel 3x3, no stage outputs): gradient,
- *                          magnitude, NMS and double threshold, a warp per 32x32 tile walking
- *                          down its rows with the values in registers
+ *                          magnitude, NMS and double threshold, a warp per row of up to four
+ *                          32x32 tiles walking down their rows with the values in registers
  *   canny_tile_kernel      every other case (apertures 5, 7, Scharr; 3 or 4 channels; user
  *                          gradients; classes of another preset; stage outputs): the same from
  *                          a shared-memory copy of the tile and its halo
@@ -208,122 +208,201 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
 
 /*
  * The common case of canny_tile_kernel, streamed: Sobel 3x3 of one gray u8 channel, no stage
- * outputs. SPLIT warps take a 32x32 tile (1, or 4 for small frames), each a band of
- * 32 / SPLIT rows, with a lane per column: a warp walks down its band's rows and the four
- * beyond it (replicated at the image's edges), keeping three rows of magnitudes in registers;
- * the neighbours' values come by shuffles, the two columns beyond each side of the tile from
- * the halo loads of lanes 0, 1, 30 and 31. Lane j keeps the bitmap words of the band's row j
- * and stores them last.
+ * outputs. A warp takes NT side-by-side 32x32 tiles, and of them a band of 32 / SPLIT rows
+ * (SPLIT warps share the tiles' rows), with a lane per column of each tile. It walks down the
+ * band's rows and the four beyond it (replicated at the image's edges), keeping three rows of
+ * magnitudes in registers. A neighbour's value comes by shuffle: left of lane l in tile j is
+ * lane l - 1, or for lane 0 lane 31 of tile j - 1; the two columns beyond the group's sides
+ * come from the halo loads of lanes 0, 1, 30 and 31. The per-row work that is not per pixel
+ * (addresses, halo, votes) is shared by the NT tiles. A row's ballot is its tile's bitmap
+ * word; lane r keeps the words of the band's row r and stores them last.
  */
 #ifndef EDGEL_STREAM_WARPS /* warps per block (a -D to measure others) */
 #define EDGEL_STREAM_WARPS 4
 #endif
-template <int SPLIT>
-__global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
+
+#ifndef EDGEL_STREAM_PREFETCH /* rows ahead a row is prefetched into L2 (0: none) */
+#define EDGEL_STREAM_PREFETCH 9
+#endif
+#ifndef EDGEL_STREAM_MIN_BLOCKS /* blocks an SM must hold at once (a -D to measure others) */
+#define EDGEL_STREAM_MIN_BLOCKS 1
+#endif
+template <int NT, int SPLIT, bool L2>
+__global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOCKS)
     canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g)
 {
-    /* Bands of 32 / SPLIT rows plus 4 come in whole chunks of 6 (below): 36 or 12 rows. */
+    /* Bands of 32 / SPLIT rows plus 4 come in whole chunks (below): 36 or 12 rows. */
     static_assert(SPLIT == 1 || SPLIT == 4, "bands of 32 or 8 rows");
-    constexpr int BAND = EDGEL_TILE / SPLIT;
+    constexpr int BAND = EDGEL_TILE / SPLIT, SPAN = EDGEL_TILE * NT;
     const int lane = threadIdx.x & 31, z = blockIdx.z;
-    const int band = blockIdx.x * EDGEL_STREAM_WARPS + (threadIdx.x >> 5);
-    const int tile = band / SPLIT, part = band % SPLIT;
-    if (tile >= bits.tiles_x * bits.tiles_y)
+    const int unit = blockIdx.x * EDGEL_STREAM_WARPS + (threadIdx.x >> 5);
+    const int groups_x = (bits.tiles_x + NT - 1) / NT, part = unit % SPLIT, group = unit / SPLIT;
+    const int ty = group / groups_x, tx0 = (group - ty * groups_x) * NT;
+    if (ty >= bits.tiles_y)
         return; /* whole warps */
-    const int tx = tile % bits.tiles_x, ty = tile / bits.tiles_x;
-    const int w = g.width, h = g.height, x0 = tx * EDGEL_TILE, y0 = ty * EDGEL_TILE + part * BAND;
+    const int w = g.width, h = g.height, x0 = tx0 * EDGEL_TILE, y0 = ty * EDGEL_TILE + part * BAND;
     const uint8_t *src = frames.src[z];
     const size_t pitch = frames.src_pitch;
-    for (int k = part * 32 + lane; k < EDGEL_TILE_NODES; k += 32 * SPLIT)
-        init_tile_nodes(bits.parent + z * bits.stride, tile, k);
-
-    /* Per input row, this lane's column and a halo column (lanes 0 and 1: the two left of the
-     * tile; lanes 30 and 31: the two right of it; the others repeat their own). */
-    const bool in_x = x0 + lane < w;
-    const bool near_in = lane == 0 ? x0 > 0 : x0 + EDGEL_TILE < w;
-    const int xo = edgel_clamp_index(x0 + lane, w);
-    const int xh = edgel_clamp_index(lane == 0 ? x0 - 2 : lane == 1 ? x0 - 1 : lane == 30 ? x0 + 32
-                                     : lane == 31 ? x0 + 33 : x0 + lane, w);
-    /* The input rows go in chunks of 6, each chunk's loads issued one chunk ahead. The row
-     * loop stays rolled (unrolled whole, the kernel outgrew the instruction cache), and 6
-     * rows bring the rolling values, which cycle with periods 2 and 3, back to the registers
-     * they started in: no moves. */
-    constexpr int CHUNK = 6, ROWS = BAND + 4;
-    static_assert(ROWS % CHUNK == 0, "whole chunks");
-    int32_t own[CHUNK], halo[CHUNK], next_own[CHUNK], next_halo[CHUNK];
 #pragma unroll
-    for (int j = 0; j < CHUNK; j++) {
-        const uint8_t *row = src + (size_t)edgel_clamp_index(y0 - 2 + j, h) * pitch;
-        next_own[j] = __ldg(row + xo);
-        next_halo[j] = __ldg(row + xh);
+    for (int j = 0; j < NT; j++)
+        if (tx0 + j < bits.tiles_x)
+            for (int k = part * 32 + lane; k < EDGEL_TILE_NODES; k += 32 * SPLIT)
+                init_tile_nodes(bits.parent + z * bits.stride, ty * bits.tiles_x + tx0 + j, k);
+
+    /* This lane's column in each tile, and a halo column (lanes 0 and 1: the two left of the
+     * group; lanes 30 and 31: the two right of it; the others repeat their own). */
+    int xo[NT];
+    bool in_x[NT];
+#pragma unroll
+    for (int j = 0; j < NT; j++) {
+        in_x[j] = x0 + EDGEL_TILE * j + lane < w;
+        xo[j] = edgel_clamp_index(x0 + EDGEL_TILE * j + lane, w);
     }
-    int32_t o0 = 0, o1 = 0, h0 = 0, h1 = 0; /* the two rows before the current one */
-    int32_t mu = 0, mc = 0, md = 0, lu = 0, lc = 0, ld = 0, ru = 0, rc = 0, rd = 0; /* magnitudes */
-    int32_t dxc = 0, dyc = 0, dxd = 0, dyd = 0; /* gradients of the centre and lower rows */
-    uint32_t cand_word = 0, strong_word = 0;
+    const bool near_in = lane == 0 ? x0 > 0 : x0 + SPAN < w;
+    const int xh = edgel_clamp_index(lane == 0 ? x0 - 2 : lane == 1 ? x0 - 1 : lane == 30 ? x0 + SPAN
+                                     : lane == 31 ? x0 + SPAN + 1 : x0 + lane, w);
+    const int left_lane = (lane + 31) & 31, right_lane = (lane + 1) & 31;
+
+    /* Each input row is loaded AHEAD rows before it is used, into a ring of AHEAD + 3 rows that
+     * also holds the two rows before the current one. A lane of one tile does a quarter of the
+     * work a row of four tiles does, so it loads further ahead to keep as many cycles between
+     * a load and its use. The row loop stays rolled in chunks of one ring (unrolled whole, the
+     * kernel outgrows the instruction cache): the ring and the rolling values, which cycle
+     * with periods 2 and 3, come back to the registers they started in at the end of a chunk,
+     * so nothing is moved. */
+    constexpr int AHEAD = NT == 1 ? 9 : 3, CHUNK = AHEAD + 3, ROWS = BAND + 4;
+    static_assert(ROWS % CHUNK == 0 && CHUNK % 6 == 0, "whole chunks");
+    const uint8_t *col[NT + 1]; /* this lane's columns, the halo last */
+#pragma unroll
+    for (int j = 0; j < NT; j++)
+        col[j] = src + xo[j];
+    col[NT] = src + xh;
+    int32_t in[CHUNK][NT + 1]; /* row k in in[k % CHUNK]; rows before the first are zeros */
+#pragma unroll
+    for (int i = 0; i < CHUNK; i++) {
+        const size_t off = (size_t)edgel_clamp_index(y0 - 2 + i, h) * pitch;
+#pragma unroll
+        for (int j = 0; j <= NT; j++)
+            in[i][j] = i < AHEAD ? __ldg(col[j] + off) : 0;
+    }
+    /* Per tile: magnitudes of the rows up, centre and down (mid, left and right neighbours);
+     * gradients of the centre and down rows. */
+    int32_t mu[NT], mc[NT], md[NT], lu[NT], lc[NT], ld[NT], ru[NT], rc[NT], rd[NT];
+    int32_t dxc[NT], dyc[NT], dxd[NT], dyd[NT];
+    uint32_t cand_word[NT], strong_word[NT];
+#pragma unroll
+    for (int j = 0; j < NT; j++) {
+        mu[j] = mc[j] = md[j] = lu[j] = lc[j] = ld[j] = ru[j] = rc[j] = rd[j] = 0;
+        dxc[j] = dyc[j] = dxd[j] = dyd[j] = 0;
+        cand_word[j] = strong_word[j] = 0;
+    }
 #pragma unroll 1
     for (int k0 = 0; k0 < ROWS; k0 += CHUNK) {
 #pragma unroll
-        for (int j = 0; j < CHUNK; j++) {
-            own[j] = next_own[j], halo[j] = next_halo[j];
-            /* (past the last chunk these load clamped rows that go unused: no branch) */
-            const uint8_t *row = src + (size_t)edgel_clamp_index(y0 - 2 + k0 + CHUNK + j, h) * pitch;
-            next_own[j] = __ldg(row + xo);
-            next_halo[j] = __ldg(row + xh);
-        }
+        for (int i = 0; i < CHUNK; i++) {
+            const int k = k0 + i;
+            const int32_t *o0 = in[(i + CHUNK - 2) % CHUNK], *o1 = in[(i + CHUNK - 1) % CHUNK], *o2 = in[i];
+            {
+                /* (past the last rows these load clamped rows that go unused: no branch) */
+                const size_t off = (size_t)edgel_clamp_index(y0 - 2 + k + AHEAD, h) * pitch;
 #pragma unroll
-        for (int j = 0; j < CHUNK; j++) {
-            const int k = k0 + j;
-            const int32_t o2 = own[j], h2 = halo[j];
+                for (int j = 0; j <= NT; j++)
+                    in[(i + AHEAD) % CHUNK][j] = __ldg(col[j] + off);
+                if (EDGEL_STREAM_PREFETCH > AHEAD) {
+                    /* Row k + PREFETCH into L2 (no register waits for it): lane l touches
+                     * tile l % NT, so one instruction covers the warp's columns. */
+                    const int py = edgel_clamp_index(y0 - 2 + k + EDGEL_STREAM_PREFETCH, h);
+                    asm volatile("prefetch.global.L2 [%0];" ::"l"(col[lane % NT] + (size_t)py * pitch));
+                }
+            }
             /* Rows k < 2 and the NMS of rows k < 4 compute values that are shifted out or
              * never stored: computing them costs less than branching around them. */
             {
                 /* Gradient and magnitude of row y = y0 - 3 + k, centred on input row k - 1. */
                 const int y = y0 - 3 + k;
                 const bool in_y = y >= 0 && y < h;
-                const int32_t s = o0 + 2 * o1 + o2, d = o2 - o0;
+                int32_t m[NT], ml[NT], mr[NT];
+                /* Column sums: s = a + 2b + c, d = c - a over the rows a, b, c, of this lane's
+                 * column and its left and right neighbours'. */
+                int32_t cs[NT], cd[NT], sl[NT], sr[NT], dl[NT], dr[NT];
+#pragma unroll
+                for (int j = 0; j < NT; j++) {
+                    cs[j] = o0[j] + 2 * o1[j] + o2[j];
+                    cd[j] = o2[j] - o0[j];
+                    sl[j] = __shfl_sync(EDGEL_FULL_WARP, cs[j], left_lane);
+                    sr[j] = __shfl_sync(EDGEL_FULL_WARP, cs[j], right_lane);
+                    dl[j] = __shfl_sync(EDGEL_FULL_WARP, cd[j], left_lane);
+                    dr[j] = __shfl_sync(EDGEL_FULL_WARP, cd[j], right_lane);
+                }
                 /* Lanes 0 and 31: the far column's sums are their own halo's, the near
                  * column's those of lane 1's or lane 30's halo. */
-                const int32_t sf = h0 + 2 * h1 + h2, df = h2 - h0;
+                const int32_t sf = o0[NT] + 2 * o1[NT] + o2[NT], df = o2[NT] - o0[NT];
                 const int32_t sn = __shfl_xor_sync(EDGEL_FULL_WARP, sf, 1);
                 const int32_t dn = __shfl_xor_sync(EDGEL_FULL_WARP, df, 1);
-                int32_t sl = __shfl_up_sync(EDGEL_FULL_WARP, s, 1), sr = __shfl_down_sync(EDGEL_FULL_WARP, s, 1);
-                int32_t dl = __shfl_up_sync(EDGEL_FULL_WARP, d, 1), dr = __shfl_down_sync(EDGEL_FULL_WARP, d, 1);
-                if (lane == 0)
-                    sl = sn, dl = dn;
-                if (lane == 31)
-                    sr = sn, dr = dn;
-                const int32_t gx = sr - sl, gy = dl + 2 * d + dr;
-                const int32_t m = in_x && in_y ? edgel_magnitude(gx, gy, g.l2) : 0;
+#pragma unroll
+                for (int j = 0; j < NT; j++) {
+                    const int32_t s_left = lane == 0 ? (j == 0 ? sn : sl[j - 1]) : sl[j];
+                    const int32_t s_right = lane == 31 ? (j == NT - 1 ? sn : sr[j + 1]) : sr[j];
+                    const int32_t d_left = lane == 0 ? (j == 0 ? dn : dl[j - 1]) : dl[j];
+                    const int32_t d_right = lane == 31 ? (j == NT - 1 ? dn : dr[j + 1]) : dr[j];
+                    const int32_t gx = s_right - s_left, gy = d_left + 2 * cd[j] + d_right;
+                    const int32_t mag = edgel_magnitude(gx, gy, L2);
+                    m[j] = in_x[j] & in_y ? mag : 0;
+                    dxc[j] = dxd[j], dyc[j] = dyd[j], dxd[j] = gx, dyd[j] = gy;
+                }
                 /* The near column's magnitude from the far, near and own columns (its sign
                  * does not matter to a magnitude). */
-                const int32_t mh = near_in && in_y ? edgel_magnitude(s - sf, df + 2 * dn + d, g.l2) : 0;
-                int32_t ml = __shfl_up_sync(EDGEL_FULL_WARP, m, 1), mr = __shfl_down_sync(EDGEL_FULL_WARP, m, 1);
-                if (lane == 0)
-                    ml = mh;
-                if (lane == 31)
-                    mr = mh;
-                mu = mc, lu = lc, ru = rc, mc = md, lc = ld, rc = rd, md = m, ld = ml, rd = mr;
-                dxc = dxd, dyc = dyd, dxd = gx, dyd = gy;
+                const int32_t own_s = lane == 31 ? cs[NT - 1] : cs[0], own_d = lane == 31 ? cd[NT - 1] : cd[0];
+                const int32_t near_mag = edgel_magnitude(own_s - sf, df + 2 * dn + own_d, L2);
+                const int32_t mh = near_in & in_y ? near_mag : 0;
+#pragma unroll
+                for (int j = 0; j < NT; j++) {
+                    ml[j] = __shfl_sync(EDGEL_FULL_WARP, m[j], left_lane);
+                    mr[j] = __shfl_sync(EDGEL_FULL_WARP, m[j], right_lane);
+                }
+#pragma unroll
+                for (int j = 0; j < NT; j++) {
+                    const int32_t l = lane == 0 ? (j == 0 ? mh : ml[j - 1]) : ml[j];
+                    const int32_t r = lane == 31 ? (j == NT - 1 ? mh : mr[j + 1]) : mr[j];
+                    mu[j] = mc[j], lu[j] = lc[j], ru[j] = rc[j];
+                    mc[j] = md[j], lc[j] = ld[j], rc[j] = rd[j];
+                    md[j] = m[j], ld[j] = l, rd[j] = r;
+                }
             }
             {
-                /* NMS of tile row k - 4 (its lower neighbour row was just computed). Rows where
+                /* NMS of band row k - 4 (its lower neighbour row was just computed). Rows where
                  * no magnitude passes the low threshold (flat regions) skip it. */
-                uint8_t v = EDGEL_MAP_NONE;
-                if (__any_sync(EDGEL_FULL_WARP, mc > g.low) && in_x && y0 + k - 4 < h)
-                    v = edgel_nms_decide(mc, lu, mu, ru, lc, rc, ld, md, rd, dxc, dyc, g.low, g.high);
-                const uint32_t cm = __ballot_sync(EDGEL_FULL_WARP, v != EDGEL_MAP_NONE);
-                const uint32_t sm = __ballot_sync(EDGEL_FULL_WARP, v == EDGEL_MAP_STRONG);
-                if (lane == k - 4)
-                    cand_word = cm, strong_word = sm;
+                bool any = false;
+#pragma unroll
+                for (int j = 0; j < NT; j++)
+                    any |= mc[j] > g.low;
+                if (__any_sync(EDGEL_FULL_WARP, any) && y0 + k - 4 < h) {
+#pragma unroll
+                    for (int j = 0; j < NT; j++) {
+                        const bool keep = in_x[j] & (mc[j] > g.low) &
+                                          edgel_nms_keep(mc[j], lu[j], mu[j], ru[j], lc[j], rc[j], ld[j],
+                                                         md[j], rd[j], dxc[j], dyc[j]);
+                        const uint32_t cm = __ballot_sync(EDGEL_FULL_WARP, keep);
+                        const uint32_t sm = __ballot_sync(EDGEL_FULL_WARP, keep & (mc[j] > g.high));
+                        if (lane == k - 4)
+                            cand_word[j] = cm, strong_word[j] = sm;
+                    }
+                } else if (lane == k - 4) {
+#pragma unroll
+                    for (int j = 0; j < NT; j++)
+                        cand_word[j] = strong_word[j] = 0;
+                }
             }
-            o0 = o1, o1 = o2, h0 = h1, h1 = h2;
         }
     }
     if (lane < BAND) {
-        const size_t word = z * bits.stride + (size_t)(y0 + lane) * bits.tiles_x + tx;
-        bits.cand[word] = cand_word;
-        bits.strong[word] = strong_word;
+        const size_t word = z * bits.stride + (size_t)(y0 + lane) * bits.tiles_x + tx0;
+#pragma unroll
+        for (int j = 0; j < NT; j++)
+            if (tx0 + j < bits.tiles_x) {
+                bits.cand[word + j] = cand_word[j];
+                bits.strong[word + j] = strong_word[j];
+            }
     }
 }
 

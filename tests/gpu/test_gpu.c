@@ -233,12 +233,16 @@ static void test_photos(edgel_image *photos, int n)
     printf("photos: %d images compared\n", n);
 }
 
+/* Sizes 1x1 to 4096x4096. Every shape of the streaming kernel (cuda_canny.cu) runs: one tile
+ * a warp up to 2047x1153 (a quarter of its rows a warp below 2048 tiles), two tiles a warp at
+ * 2970x1999, four from 4001x3001 up; odd tile counts leave a last group of fewer tiles. */
 static void test_sizes(const edgel_image *photo, int small)
 {
-    static const int sizes[][2] = {{1, 1},     {1, 7},     {7, 1},      {2, 2},     {3, 3},
-                                   {31, 33},   {32, 32},   {33, 31},    {64, 64},   {65, 63},
+    static const int sizes[][2] = {{1, 1},     {1, 7},     {7, 1},      {2, 2},       {3, 3},
+                                   {31, 33},   {32, 32},   {33, 31},    {64, 64},     {65, 63},
                                    {127, 129}, {481, 321}, {1000, 999}, {1920, 1080},
-                                   {2047, 1153}, {4095, 4093}, {4096, 4096}};
+                                   {2047, 1153}, {2970, 1999}, {4001, 3001}, {4095, 4093},
+                                   {4096, 4096}};
     const int count = small ? 10 : (int)(sizeof sizes / sizeof sizes[0]);
     for (int s = 0; s < count; s++) {
         const int w = sizes[s][0], h = sizes[s][1];
