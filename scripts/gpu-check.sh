@@ -87,6 +87,12 @@ timeout 120 ncu --clock-control none --launch-skip 30 --launch-count 3 \
   --metrics gpu__time_duration.sum,dram__bytes.sum ./build-gpu/bench/bench_gpu data-local/bsds500 \
   20 1920x1080 >"$OUT/ncu.log" 2>&1
 grep -E "^  [a-z_]+.*\(|gpu__time_duration|dram__bytes" "$OUT/ncu.log" | sed 's/^ *//' | head -n 24
+log "per-kernel device time, batch of 64 frames at 1920x1080 (Nsight Compute, one launch each)"
+timeout 150 ncu --clock-control none -k "regex:canny_stream|link_tiles|finish_tiles" \
+  --metrics gpu__time_duration.sum ./build-gpu/bench/bench_gpu data-local/bsds500 10 >"$OUT/ncu_batch.log" 2>&1
+awk '/, 64\)x\(/ { name = $0; sub(/^ *(void )?/, "", name); split(name, part, "("); name = part[1]
+                   want = !(name in seen); seen[name] = 1 }
+     want && /gpu__time_duration/ { print name, $NF, "us"; want = 0 }' "$OUT/ncu_batch.log" | head -n 6
 cat "$OUT/bench_gpu.md"
 [ "$quick" = 1 ] || {
 cat "$OUT/opencv_cpu.md" "$OUT/bench_itk.md"

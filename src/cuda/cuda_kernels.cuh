@@ -224,11 +224,8 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
 #ifndef EDGEL_STREAM_PREFETCH /* rows ahead a row is prefetched into L2 (0: none) */
 #define EDGEL_STREAM_PREFETCH 9
 #endif
-#ifndef EDGEL_STREAM_MIN_BLOCKS /* blocks an SM must hold at once (a -D to measure others) */
-#define EDGEL_STREAM_MIN_BLOCKS 1
-#endif
 template <int NT, int SPLIT, bool L2>
-__global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOCKS)
+__global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
     canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g)
 {
     /* Bands of 32 / SPLIT rows plus 4 come in whole chunks (below): 36 or 12 rows. */
@@ -277,6 +274,9 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
     for (int j = 0; j < NT; j++)
         col[j] = src + xo[j];
     col[NT] = src + xh;
+    /* For the L2 prefetch: lane l touches tile l % NT, so one instruction covers the warp's
+     * columns. */
+    const uint8_t *prefetch_col = src + edgel_clamp_index(x0 + EDGEL_TILE * (lane % NT) + lane, w);
     int32_t in[CHUNK][NT + 1]; /* row k in in[k % CHUNK]; rows before the first are zeros */
 #pragma unroll
     for (int i = 0; i < CHUNK; i++) {
@@ -308,11 +308,9 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
 #pragma unroll
                 for (int j = 0; j <= NT; j++)
                     in[(i + AHEAD) % CHUNK][j] = __ldg(col[j] + off);
-                if (EDGEL_STREAM_PREFETCH > AHEAD) {
-                    /* Row k + PREFETCH into L2 (no register waits for it): lane l touches
-                     * tile l % NT, so one instruction covers the warp's columns. */
+                if (EDGEL_STREAM_PREFETCH > AHEAD) { /* into L2: no register waits for it */
                     const int py = edgel_clamp_index(y0 - 2 + k + EDGEL_STREAM_PREFETCH, h);
-                    asm volatile("prefetch.global.L2 [%0];" ::"l"(col[lane % NT] + (size_t)py * pitch));
+                    asm volatile("prefetch.global.L2 [%0];" ::"l"(prefetch_col + (size_t)py * pitch));
                 }
             }
             /* Rows k < 2 and the NMS of rows k < 4 compute values that are shifted out or
