@@ -248,7 +248,8 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 /* The streaming kernel's shapes, most work shared first: NT tiles a warp, SPLIT warps a tile.
  * A launch takes the first that gives at least EDGEL_STREAM_MIN_WARPS warps (else the last):
  * wide warps share the per-row work, but need more registers, so fewer fit on an SM, and
- * few warps, each walking many rows, leave the GPU idle (a -D to measure others). */
+ * few warps, each walking many rows, leave the GPU idle. Measured in
+ * docs/gpu-runs/2026-11-22-h200-stream-shapes.txt (a -D to measure others). */
 #ifndef EDGEL_STREAM_MIN_WARPS
 #define EDGEL_STREAM_MIN_WARPS 2048
 #endif

@@ -221,7 +221,7 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
 #define EDGEL_STREAM_WARPS 4
 #endif
 
-#ifndef EDGEL_STREAM_PREFETCH /* rows ahead a row is prefetched into L2 (0: none) */
+#ifndef EDGEL_STREAM_PREFETCH /* rows ahead a row is prefetched into L2, where the kernel loads fewer ahead */
 #define EDGEL_STREAM_PREFETCH 9
 #endif
 template <int NT, int SPLIT, bool L2>
