@@ -5,7 +5,7 @@
 #   2. the CPU tests (ctest) and the GPU suite: CPU-vs-GPU byte identity on all BSDS500
 #      photographs (data-local/bsds500) and on sizes 1x1 to 4096x4096 for every option,
 #      stages, user gradients, batches and streams
-#   3. compute-sanitizer memcheck and racecheck on the small cases
+#   3. compute-sanitizer memcheck, racecheck, initcheck and synccheck on the small cases
 #   4. the benchmark against NPP, and cv2.Canny with all CPU threads where cv2 is installed;
 #      edgel bench's per-stage GPU times
 #   5. the convolution engine against cuDNN (PyTorch), CuPy and cv2.filter2D
@@ -44,6 +44,12 @@ log "compute-sanitizer racecheck"
 timeout 180 compute-sanitizer --tool racecheck --error-exitcode 9 ./build-gpu/tests/test_gpu --small \
   >"$OUT/racecheck.log" 2>&1 || status=1
 tail -n 3 "$OUT/racecheck.log"
+for tool in initcheck synccheck; do # reads of unwritten device memory; misused barriers
+  log "compute-sanitizer $tool"
+  timeout 180 compute-sanitizer --tool $tool --error-exitcode 9 ./build-gpu/tests/test_gpu --small \
+    >"$OUT/$tool.log" 2>&1 || status=1
+  tail -n 1 "$OUT/$tool.log"
+done
 
 quick=${EDGEL_GPU_CHECK_QUICK:-0}
 [ "$quick" = 1 ] || {
