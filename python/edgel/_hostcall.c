@@ -93,26 +93,38 @@ static int views(PyObject *const *args, const int *kinds, int n, Py_buffer *b, e
     return 1;
 }
 
-static void release(Py_buffer *b, int n)
+/* The start of a call: args are the function, context and parameter addresses, then n
+ * buffers viewed as kinds[] says. -1 with an exception set (wrong arguments); 0, with no
+ * buffer held, where a buffer cannot be viewed (the caller returns None); 1 when all are. */
+static int begin_call(PyObject *const *args, Py_ssize_t nargs, const int *kinds, int n, void **a,
+                      Py_buffer *b, edgel_image *v)
 {
-    for (int i = 0; i < n; i++)
-        PyBuffer_Release(&b[i]);
-}
-
-/* The leading arguments (function, context, parameters) as addresses, with the argument
- * count checked; 0 with an exception set. */
-static int addresses(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t expected, void **a)
-{
-    if (nargs != expected) {
-        PyErr_Format(PyExc_TypeError, "%zd arguments, not %zd", expected, nargs);
-        return 0;
+    if (nargs != 3 + n) {
+        PyErr_Format(PyExc_TypeError, "%d arguments, not %zd", 3 + n, nargs);
+        return -1;
     }
     for (int i = 0; i < 3; i++) {
         a[i] = PyLong_AsVoidPtr(args[i]);
         if (!a[i] && PyErr_Occurred())
-            return 0;
+            return -1;
     }
-    return 1;
+    return views(args + 3, kinds, n, b, v);
+}
+
+/* The end of a call: the buffers released, the status returned. */
+static PyObject *end_call(edgel_status st, Py_buffer *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        PyBuffer_Release(&b[i]);
+    return PyLong_FromLong((long)st);
+}
+
+/* What a function returns when begin_call gave r <= 0. */
+static PyObject *call_not_made(int r)
+{
+    if (r < 0)
+        return NULL;
+    Py_RETURN_NONE;
 }
 
 /* filter2d(fn, ctx, params, src, dst, kernel) -> status, or None */
@@ -123,16 +135,14 @@ static PyObject *hostcall_filter2d(PyObject *self, PyObject *const *args, Py_ssi
     Py_buffer b[3];
     edgel_image v[3];
     (void)self;
-    if (!addresses(args, nargs, 6, a))
-        return NULL;
-    if (!views(args + 3, kinds, 3, b, v))
-        Py_RETURN_NONE;
+    const int r = begin_call(args, nargs, kinds, 3, a, b, v);
+    if (r <= 0)
+        return call_not_made(r);
     edgel_status st;
     Py_BEGIN_ALLOW_THREADS /* as ctypes does */
     st = ((filter2d_fn)a[0])(a[1], a[2], &v[0], &v[1], &v[2]);
     Py_END_ALLOW_THREADS
-    release(b, 3);
-    return PyLong_FromLong((long)st);
+    return end_call(st, b, 3);
 }
 
 /* sep_filter2d(fn, ctx, params, src, dst, kx, ky) -> status, or None */
@@ -143,18 +153,16 @@ static PyObject *hostcall_sep_filter2d(PyObject *self, PyObject *const *args, Py
     Py_buffer b[4];
     edgel_image v[4];
     (void)self;
-    if (!addresses(args, nargs, 7, a))
-        return NULL;
-    if (!views(args + 3, kinds, 4, b, v))
-        Py_RETURN_NONE;
+    const int r = begin_call(args, nargs, kinds, 4, a, b, v);
+    if (r <= 0)
+        return call_not_made(r);
     edgel_status st;
     Py_BEGIN_ALLOW_THREADS
     st = ((sep_filter2d_fn)a[0])(a[1], a[2], &v[0], &v[1], (const float *)b[2].buf,
                                  (int32_t)(b[2].len / 4), (const float *)b[3].buf,
                                  (int32_t)(b[3].len / 4));
     Py_END_ALLOW_THREADS
-    release(b, 4);
-    return PyLong_FromLong((long)st);
+    return end_call(st, b, 4);
 }
 
 /* canny(fn, ctx, params, src, dst) -> status, or None (no stages) */
@@ -165,16 +173,14 @@ static PyObject *hostcall_canny(PyObject *self, PyObject *const *args, Py_ssize_
     Py_buffer b[2];
     edgel_image v[2];
     (void)self;
-    if (!addresses(args, nargs, 5, a))
-        return NULL;
-    if (!views(args + 3, kinds, 2, b, v))
-        Py_RETURN_NONE;
+    const int r = begin_call(args, nargs, kinds, 2, a, b, v);
+    if (r <= 0)
+        return call_not_made(r);
     edgel_status st;
     Py_BEGIN_ALLOW_THREADS
     st = ((canny_fn)a[0])(a[1], a[2], &v[0], &v[1], NULL);
     Py_END_ALLOW_THREADS
-    release(b, 2);
-    return PyLong_FromLong((long)st);
+    return end_call(st, b, 2);
 }
 
 static PyMethodDef methods[] = {
