@@ -228,8 +228,8 @@ template <int NT, int SPLIT, bool L2>
 __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
     canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g)
 {
-    /* Bands of 32 / SPLIT rows plus 4 come in whole chunks (below): 36 or 12 rows. */
-    static_assert(SPLIT == 1 || SPLIT == 4, "bands of 32 or 8 rows");
+    /* Bands of 32 / SPLIT rows plus 4: 36, 20 or 12 rows (see the chunks below). */
+    static_assert(SPLIT == 1 || SPLIT == 2 || SPLIT == 4, "bands of 32, 16 or 8 rows");
     constexpr int BAND = EDGEL_TILE / SPLIT, SPAN = EDGEL_TILE * NT;
     const int lane = threadIdx.x & 31, z = blockIdx.z;
     const int unit = blockIdx.x * EDGEL_STREAM_WARPS + (threadIdx.x >> 5);
@@ -263,12 +263,16 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
     /* Each input row is loaded AHEAD rows before it is used, into a ring of AHEAD + 3 rows that
      * also holds the two rows before the current one. A lane of one tile does a quarter of the
      * work a row of four tiles does, so it loads further ahead to keep as many cycles between
-     * a load and its use. The row loop stays rolled in chunks of one ring (unrolled whole, the
-     * kernel outgrows the instruction cache): the ring and the rolling values, which cycle
-     * with periods 2 and 3, come back to the registers they started in at the end of a chunk,
-     * so nothing is moved. */
-    constexpr int AHEAD = NT == 1 ? 9 : 3, CHUNK = AHEAD + 3, ROWS = BAND + 4;
-    static_assert(ROWS % CHUNK == 0 && CHUNK % 6 == 0, "whole chunks");
+     * a load and its use. A whole tile's row loop stays rolled in chunks of one ring (unrolled
+     * whole, the kernel outgrows the instruction cache): the ring and the rolling values,
+     * which cycle with periods 2 and 3, come back to the registers they started in at the end
+     * of a chunk, so nothing is moved. A band of half or a quarter of a tile's rows is one
+     * chunk, unrolled whole: each step's row is known at compile time, so the steps whose
+     * results are never used are left out (the gradients of rows k < 2, the NMS of rows
+     * k < 4, the loads of rows past the band's end; a quarter band's rows are a third halo). */
+    constexpr bool ONE_CHUNK = SPLIT > 1;
+    constexpr int AHEAD = NT == 1 ? 9 : 3, ROWS = BAND + 4, CHUNK = ONE_CHUNK ? ROWS : AHEAD + 3;
+    static_assert(ONE_CHUNK || (ROWS % CHUNK == 0 && CHUNK % 6 == 0), "whole chunks");
     const uint8_t *col[NT + 1]; /* this lane's columns, the halo last */
 #pragma unroll
     for (int j = 0; j < NT; j++)
@@ -300,10 +304,11 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
     for (int k0 = 0; k0 < ROWS; k0 += CHUNK) {
 #pragma unroll
         for (int i = 0; i < CHUNK; i++) {
-            const int k = k0 + i;
+            const int k = ONE_CHUNK ? i : k0 + i;
             const int32_t *o0 = in[(i + CHUNK - 2) % CHUNK], *o1 = in[(i + CHUNK - 1) % CHUNK], *o2 = in[i];
-            {
-                /* (past the last rows these load clamped rows that go unused: no branch) */
+            if (!ONE_CHUNK || i + AHEAD < ROWS) {
+                /* (in whole tiles, past the last rows these load clamped rows that go unused:
+                 * no branch) */
                 const size_t off = (size_t)edgel_clamp_index(y0 - 2 + k + AHEAD, h) * pitch;
 #pragma unroll
                 for (int j = 0; j <= NT; j++)
@@ -313,9 +318,9 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
                     asm volatile("prefetch.global.L2 [%0];" ::"l"(prefetch_col + (size_t)py * pitch));
                 }
             }
-            /* Rows k < 2 and the NMS of rows k < 4 compute values that are shifted out or
-             * never stored: computing them costs less than branching around them. */
-            {
+            /* Elsewhere the gradients of rows k < 2 are computed and shifted out unused:
+             * that costs less than branching around them. */
+            if (!ONE_CHUNK || i >= 2) {
                 /* Gradient and magnitude of row y = y0 - 3 + k, centred on input row k - 1. */
                 const int y = y0 - 3 + k;
                 const bool in_y = y >= 0 && y < h;
@@ -367,14 +372,14 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
                     md[j] = m[j], ld[j] = l, rd[j] = r;
                 }
             }
-            {
+            if (!ONE_CHUNK || i >= 4) {
                 /* NMS of band row k - 4 (its lower neighbour row was just computed). Rows where
-                 * no magnitude passes the low threshold (flat regions) skip it. */
+                 * no magnitude passes the low threshold (flat regions) skip it, as do k < 4. */
                 bool any = false;
 #pragma unroll
                 for (int j = 0; j < NT; j++)
                     any |= mc[j] > g.low;
-                if (__any_sync(EDGEL_FULL_WARP, any) && y0 + k - 4 < h) {
+                if (k >= 4 && __any_sync(EDGEL_FULL_WARP, any) && y0 + k - 4 < h) {
 #pragma unroll
                     for (int j = 0; j < NT; j++) {
                         const bool keep = in_x[j] & (mc[j] > g.low) &
