@@ -5,7 +5,7 @@ not, odd or even) within 1e-5 (relative, norm-wise) of a float64 correlation com
 with numpy.pad and a sliding window; SciPy's ndimage.correlate where the kernel fits in the
 image (SciPy's N-D filters read uninitialised memory for 'reflect' extensions several times
 the image's size). u8: identical to cv2.filter2D wherever OpenCV filters directly (kernels of
-fewer than 130 taps)."""
+fewer than 130 taps); beyond that within 1 of it and of the exact value."""
 import math
 
 import cv2
@@ -126,6 +126,36 @@ def test_u8_identical_to_cv2_filter2d():
                 assert bad == 0, f"{w}x{h}x{cn} kernel {kw}x{kh} {border} {m}: {bad} differ"
             cases += 1
     assert cases > 100
+
+
+def test_u8_large_kernels_within_one_of_cv2_filter2d_and_exact():
+    """Kernels of 130 taps and more, where cv2.filter2D rounds the result of its DFT, whose
+    bytes change with IPP on or off (bench/cv2_filter2d_large_u8.py): every method stays
+    within 1 of cv2 and of the exact value (float64, rounded half to even), and differs from
+    them on few pixels (a wrong rounding rule would differ on about half of them)."""
+    rng = np.random.default_rng(130)
+    pixels = 0
+    differ = {"cv2": 0, "exact": 0}
+    for case in range(12):
+        kh, kw = (int(v) for v in rng.integers(10, 66, 2))
+        if kh * kw < 130:
+            kh = 13
+        h, w = (int(v) for v in rng.integers(20, 90, 2))
+        cn = 3 if case % 4 == 3 else 1
+        img = rng.integers(0, 256, (h, w, cn) if cn > 1 else (h, w), dtype=np.uint8)
+        k = (rng.standard_normal((kh, kw)) * 1.5 / math.sqrt(kh * kw) + 1.0 / (kh * kw)).astype(np.float32)
+        border = list(CV)[case % len(CV)]
+        ref = cv2.filter2D(img, -1, k, borderType=CV[border])
+        exact = np.clip(np.rint(reference(img, k, border)), 0, 255).astype(np.uint8)
+        for m in ("direct", "fft", "auto"):
+            out = edgel.filter2d(img, k, border=border, method=m)
+            for name, want in (("cv2", ref), ("exact", exact)):
+                gap = np.abs(out.astype(np.int16) - want)
+                assert gap.max() <= 1, f"{w}x{h} kernel {kw}x{kh} {border} {m} vs {name}: {gap.max()}"
+                differ[name] += int(np.count_nonzero(gap))
+            pixels += out.size
+    for name, count in differ.items():
+        assert count <= pixels * 0.002, f"{count} of {pixels} pixels differ from {name}"
 
 
 def test_u8_fixed_point_identical_to_cv2_filter2d():
