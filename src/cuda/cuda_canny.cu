@@ -246,13 +246,15 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 }
 
 /* The streaming kernel's shapes, most work shared first: NT tiles a warp, SPLIT warps a tile.
- * A launch takes the first that gives at least EDGEL_STREAM_MIN_WARPS warps (else the last):
- * wide warps share the per-row work, but need more registers, so fewer fit on an SM, and
- * few warps, each walking many rows, leave the GPU idle; bands of part of a tile read its
- * four halo rows again. Measured in docs/gpu-runs/2026-11-22-h200-stream-shapes.txt and
- * -stream-bands.txt (a -D to measure others). */
+ * A launch takes the first that gives at least EDGEL_STREAM_MIN_WARPS warps (else the last),
+ * about 15 an SM of an H100 or H200: wide warps share the per-row work, but need more
+ * registers, so fewer fit on an SM; few warps, each walking many rows, leave the GPU idle;
+ * bands of part of a tile read its four halo rows again. Two tiles in half bands have as
+ * many warps as a tile a warp and measured faster (1080p), so the latter is not a shape.
+ * Measured in docs/gpu-runs/2026-11-22-h200-stream-shapes.txt and -stream-bands.txt (a -D
+ * to measure others). */
 #ifndef EDGEL_STREAM_MIN_WARPS
-#define EDGEL_STREAM_MIN_WARPS 2048
+#define EDGEL_STREAM_MIN_WARPS 1980
 #endif
 struct stream_shape {
     int nt, split;
@@ -260,14 +262,8 @@ struct stream_shape {
 };
 #define EDGEL_STREAM_SHAPE(NT, SPLIT) \
     {NT, SPLIT, {canny_stream_kernel<NT, SPLIT, false>, canny_stream_kernel<NT, SPLIT, true>}}
-#ifndef EDGEL_STREAM_HALF_BANDS /* whether half-tile bands are among the shapes */
-#define EDGEL_STREAM_HALF_BANDS 1
-#endif
 static const stream_shape stream_shapes[] = {EDGEL_STREAM_SHAPE(4, 1), EDGEL_STREAM_SHAPE(2, 1),
-                                             EDGEL_STREAM_SHAPE(1, 1),
-#if EDGEL_STREAM_HALF_BANDS
-                                             EDGEL_STREAM_SHAPE(1, 2),
-#endif
+                                             EDGEL_STREAM_SHAPE(2, 2), EDGEL_STREAM_SHAPE(1, 2),
                                              EDGEL_STREAM_SHAPE(1, 4)};
 #undef EDGEL_STREAM_SHAPE
 

@@ -313,7 +313,8 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
 #pragma unroll
                 for (int j = 0; j <= NT; j++)
                     in[(i + AHEAD) % CHUNK][j] = __ldg(col[j] + off);
-                if (EDGEL_STREAM_PREFETCH > AHEAD) { /* into L2: no register waits for it */
+                if (EDGEL_STREAM_PREFETCH > AHEAD && (!ONE_CHUNK || i + EDGEL_STREAM_PREFETCH < ROWS)) {
+                    /* into L2: no register waits for it */
                     const int py = edgel_clamp_index(y0 - 2 + k + EDGEL_STREAM_PREFETCH, h);
                     asm volatile("prefetch.global.L2 [%0];" ::"l"(prefetch_col + (size_t)py * pitch));
                 }
