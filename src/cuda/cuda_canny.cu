@@ -323,7 +323,7 @@ static bool early_launch_supported()
         cudaFuncAttributes a;
         const bool yes =
             cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-            major >= 9 && cudaFuncGetAttributes(&a, (const void *)link_tiles) == cudaSuccess &&
+            major >= 9 && cudaFuncGetAttributes(&a, (const void *)link_tiles<4>) == cudaSuccess &&
             cudaFuncGetAttributes(&a, (const void *)finish_tiles) == cudaSuccess && a.ptxVersion >= 90;
         known[device] = yes ? 2 : 1;
     }
@@ -331,12 +331,22 @@ static bool early_launch_supported()
 }
 
 /* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
+/* Launches of at least this many tiles (frames of 4096x4096 and up, batches) link them with
+ * two warps a tile, fewer with four (link_tiles): a tile takes longer with two, but twice as
+ * many share an SM, which pays where the tiles fill the GPU many times over. Measured in
+ * docs/gpu-runs/2026-11-22-h200-link-warps.txt (a -D to measure others). */
+#ifndef EDGEL_LINK_PAIR_TILES
+#define EDGEL_LINK_PAIR_TILES 16384
+#endif
 static edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_bits &b,
                                       const canny_geometry &g, int nframes)
 {
     const bool early = early_launch_supported();
     const dim3 grid = tile_blocks(b, 1, nframes);
-    CUDA_TRY(launch_after(early, link_tiles, grid, dim3(32 * EDGEL_LINK_WARPS), stream, b));
+    if ((long long)b.tiles_x * b.tiles_y * nframes >= EDGEL_LINK_PAIR_TILES)
+        CUDA_TRY(launch_after(early, link_tiles<2>, grid, dim3(64), stream, b));
+    else
+        CUDA_TRY(launch_after(early, link_tiles<4>, grid, dim3(128), stream, b));
     CUDA_TRY(launch_after(early, finish_tiles, grid, dim3(EDGEL_TILE_NODES), stream, t, b, g.width,
                           g.height));
     return EDGEL_OK;

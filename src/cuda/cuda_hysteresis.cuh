@@ -220,18 +220,18 @@ __device__ __forceinline__ void join_side(uint32_t *parent, uint32_t cur, uint64
 }
 
 /* Kernel 1 of 2: floods from the strong pixels, in-tile components of the side nodes, and the
- * joins across the top and left sides. A block of EDGEL_LINK_WARPS warps per tile: warp 0
- * floods from the strong pixels while warps 1 and 2 join across the top and left sides;
- * then every warp floods its share of the unreached side runs, EDGEL_LINK_PLANES at a time
- * (natural frames leave a few to two dozen small components per tile; one warp doing them
- * in turn set the kernel's time). */
-#define EDGEL_LINK_WARPS 4
+ * joins across the top and left sides. A block of W (4 or 2) warps per tile: warp 0 floods
+ * from the strong pixels while the others join across the top and left sides; then every
+ * warp floods its share of the unreached side runs, EDGEL_LINK_PLANES at a time (natural
+ * frames leave a few to two dozen small components per tile; one warp doing them in turn
+ * set the kernel's time). Four warps give a tile the shortest time; two let twice as many
+ * tiles share an SM, for launches of many tiles. */
 #ifndef EDGEL_LINK_PLANES /* (a -D to measure others) */
 #define EDGEL_LINK_PLANES 2
 #endif
-__global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b)
+template <int W> __global__ void __launch_bounds__(32 * W) link_tiles(canny_bits b)
 {
-    static_assert(32 * EDGEL_LINK_WARPS == EDGEL_TILE_NODES, "a thread per side node");
+    static_assert(W == 2 || W == 4, "two or four warps a tile");
     __shared__ uint32_t s_reach[EDGEL_TILE];
     __shared__ uint32_t s_rep[EDGEL_TILE_NODES]; /* smallest seed node whose flood holds the pixel */
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, z = blockIdx.z;
@@ -243,7 +243,8 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
     wait_for_previous_kernel();
     const uint32_t c = cand[word]; /* every warp holds the tile, a row per lane */
     const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
-    s_rep[threadIdx.x] = 0xFFFFFFFFu;
+    for (int t = threadIdx.x; t < EDGEL_TILE_NODES; t += 32 * W)
+        s_rep[t] = 0xFFFFFFFFu;
     if (warp == 0) {
         uint32_t f[1] = {b.strong[z * b.stride + word]};
         warp_flood(f, c);
@@ -268,7 +269,7 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
                   });
     }
     /* Across the left side: our column 0 against column x0 - 1, rows y0 - 1 .. y0 + 32. */
-    if (warp == 2 && sd.left) {
+    if (warp == (W == 4 ? 2 : 1) && sd.left) {
         const uint32_t cur = __ballot_sync(EDGEL_FULL_WARP, c & 1);
         const uint32_t line = __ballot_sync(EDGEL_FULL_WARP, cand[word - 1] >> 31);
         const uint32_t before = sd.top ? cand[(size_t)(ty * 32 - 1) * tiles_x + tx - 1] >> 31 : 0u;
@@ -294,7 +295,7 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
     const bool row_side = (lane == 0 && sd.top) || (lane == 31 && sd.bottom);
     uint32_t mine = row_side ? open & ~(c << 1) : open & ~c_above;
     /* This warp's share: along a row, columns warp, warp + W, ...; in a column, those rows. */
-    mine &= row_side ? 0x11111111u << warp : (lane % EDGEL_LINK_WARPS == warp ? EDGEL_FULL_WARP : 0u);
+    mine &= row_side ? (W == 4 ? 0x11111111u : 0x55555555u) << warp : (lane % W == warp ? EDGEL_FULL_WARP : 0u);
     constexpr int P = EDGEL_LINK_PLANES;
     while (__any_sync(EDGEL_FULL_WARP, mine != 0)) {
         uint32_t f[P], seed[P];
@@ -329,17 +330,18 @@ __global__ void __launch_bounds__(32 * EDGEL_LINK_WARPS) link_tiles(canny_bits b
     }
     __syncthreads();
 
-    /* Thread t joins side node t to node 0 (reached) or to its component's representative.
-     * Warp 0 holds the top nodes, 1 the bottom, 2 the left, 3 the right. */
-    {
-        const uint32_t row_c = warp == 0 ? __shfl_sync(EDGEL_FULL_WARP, c, 0) : __shfl_sync(EDGEL_FULL_WARP, c, 31);
-        const uint32_t row_r = warp == 0 ? s_reach[0] : s_reach[31];
-        const int bit = warp < 2 ? lane : (warp == 2 ? 0 : 31);
-        const uint32_t pc = warp < 2 ? row_c : c, pr = warp < 2 ? row_r : r;
-        const bool side = warp == 0 ? sd.top : warp == 1 ? sd.bottom : warp == 2 ? sd.left : sd.right;
-        const uint32_t me = tile_node(tile, threadIdx.x);
+    /* Side node n = 32 * g + lane joins node 0 (reached) or its component's representative:
+     * group g 0 holds the top nodes, 1 the bottom, 2 the left, 3 the right; warp w takes
+     * groups w, w + W, ... */
+    for (int grp = warp; grp < 4; grp += W) {
+        const uint32_t row_c = __shfl_sync(EDGEL_FULL_WARP, c, grp == 0 ? 0 : 31);
+        const uint32_t row_r = grp == 0 ? s_reach[0] : s_reach[31];
+        const int bit = grp < 2 ? lane : (grp == 2 ? 0 : 31), n = 32 * grp + lane;
+        const uint32_t pc = grp < 2 ? row_c : c, pr = grp < 2 ? row_r : r;
+        const bool side = grp == 0 ? sd.top : grp == 1 ? sd.bottom : grp == 2 ? sd.left : sd.right;
+        const uint32_t me = tile_node(tile, n);
         if (side && ((pc >> bit) & 1)) {
-            const uint32_t to = ((pr >> bit) & 1) ? 0u : s_rep[threadIdx.x];
+            const uint32_t to = ((pr >> bit) & 1) ? 0u : s_rep[n];
             if (to != me)
                 uf_hook(parent, me, to);
         }

@@ -236,8 +236,9 @@ static void test_photos(edgel_image *photos, int n)
 /* Sizes 1x1 to 4096x4096. Every shape of the streaming kernel (cuda_canny.cu) runs: a tile a
  * warp in bands of a quarter of its rows up to 481x321 and of half at 1000x999, two tiles
  * a warp in half bands at 1920x1080 and 2047x1153 and in whole tiles at 2970x1999, four
- * from 4001x3001 up; odd tile counts leave a last group of fewer tiles. --small: the first
- * ten sizes, 1000x999 and 1920x1080. */
+ * from 4001x3001 up; odd tile counts leave a last group of fewer tiles. link_tiles takes two
+ * warps a tile from 4095x4093 up (and in the batches below). --small: the first ten sizes,
+ * 1000x999 and 1920x1080. */
 static void test_sizes(const edgel_image *photo, int small)
 {
     static const int sizes[][2] = {{1, 1},     {1, 7},     {7, 1},      {2, 2},       {3, 3},
@@ -429,10 +430,11 @@ static void test_gradients(const edgel_image *photo)
     printf("gradients compared\n");
 }
 
-/* A batch (host and device) and two contexts on two streams give the single calls' bytes. */
+/* A batch (host and device) and two contexts on two streams give the single calls' bytes.
+ * 64 frames of 640x480 (a launch's most) are 19,200 tiles: link_tiles takes two warps a tile. */
 static void test_batches_and_streams(const edgel_image *photo, int small)
 {
-    const int count = small ? 3 : 70, w = small ? 97 : 640, h = small ? 61 : 360;
+    const int count = small ? 3 : 70, w = small ? 97 : 640, h = small ? 61 : 480;
     edgel_image *src = calloc(count, sizeof *src), *ref = calloc(count, sizeof *ref);
     edgel_image *out = calloc(count, sizeof *out), *dsrc = calloc(count, sizeof *dsrc);
     edgel_image *dout = calloc(count, sizeof *dout);
