@@ -324,31 +324,37 @@ static bool early_launch_supported()
         const bool yes =
             cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
             major >= 9 && cudaFuncGetAttributes(&a, (const void *)link_tiles<4>) == cudaSuccess &&
-            cudaFuncGetAttributes(&a, (const void *)finish_tiles) == cudaSuccess && a.ptxVersion >= 90;
+            cudaFuncGetAttributes(&a, (const void *)finish_tiles<4>) == cudaSuccess && a.ptxVersion >= 90;
         known[device] = yes ? 2 : 1;
     }
     return known[device] == 2;
 }
 
 /* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
-/* Launches of at least this many tiles (frames of 4096x4096 and up, batches) link them with
- * two warps a tile, fewer with four (link_tiles): a tile takes longer with two, but twice as
- * many share an SM, which pays where the tiles fill the GPU many times over. Measured in
- * docs/gpu-runs/2026-11-22-h200-link-warps.txt (a -D to measure others). */
+/* Launches of at least this many tiles (frames of 4096x4096 and up, batches) run link_tiles
+ * and finish_tiles with two warps a tile, fewer with four: a tile takes longer with two, but
+ * twice as many share an SM, which pays where the tiles fill the GPU many times over.
+ * Measured in docs/gpu-runs/2026-11-22-h200-link-warps.txt (a -D to measure others). */
 #ifndef EDGEL_LINK_PAIR_TILES
 #define EDGEL_LINK_PAIR_TILES 16384
+#endif
+#ifndef EDGEL_FINISH_PAIR_TILES
+#define EDGEL_FINISH_PAIR_TILES EDGEL_LINK_PAIR_TILES
 #endif
 static edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_bits &b,
                                       const canny_geometry &g, int nframes)
 {
     const bool early = early_launch_supported();
     const dim3 grid = tile_blocks(b, 1, nframes);
-    if ((long long)b.tiles_x * b.tiles_y * nframes >= EDGEL_LINK_PAIR_TILES)
+    const long long tiles = (long long)b.tiles_x * b.tiles_y * nframes;
+    if (tiles >= EDGEL_LINK_PAIR_TILES)
         CUDA_TRY(launch_after(early, link_tiles<2>, grid, dim3(64), stream, b));
     else
         CUDA_TRY(launch_after(early, link_tiles<4>, grid, dim3(128), stream, b));
-    CUDA_TRY(launch_after(early, finish_tiles, grid, dim3(EDGEL_TILE_NODES), stream, t, b, g.width,
-                          g.height));
+    if (tiles >= EDGEL_FINISH_PAIR_TILES)
+        CUDA_TRY(launch_after(early, finish_tiles<2>, grid, dim3(64), stream, t, b, g.width, g.height));
+    else
+        CUDA_TRY(launch_after(early, finish_tiles<4>, grid, dim3(128), stream, t, b, g.width, g.height));
     return EDGEL_OK;
 }
 

@@ -362,13 +362,40 @@ __device__ __forceinline__ void write_edge_bytes(uint8_t *out, uint32_t bits, in
         out[k] = (byte >> k & 1) ? 255 : 0;
 }
 
-/* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. A
- * block of four warps per tile: a thread per side node for the finds (in parallel, not one
- * after another), warp 0 for the flood, and all 128 threads for the 32 rows of bytes. */
-__global__ void __launch_bounds__(EDGEL_TILE_NODES) finish_tiles(frame_table frames, canny_bits b,
-                                                                 int width, int height)
+/* The roots of N nodes at once (where `want`; others give 0xFFFFFFFF): the finds' loads
+ * overlap instead of walking one path after the other. */
+template <int N>
+__device__ __forceinline__ void uf_find_each(const uint32_t *parent, uint32_t (&x)[N], const bool (&want)[N])
 {
-    __shared__ uint32_t s_seeds[4]; /* joined side pixels: top row, bottom row, left, right */
+    uint32_t up[N];
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        up[k] = want[k] ? load_parent(parent, x[k]) : x[k];
+    for (bool more = true; more;) {
+        more = false;
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            if (up[k] != x[k]) {
+                x[k] = up[k];
+                up[k] = load_parent(parent, x[k]);
+                more = true;
+            }
+    }
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        x[k] = want[k] ? x[k] : 0xFFFFFFFFu;
+}
+
+/* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. A
+ * block of W (4 or 2, as link_tiles) warps per tile: a thread per side node, or two, for the
+ * finds (in parallel, not one after another), warp 0 for the flood, and all threads for the
+ * 32 rows of bytes. */
+template <int W>
+__global__ void __launch_bounds__(32 * W) finish_tiles(frame_table frames, canny_bits b, int width, int height)
+{
+    static_assert(W == 2 || W == 4, "two or four warps a tile");
+    constexpr int G = 4 / W; /* side groups a warp: 0 the top row, 1 the bottom row, 2 left, 3 right */
+    __shared__ uint32_t s_seeds[4]; /* joined side pixels of each group */
     __shared__ uint32_t s_edges[EDGEL_TILE];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, z = blockIdx.z;
     const int tile = blockIdx.x, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
@@ -378,14 +405,26 @@ __global__ void __launch_bounds__(EDGEL_TILE_NODES) finish_tiles(frame_table fra
     const uint32_t c = b.cand[z * b.stride + word], r = b.reach[z * b.stride + word];
     const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
     const uint32_t open = c & side_mask(sd, lane) & ~r;
-    /* Side node threadIdx.x: warp 0 the top row, 1 the bottom row, 2 the left, 3 the right. */
-    const uint32_t open_row = __shfl_sync(EDGEL_FULL_WARP, open, warp == 1 ? 31 : 0);
-    const bool side = warp == 0 ? sd.top : warp == 1 ? sd.bottom : warp == 2 ? sd.left : sd.right;
-    const bool mine = side && (warp < 2 ? (open_row >> lane) & 1 : warp == 2 ? open & 1 : open >> 31);
-    const bool joined = mine && uf_find(b.parent + z * b.stride, tile_node(tile, threadIdx.x)) == 0;
-    const uint32_t ballot = __ballot_sync(EDGEL_FULL_WARP, joined);
-    if (lane == 0)
-        s_seeds[warp] = ballot;
+    /* Warp w takes groups w, w + W: node 32 * group + lane. */
+    const uint32_t open_top = __shfl_sync(EDGEL_FULL_WARP, open, 0);
+    const uint32_t open_bottom = __shfl_sync(EDGEL_FULL_WARP, open, 31);
+    uint32_t node[G];
+    bool mine[G];
+#pragma unroll
+    for (int k = 0; k < G; k++) {
+        const int grp = warp + k * W;
+        const bool side = grp == 0 ? sd.top : grp == 1 ? sd.bottom : grp == 2 ? sd.left : sd.right;
+        const uint32_t bits = grp == 0 ? open_top >> lane : grp == 1 ? open_bottom >> lane : grp == 2 ? open : open >> 31;
+        mine[k] = side && (bits & 1);
+        node[k] = tile_node(tile, 32 * grp + lane);
+    }
+    uf_find_each(b.parent + z * b.stride, node, mine);
+#pragma unroll
+    for (int k = 0; k < G; k++) {
+        const uint32_t ballot = __ballot_sync(EDGEL_FULL_WARP, node[k] == 0);
+        if (lane == 0)
+            s_seeds[warp + k * W] = ballot;
+    }
     __syncthreads();
     if (warp == 0) {
         const uint32_t seeds = (lane == 0 ? s_seeds[0] : 0u) | (lane == 31 ? s_seeds[1] : 0u) |
@@ -398,11 +437,13 @@ __global__ void __launch_bounds__(EDGEL_TILE_NODES) finish_tiles(frame_table fra
         s_edges[lane] = e[0];
     }
     __syncthreads();
-    /* Thread t writes bytes 8 * (t % 4) .. of row t / 4. */
-    const int row = threadIdx.x >> 2, q = threadIdx.x & 3, x = tx * 32 + 8 * q, y = ty * 32 + row;
-    if (y < height && x < width) {
-        const int n = width - x < 8 ? width - x : 8;
-        write_edge_bytes(frames.dst[z] + (size_t)y * frames.dst_pitch + x, s_edges[row] >> (8 * q), n);
+    /* Thread t writes bytes 8 * (t % 4) .. of row t / 4 (and so on, W * 32 apart). */
+    for (int t = threadIdx.x; t < 4 * EDGEL_TILE; t += 32 * W) {
+        const int row = t >> 2, q = t & 3, x = tx * 32 + 8 * q, y = ty * 32 + row;
+        if (y < height && x < width) {
+            const int n = width - x < 8 ? width - x : 8;
+            write_edge_bytes(frames.dst[z] + (size_t)y * frames.dst_pitch + x, s_edges[row] >> (8 * q), n);
+        }
     }
 }
 
