@@ -170,6 +170,13 @@ __device__ __forceinline__ tile_sides sides_of(int tx, int ty, int tiles_x, int 
     return tile_sides{ty > 0, ty + 1 < tiles_y, tx > 0, tx + 1 < tiles_x};
 }
 
+/* Whether side group g (0 the top row, 1 the bottom row, 2 the left column, 3 the right, as
+ * the nodes) faces another tile. */
+__device__ __forceinline__ bool faces(const tile_sides &s, int g)
+{
+    return g == 0 ? s.top : g == 1 ? s.bottom : g == 2 ? s.left : s.right;
+}
+
 /* The side pixels of this lane's row, as a mask. */
 __device__ __forceinline__ uint32_t side_mask(const tile_sides &s, int lane)
 {
@@ -295,7 +302,8 @@ template <int W> __global__ void __launch_bounds__(32 * W) link_tiles(canny_bits
     const bool row_side = (lane == 0 && sd.top) || (lane == 31 && sd.bottom);
     uint32_t mine = row_side ? open & ~(c << 1) : open & ~c_above;
     /* This warp's share: along a row, columns warp, warp + W, ...; in a column, those rows. */
-    mine &= row_side ? (W == 4 ? 0x11111111u : 0x55555555u) << warp : (lane % W == warp ? EDGEL_FULL_WARP : 0u);
+    const uint32_t every_wth = W == 4 ? 0x11111111u : 0x55555555u;
+    mine &= row_side ? every_wth << warp : (lane % W == warp ? EDGEL_FULL_WARP : 0u);
     constexpr int P = EDGEL_LINK_PLANES;
     while (__any_sync(EDGEL_FULL_WARP, mine != 0)) {
         uint32_t f[P], seed[P];
@@ -330,17 +338,15 @@ template <int W> __global__ void __launch_bounds__(32 * W) link_tiles(canny_bits
     }
     __syncthreads();
 
-    /* Side node n = 32 * g + lane joins node 0 (reached) or its component's representative:
-     * group g 0 holds the top nodes, 1 the bottom, 2 the left, 3 the right; warp w takes
-     * groups w, w + W, ... */
+    /* Side node n = 32 * g + lane of group g (see faces) joins node 0 (reached) or its
+     * component's representative; warp w takes groups w, w + W, ... */
     for (int grp = warp; grp < 4; grp += W) {
         const uint32_t row_c = __shfl_sync(EDGEL_FULL_WARP, c, grp == 0 ? 0 : 31);
         const uint32_t row_r = grp == 0 ? s_reach[0] : s_reach[31];
         const int bit = grp < 2 ? lane : (grp == 2 ? 0 : 31), n = 32 * grp + lane;
         const uint32_t pc = grp < 2 ? row_c : c, pr = grp < 2 ? row_r : r;
-        const bool side = grp == 0 ? sd.top : grp == 1 ? sd.bottom : grp == 2 ? sd.left : sd.right;
         const uint32_t me = tile_node(tile, n);
-        if (side && ((pc >> bit) & 1)) {
+        if (faces(sd, grp) && ((pc >> bit) & 1)) {
             const uint32_t to = ((pr >> bit) & 1) ? 0u : s_rep[n];
             if (to != me)
                 uf_hook(parent, me, to);
@@ -365,7 +371,8 @@ __device__ __forceinline__ void write_edge_bytes(uint8_t *out, uint32_t bits, in
 /* The roots of N nodes at once (where `want`; others give 0xFFFFFFFF): the finds' loads
  * overlap instead of walking one path after the other. */
 template <int N>
-__device__ __forceinline__ void uf_find_each(const uint32_t *parent, uint32_t (&x)[N], const bool (&want)[N])
+__device__ __forceinline__ void uf_find_each(const uint32_t *parent, uint32_t (&x)[N],
+                                             const bool (&want)[N])
 {
     uint32_t up[N];
 #pragma unroll
@@ -391,10 +398,11 @@ __device__ __forceinline__ void uf_find_each(const uint32_t *parent, uint32_t (&
  * finds (in parallel, not one after another), warp 0 for the flood, and all threads for the
  * 32 rows of bytes. */
 template <int W>
-__global__ void __launch_bounds__(32 * W) finish_tiles(frame_table frames, canny_bits b, int width, int height)
+__global__ void __launch_bounds__(32 * W)
+    finish_tiles(frame_table frames, canny_bits b, int width, int height)
 {
     static_assert(W == 2 || W == 4, "two or four warps a tile");
-    constexpr int G = 4 / W; /* side groups a warp: 0 the top row, 1 the bottom row, 2 left, 3 right */
+    constexpr int G = 4 / W; /* side groups (see faces) a warp */
     __shared__ uint32_t s_seeds[4]; /* joined side pixels of each group */
     __shared__ uint32_t s_edges[EDGEL_TILE];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, z = blockIdx.z;
@@ -413,9 +421,11 @@ __global__ void __launch_bounds__(32 * W) finish_tiles(frame_table frames, canny
 #pragma unroll
     for (int k = 0; k < G; k++) {
         const int grp = warp + k * W;
-        const bool side = grp == 0 ? sd.top : grp == 1 ? sd.bottom : grp == 2 ? sd.left : sd.right;
-        const uint32_t bits = grp == 0 ? open_top >> lane : grp == 1 ? open_bottom >> lane : grp == 2 ? open : open >> 31;
-        mine[k] = side && (bits & 1);
+        const uint32_t bits = grp == 0   ? open_top >> lane
+                            : grp == 1 ? open_bottom >> lane
+                            : grp == 2 ? open
+                                       : open >> 31;
+        mine[k] = faces(sd, grp) && (bits & 1);
         node[k] = tile_node(tile, 32 * grp + lane);
     }
     uf_find_each(b.parent + z * b.stride, node, mine);

@@ -237,24 +237,22 @@ static void test_photos(edgel_image *photos, int n)
  * warp in bands of a quarter of its rows up to 481x321 and of half at 1000x999, two tiles
  * a warp in half bands at 1920x1080 and 2047x1153 and in whole tiles at 2970x1999, four
  * from 4001x3001 up; odd tile counts leave a last group of fewer tiles. link_tiles takes two
- * warps a tile from 4095x4093 up (and in the batches below). --small: the first ten sizes,
- * 1000x999, 1920x1080 and 4095x4093. */
+ * warps a tile from 4095x4093 up (and in the batches below). */
 static void test_sizes(const edgel_image *photo, int small)
 {
-    static const int sizes[][2] = {{1, 1},     {1, 7},     {7, 1},      {2, 2},       {3, 3},
-                                   {31, 33},   {32, 32},   {33, 31},    {64, 64},     {65, 63},
-                                   {127, 129}, {481, 321}, {1000, 999}, {1920, 1080},
-                                   {2047, 1153}, {2970, 1999}, {4001, 3001}, {4095, 4093},
-                                   {4096, 4096}};
-    const int total = (int)(sizeof sizes / sizeof sizes[0]);
+    /* width, height, and the options run with --small (0: not run) */
+    static const int sizes[][3] = {{1, 1, 4},       {1, 7, 4},       {7, 1, 4},       {2, 2, 4},
+                                   {3, 3, 4},       {31, 33, 4},     {32, 32, 4},     {33, 31, 4},
+                                   {64, 64, 4},     {65, 63, 4},     {127, 129, 0},   {481, 321, 0},
+                                   {1000, 999, 2},  {1920, 1080, 2}, {2047, 1153, 0}, {2970, 1999, 0},
+                                   {4001, 3001, 0}, {4095, 4093, 1}, {4096, 4096, 0}};
     int count = 0;
-    for (int s = 0; s < total; s++) {
+    for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
         const int w = sizes[s][0], h = sizes[s][1];
-        const int big = w == 4095 && h == 4093; /* two-warp hysteresis kernels */
-        if (small && s >= 10 && !(w == 1000 && h == 999) && !(w == 1920 && h == 1080) && !big)
+        const int options = small ? sizes[s][2] : (w * h > 4000000 ? 6 : 16);
+        if (!options)
             continue;
         count++;
-        const int options = small ? (s < 10 ? 4 : big ? 1 : 2) : (w * h > 4000000 ? 6 : 16);
         for (int k = 0; k < options; k++) {
             void *mem;
             const int cn = k % 3 == 0 ? 1 : (k % 3 == 1 ? 3 : 4);
