@@ -429,8 +429,7 @@ static void test_gradients(const edgel_image *photo)
     printf("gradients compared\n");
 }
 
-/* A batch (host and device) and two contexts on two streams give the single calls' bytes.
- * 64 frames of 640x480 (a launch's most) are 19,200 tiles: link_tiles takes two warps a tile. */
+/* A batch (host and device) and two contexts on two streams give the single calls' bytes. */
 static void test_batches_and_streams(const edgel_image *photo, int small)
 {
     const int count = small ? 3 : 70, w = small ? 97 : 640, h = small ? 61 : 480;
@@ -501,6 +500,17 @@ static void test_batches_and_streams(const edgel_image *photo, int small)
         CHECK(edgel_canny(i % 2 ? gpu2 : gpu, &p, &dsrc[i], &dout[i], NULL) == EDGEL_OK);
     CHECK(edgel_context_synchronize(gpu) == EDGEL_OK);
     CHECK(edgel_context_synchronize(gpu2) == EDGEL_OK);
+    same = 1;
+    for (int i = 0; i < count; i++) {
+        device_download(&dout[i], out[i].data);
+        same &= memcmp(ref[i].data, out[i].data, (size_t)w * h) == 0;
+    }
+    CHECK(same);
+    /* A device batch on the caller's stream: waiting for that stream covers all of it. */
+    for (int i = 0; i < count; i++)
+        CUDA_CHECK(cudaMemsetAsync(dout[i].data, 0x5A, (size_t)w * h, s1));
+    CHECK(edgel_canny_batch(gpu, &p, dsrc, dout, count) == EDGEL_OK);
+    CUDA_CHECK(cudaStreamSynchronize(s1));
     same = 1;
     for (int i = 0; i < count; i++) {
         device_download(&dout[i], out[i].data);
