@@ -330,7 +330,6 @@ static bool early_launch_supported()
     return known[device] == 2;
 }
 
-/* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
 /* Launches of at least this many tiles (frames of 4096x4096 and up, batches) run link_tiles
  * and finish_tiles with two warps a tile, fewer with four: a tile takes longer with two, but
  * twice as many share an SM, which pays where the tiles fill the GPU many times over.
@@ -338,23 +337,18 @@ static bool early_launch_supported()
 #ifndef EDGEL_LINK_PAIR_TILES
 #define EDGEL_LINK_PAIR_TILES 16384
 #endif
-#ifndef EDGEL_FINISH_PAIR_TILES
-#define EDGEL_FINISH_PAIR_TILES EDGEL_LINK_PAIR_TILES
-#endif
+
+/* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
 static edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_bits &b,
                                       const canny_geometry &g, int nframes)
 {
     const bool early = early_launch_supported();
     const dim3 grid = tile_blocks(b, 1, nframes);
-    const long long tiles = (long long)b.tiles_x * b.tiles_y * nframes;
-    if (tiles >= EDGEL_LINK_PAIR_TILES)
-        CUDA_TRY(launch_after(early, link_tiles<2>, grid, dim3(64), stream, b));
-    else
-        CUDA_TRY(launch_after(early, link_tiles<4>, grid, dim3(128), stream, b));
-    if (tiles >= EDGEL_FINISH_PAIR_TILES)
-        CUDA_TRY(launch_after(early, finish_tiles<2>, grid, dim3(64), stream, t, b, g.width, g.height));
-    else
-        CUDA_TRY(launch_after(early, finish_tiles<4>, grid, dim3(128), stream, t, b, g.width, g.height));
+    const bool pair = (long long)b.tiles_x * b.tiles_y * nframes >= EDGEL_LINK_PAIR_TILES;
+    const dim3 block(pair ? 64 : 128);
+    CUDA_TRY(launch_after(early, pair ? link_tiles<2> : link_tiles<4>, grid, block, stream, b));
+    CUDA_TRY(launch_after(early, pair ? finish_tiles<2> : finish_tiles<4>, grid, block, stream, t, b,
+                          g.width, g.height));
     return EDGEL_OK;
 }
 
