@@ -70,14 +70,29 @@ __device__ __forceinline__ uint32_t load_parent(const uint32_t *parent, uint32_t
 #endif
 }
 
-__device__ __forceinline__ uint32_t uf_find(const uint32_t *parent, uint32_t x)
+/* The roots of N nodes at once (where `want`; others give 0xFFFFFFFF): the finds' loads
+ * overlap instead of walking one path after the other. */
+template <int N>
+__device__ __forceinline__ void uf_find_each(const uint32_t *parent, uint32_t (&x)[N],
+                                             const bool (&want)[N])
 {
-    uint32_t up = load_parent(parent, x);
-    while (up != x) {
-        x = up;
-        up = load_parent(parent, x);
+    uint32_t up[N];
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        up[k] = want[k] ? load_parent(parent, x[k]) : x[k];
+    for (bool more = true; more;) {
+        more = false;
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            if (up[k] != x[k]) {
+                x[k] = up[k];
+                up[k] = load_parent(parent, x[k]);
+                more = true;
+            }
     }
-    return x;
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        x[k] = want[k] ? x[k] : 0xFFFFFFFFu;
 }
 
 /* Joins the sets of a and b: the larger root is pointed at the smaller with atomicMin, so
@@ -366,31 +381,6 @@ __device__ __forceinline__ void write_edge_bytes(uint8_t *out, uint32_t bits, in
     }
     for (int k = 0; k < n; k++)
         out[k] = (byte >> k & 1) ? 255 : 0;
-}
-
-/* The roots of N nodes at once (where `want`; others give 0xFFFFFFFF): the finds' loads
- * overlap instead of walking one path after the other. */
-template <int N>
-__device__ __forceinline__ void uf_find_each(const uint32_t *parent, uint32_t (&x)[N],
-                                             const bool (&want)[N])
-{
-    uint32_t up[N];
-#pragma unroll
-    for (int k = 0; k < N; k++)
-        up[k] = want[k] ? load_parent(parent, x[k]) : x[k];
-    for (bool more = true; more;) {
-        more = false;
-#pragma unroll
-        for (int k = 0; k < N; k++)
-            if (up[k] != x[k]) {
-                x[k] = up[k];
-                up[k] = load_parent(parent, x[k]);
-                more = true;
-            }
-    }
-#pragma unroll
-    for (int k = 0; k < N; k++)
-        x[k] = want[k] ? x[k] : 0xFFFFFFFFu;
 }
 
 /* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. A
