@@ -245,27 +245,36 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 #undef EDGEL_TILE_CASE
 }
 
-/* The streaming kernel's shapes, most work shared first: NT tiles a warp, SPLIT warps a tile.
- * A launch takes the first that gives at least EDGEL_STREAM_MIN_WARPS warps (else the last),
- * about 15 an SM of an H100 or H200: wide warps share the per-row work, but need more
- * registers, so fewer fit on an SM; few warps, each walking many rows, leave the GPU idle;
- * bands of part of a tile read its four halo rows again. Two tiles in half bands have as
- * many warps as a tile a warp and measured faster (1080p), so the latter is not a shape.
- * Measured in docs/gpu-runs/2026-11-22-h200-stream-shapes.txt and -stream-bands.txt (a -D
- * to measure others). */
+/* The streaming kernel's shapes, most work shared first: PX pixels (and tiles) a lane, SPLIT
+ * warps a tile. A launch takes the first that gives at least EDGEL_STREAM_MIN_WARPS warps
+ * (else the last), about 15 an SM of an H100 or H200: wide warps share the per-row work, but
+ * need more registers, so fewer fit on an SM; few warps, each walking many rows, leave the
+ * GPU idle; bands of part of a tile read its four halo rows again. Two tiles in half bands
+ * have as many warps as a tile a warp and measured faster (1080p), so the latter is not a
+ * shape. Measured in docs/gpu-runs/2026-11-22-h200-stream-shapes.txt and -stream-bands.txt
+ * (a -D to measure others). */
 #ifndef EDGEL_STREAM_MIN_WARPS
 #define EDGEL_STREAM_MIN_WARPS 1980
 #endif
 struct stream_shape {
-    int nt, split;
-    void (*kernel[2])(frame_table, canny_bits, canny_geometry); /* L1, L2 */
+    int px, split;
+    void (*kernel[2])(frame_table, canny_bits, canny_geometry, bool); /* L1, L2 */
 };
-#define EDGEL_STREAM_SHAPE(NT, SPLIT) \
-    {NT, SPLIT, {canny_stream_kernel<NT, SPLIT, false>, canny_stream_kernel<NT, SPLIT, true>}}
+#define EDGEL_STREAM_SHAPE(PX, SPLIT) \
+    {PX, SPLIT, {canny_stream_kernel<PX, SPLIT, false>, canny_stream_kernel<PX, SPLIT, true>}}
 static const stream_shape stream_shapes[] = {EDGEL_STREAM_SHAPE(4, 1), EDGEL_STREAM_SHAPE(2, 1),
                                              EDGEL_STREAM_SHAPE(2, 2), EDGEL_STREAM_SHAPE(1, 2),
                                              EDGEL_STREAM_SHAPE(1, 4)};
 #undef EDGEL_STREAM_SHAPE
+
+/* Whether every frame's rows can be read `bytes` at a time with aligned loads. */
+static bool rows_aligned(const frame_table &t, int nframes, int bytes)
+{
+    bool ok = t.src_pitch % (size_t)bytes == 0;
+    for (int z = 0; z < nframes; z++)
+        ok = ok && (uintptr_t)t.src[z] % (uintptr_t)bytes == 0;
+    return ok;
+}
 
 static void launch_stream(cudaStream_t stream, const frame_table &t, const canny_bits &b,
                           const canny_geometry &g, int nframes)
@@ -274,14 +283,15 @@ static void launch_stream(cudaStream_t stream, const frame_table &t, const canny
     long long warps = 0;
     int i = 0;
     for (; i < count; i++) {
-        warps = (long long)((b.tiles_x + stream_shapes[i].nt - 1) / stream_shapes[i].nt) * b.tiles_y *
+        warps = (long long)((b.tiles_x + stream_shapes[i].px - 1) / stream_shapes[i].px) * b.tiles_y *
                 stream_shapes[i].split * nframes;
         if (warps >= EDGEL_STREAM_MIN_WARPS || i == count - 1)
             break;
     }
     const dim3 grid((unsigned)((warps / nframes + EDGEL_STREAM_WARPS - 1) / EDGEL_STREAM_WARPS), 1,
                     (unsigned)nframes);
-    stream_shapes[i].kernel[g.l2 ? 1 : 0]<<<grid, 32 * EDGEL_STREAM_WARPS, 0, stream>>>(t, b, g);
+    const bool aligned = rows_aligned(t, nframes, stream_shapes[i].px);
+    stream_shapes[i].kernel[g.l2 ? 1 : 0]<<<grid, 32 * EDGEL_STREAM_WARPS, 0, stream>>>(t, b, g, aligned);
 }
 
 /* Blocks of `per_block` units for every tile of nframes frames, a unit a tile. */
@@ -432,7 +442,7 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
     memset(&so, 0, sizeof so);
     if (st)
         so = st->out;
-    if (p->aperture == 3 && cn == 1 && !so.dx && !so.mag && !so.suppressed) {
+    if (p->aperture == 3 && cn == 1 && !so.dx && !so.mag && !so.suppressed && cur.src_pitch <= UINT32_MAX) {
         launch_stream(stream, cur, b, g, nframes);
     } else {
         const dim3 tiles(b.tiles_x, b.tiles_y, nframes);

@@ -208,14 +208,16 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
 
 /*
  * The common case of canny_tile_kernel, streamed: Sobel 3x3 of one gray u8 channel, no stage
- * outputs. A warp takes NT side-by-side 32x32 tiles, and of them a band of 32 / SPLIT rows
- * (SPLIT warps share the tiles' rows), with a lane per column of each tile. It walks down the
- * band's rows and the four beyond it (replicated at the image's edges), keeping three rows of
- * magnitudes in registers. A neighbour's value comes by shuffle: left of lane l in tile j is
- * lane l - 1, or for lane 0 lane 31 of tile j - 1; the two columns beyond the group's sides
- * come from the halo loads of lanes 0, 1, 30 and 31. The per-row work that is not per pixel
- * (addresses, halo, votes) is shared by the NT tiles. A row's ballot is its tile's bitmap
- * word; lane r keeps the words of the band's row r and stores them last.
+ * outputs. A warp takes PX side-by-side 32x32 tiles, 32 * PX columns, lane l the PX adjacent
+ * columns PX * l .. PX * l + PX - 1 (one aligned load a row), and of them a band of
+ * 32 / SPLIT rows (SPLIT warps share the tiles' rows). It walks down the band's rows and the
+ * four beyond it (replicated at the image's edges), keeping three rows of magnitudes in
+ * registers. Only a lane's first and last columns need a neighbour's values, by shuffle from
+ * lanes l - 1 and l + 1; the two columns beyond the warp's sides come from the halo loads of
+ * lanes 0, 1, 30 and 31. The per-row work that is not per pixel (addresses, halo, shuffles,
+ * votes) is shared by a lane's PX pixels. A row's PX ballots (bit l of ballot p: column
+ * PX * l + p) are kept in shared memory; at the end lane r turns those of band row r into its
+ * tiles' bitmap words (tile_word).
  */
 #ifndef EDGEL_STREAM_WARPS /* warps per block (a -D to measure others) */
 #define EDGEL_STREAM_WARPS 4
@@ -224,188 +226,252 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
 #ifndef EDGEL_STREAM_PREFETCH /* rows ahead a row is prefetched into L2, where the kernel loads fewer ahead */
 #define EDGEL_STREAM_PREFETCH 9
 #endif
-template <int NT, int SPLIT, bool L2>
+
+/* A lane's PX pixels of a row as the bytes of a word (pixel p in byte p): one load at `at`
+ * where `whole` (the PX pixels inside the row and the address aligned), else a load a pixel
+ * from the row's clamped columns xo (the image's right edge, unaligned frames). */
+template <int PX>
+__device__ __forceinline__ uint32_t load_pixels(const uint8_t *at, const uint8_t *row, bool whole,
+                                                const int (&xo)[PX])
+{
+    if (PX == 4 && whole)
+        return __ldg((const unsigned int *)at);
+    if (PX == 2 && whole)
+        return __ldg((const unsigned short *)at);
+    uint32_t v = 0;
+#pragma unroll
+    for (int p = 0; p < PX; p++)
+        v |= (uint32_t)__ldg(row + xo[p]) << (8 * p);
+    return v;
+}
+
+/* Swaps the bits of x at the positions in `mask` with those `delta` above them. */
+__device__ __forceinline__ uint32_t delta_swap(uint32_t x, uint32_t mask, int delta)
+{
+    const uint32_t t = ((x >> delta) ^ x) & mask;
+    return x ^ t ^ (t << delta);
+}
+
+/* The bitmap word of tile t (bit c: column 32 t + c) from a row's PX ballots, bit l of b[p]
+ * being column PX * l + p. The ballots' bits of the tile are gathered into one word (bit
+ * PX-block p holds b[p]'s), which the delta swaps transpose (bit 8p + i -> 4i + p for four
+ * pixels a lane, 16p + i -> 2i + p for two). */
+template <int PX> __device__ __forceinline__ uint32_t tile_word(const uint32_t (&b)[PX], int t)
+{
+    if constexpr (PX == 1) {
+        return b[0];
+    } else if constexpr (PX == 2) {
+        uint32_t x = __byte_perm(b[0], b[1], t == 0 ? 0x5410 : 0x7632);
+        x = delta_swap(x, 0x0000AAAAu, 15);
+        x = delta_swap(x, 0x0000CCCCu, 14);
+        x = delta_swap(x, 0x0000F0F0u, 12);
+        return delta_swap(x, 0x0000FF00u, 8);
+    } else {
+        const uint32_t sel = (uint32_t)t | (uint32_t)(t + 4) << 4;
+        uint32_t x = __byte_perm(__byte_perm(b[0], b[1], sel), __byte_perm(b[2], b[3], sel), 0x5410);
+        x = delta_swap(x, 0x0000F0F0u, 12);
+        x = delta_swap(x, 0x00CC00CCu, 6);
+        x = delta_swap(x, 0x0A0A0A0Au, 3);
+        return delta_swap(x, 0x22222222u, 1);
+    }
+}
+
+template <int PX, int SPLIT, bool L2>
 __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
-    canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g)
+    canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g, bool aligned)
 {
     /* Bands of 32 / SPLIT rows plus 4: 36, 20 or 12 rows (see the chunks below). */
     static_assert(SPLIT == 1 || SPLIT == 2 || SPLIT == 4, "bands of 32, 16 or 8 rows");
-    constexpr int BAND = EDGEL_TILE / SPLIT, SPAN = EDGEL_TILE * NT;
-    const int lane = threadIdx.x & 31, z = blockIdx.z;
-    const int unit = blockIdx.x * EDGEL_STREAM_WARPS + (threadIdx.x >> 5);
-    const int groups_x = (bits.tiles_x + NT - 1) / NT, part = unit % SPLIT, group = unit / SPLIT;
-    const int ty = group / groups_x, tx0 = (group - ty * groups_x) * NT;
+    static_assert(PX == 1 || PX == 2 || PX == 4, "one, two or four pixels a lane");
+    constexpr int BAND = EDGEL_TILE / SPLIT, SPAN = EDGEL_TILE * PX;
+    /* A row's ballots, cand then strong, for each band row of each warp of the block. */
+    __shared__ uint32_t s_votes[EDGEL_STREAM_WARPS][BAND][2 * PX];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, z = blockIdx.z;
+    const int unit = blockIdx.x * EDGEL_STREAM_WARPS + warp;
+    const int groups_x = (bits.tiles_x + PX - 1) / PX, part = unit % SPLIT, group = unit / SPLIT;
+    const int ty = group / groups_x, tx0 = (group - ty * groups_x) * PX;
     if (ty >= bits.tiles_y)
         return; /* whole warps */
     const int w = g.width, h = g.height, x0 = tx0 * EDGEL_TILE, y0 = ty * EDGEL_TILE + part * BAND;
     const uint8_t *src = frames.src[z];
-    const size_t pitch = frames.src_pitch;
+    const uint32_t pitch = (uint32_t)frames.src_pitch; /* the launch checks that it fits */
 #pragma unroll
-    for (int j = 0; j < NT; j++)
+    for (int j = 0; j < PX; j++)
         if (tx0 + j < bits.tiles_x)
             for (int k = part * 32 + lane; k < EDGEL_TILE_NODES; k += 32 * SPLIT)
                 init_tile_nodes(bits.parent + z * bits.stride, ty * bits.tiles_x + tx0 + j, k);
 
-    /* This lane's column in each tile, and a halo column (lanes 0 and 1: the two left of the
-     * group; lanes 30 and 31: the two right of it; the others repeat their own). */
-    int xo[NT];
-    bool in_x[NT];
+    /* This lane's columns, and a halo column (lanes 0 and 1: the two left of the warp's
+     * columns; lanes 30 and 31: the two right of them; the others repeat their own). */
+    const int xl = x0 + PX * lane;
+    const bool whole = aligned && xl + PX <= w;
+    int xo[PX], xmask[PX]; /* clamped columns; all ones inside the image, else 0 */
 #pragma unroll
-    for (int j = 0; j < NT; j++) {
-        in_x[j] = x0 + EDGEL_TILE * j + lane < w;
-        xo[j] = edgel_clamp_index(x0 + EDGEL_TILE * j + lane, w);
+    for (int p = 0; p < PX; p++) {
+        xo[p] = edgel_clamp_index(xl + p, w);
+        xmask[p] = xl + p < w ? -1 : 0;
     }
     const bool near_in = lane == 0 ? x0 > 0 : x0 + SPAN < w;
     const int xh = edgel_clamp_index(lane == 0 ? x0 - 2 : lane == 1 ? x0 - 1 : lane == 30 ? x0 + SPAN
-                                     : lane == 31 ? x0 + SPAN + 1 : x0 + lane, w);
+                                     : lane == 31 ? x0 + SPAN + 1 : xl, w);
     const int left_lane = (lane + 31) & 31, right_lane = (lane + 1) & 31;
+    /* Row y's offset, clamped (32 bits times 32: one multiply-add an address). */
+    const auto row_offset = [&](int y) { return (size_t)(uint32_t)max(0, min(y, h - 1)) * pitch; };
 
     /* Each input row is loaded AHEAD rows before it is used, into a ring of AHEAD + 3 rows that
-     * also holds the two rows before the current one. A lane of one tile does a quarter of the
-     * work a row of four tiles does, so it loads further ahead to keep as many cycles between
-     * a load and its use. A whole tile's row loop stays rolled in chunks of one ring (unrolled
-     * whole, the kernel outgrows the instruction cache): the ring and the rolling values,
+     * also holds the two rows before the current one (packed: byte p is pixel p), and unpacked
+     * into a window of three rows when it is used. With one pixel a lane, a row is a quarter
+     * of the work of four, so it loads further ahead to keep as many cycles between a load
+     * and its use. A whole tile's row loop stays rolled in chunks of one ring (unrolled whole,
+     * the kernel outgrows the instruction cache): the ring, the window and the rolling values,
      * which cycle with periods 2 and 3, come back to the registers they started in at the end
      * of a chunk, so nothing is moved. A band of half or a quarter of a tile's rows is one
      * chunk, unrolled whole: each step's row is known at compile time, so the steps whose
      * results are never used are left out (the gradients of rows k < 2, the NMS of rows
      * k < 4, the loads of rows past the band's end; a quarter band's rows are a third halo). */
     constexpr bool ONE_CHUNK = SPLIT > 1;
-    constexpr int AHEAD = NT == 1 ? 9 : 3, ROWS = BAND + 4, CHUNK = ONE_CHUNK ? ROWS : AHEAD + 3;
+    constexpr int AHEAD = PX == 1 ? 9 : 3, ROWS = BAND + 4, CHUNK = ONE_CHUNK ? ROWS : AHEAD + 3;
     static_assert(ONE_CHUNK || (ROWS % CHUNK == 0 && CHUNK % 6 == 0), "whole chunks");
-    const uint8_t *col[NT + 1]; /* this lane's columns, the halo last */
-#pragma unroll
-    for (int j = 0; j < NT; j++)
-        col[j] = src + xo[j];
-    col[NT] = src + xh;
-    /* For the L2 prefetch: lane l touches tile l % NT, so one instruction covers the warp's
-     * columns. */
-    const uint8_t *prefetch_col = src + edgel_clamp_index(x0 + EDGEL_TILE * (lane % NT) + lane, w);
-    int32_t in[CHUNK][NT + 1]; /* row k in in[k % CHUNK]; rows before the first are zeros */
+    /* This lane's first column, the halo column and, for the L2 prefetch, the first column
+     * clamped (the warp's columns are one span). */
+    const uint8_t *main_col = src + xl, *halo_col = src + xh, *prefetch_col = src + xo[0];
+    uint32_t ring[CHUNK]; /* row k in ring[k % CHUNK]; rows before the first are zeros */
+    int32_t halo[CHUNK];  /* the same of the halo column */
 #pragma unroll
     for (int i = 0; i < CHUNK; i++) {
-        const size_t off = (size_t)edgel_clamp_index(y0 - 2 + i, h) * pitch;
-#pragma unroll
-        for (int j = 0; j <= NT; j++)
-            in[i][j] = i < AHEAD ? __ldg(col[j] + off) : 0;
+        const size_t off = row_offset(y0 - 2 + i);
+        ring[i] = i < AHEAD ? load_pixels<PX>(main_col + off, src + off, whole, xo) : 0u;
+        halo[i] = i < AHEAD ? __ldg(halo_col + off) : 0;
     }
-    /* Per tile: magnitudes of the rows up, centre and down (mid, left and right neighbours);
-     * gradients of the centre and down rows. */
-    int32_t mu[NT], mc[NT], md[NT], lu[NT], lc[NT], ld[NT], ru[NT], rc[NT], rd[NT];
-    int32_t dxc[NT], dyc[NT], dxd[NT], dyd[NT];
-    uint32_t cand_word[NT], strong_word[NT];
+    /* The unpacked rows k - 2, k - 1, k in win[(k + 1) % 3], win[(k + 2) % 3], win[k % 3]. */
+    int32_t win[3][PX];
+    /* Per pixel: magnitudes of the rows up, centre and down, and the left neighbour of the
+     * first pixel and the right one of the last in each; gradients of the centre and down
+     * rows. */
+    int32_t mu[PX], mc[PX], md[PX], dxc[PX], dyc[PX], dxd[PX], dyd[PX];
+    int32_t lu = 0, lc = 0, ld = 0, ru = 0, rc = 0, rd = 0;
 #pragma unroll
-    for (int j = 0; j < NT; j++) {
-        mu[j] = mc[j] = md[j] = lu[j] = lc[j] = ld[j] = ru[j] = rc[j] = rd[j] = 0;
-        dxc[j] = dyc[j] = dxd[j] = dyd[j] = 0;
-        cand_word[j] = strong_word[j] = 0;
+    for (int p = 0; p < PX; p++) {
+        mu[p] = mc[p] = md[p] = dxc[p] = dyc[p] = dxd[p] = dyd[p] = 0;
+        win[0][p] = win[1][p] = win[2][p] = 0;
     }
 #pragma unroll 1
     for (int k0 = 0; k0 < ROWS; k0 += CHUNK) {
 #pragma unroll
         for (int i = 0; i < CHUNK; i++) {
             const int k = ONE_CHUNK ? i : k0 + i;
-            const int32_t *o0 = in[(i + CHUNK - 2) % CHUNK], *o1 = in[(i + CHUNK - 1) % CHUNK], *o2 = in[i];
             if (!ONE_CHUNK || i + AHEAD < ROWS) {
                 /* (in whole tiles, past the last rows these load clamped rows that go unused:
                  * no branch) */
-                const size_t off = (size_t)edgel_clamp_index(y0 - 2 + k + AHEAD, h) * pitch;
-#pragma unroll
-                for (int j = 0; j <= NT; j++)
-                    in[(i + AHEAD) % CHUNK][j] = __ldg(col[j] + off);
+                const size_t off = row_offset(y0 - 2 + k + AHEAD);
+                ring[(i + AHEAD) % CHUNK] = load_pixels<PX>(main_col + off, src + off, whole, xo);
+                halo[(i + AHEAD) % CHUNK] = __ldg(halo_col + off);
                 if (EDGEL_STREAM_PREFETCH > AHEAD && (!ONE_CHUNK || i + EDGEL_STREAM_PREFETCH < ROWS)) {
                     /* into L2: no register waits for it */
-                    const int py = edgel_clamp_index(y0 - 2 + k + EDGEL_STREAM_PREFETCH, h);
-                    asm volatile("prefetch.global.L2 [%0];" ::"l"(prefetch_col + (size_t)py * pitch));
+                    const size_t ahead = row_offset(y0 - 2 + k + EDGEL_STREAM_PREFETCH);
+                    asm volatile("prefetch.global.L2 [%0];" ::"l"(prefetch_col + ahead));
                 }
             }
+            int32_t *a = win[(i + 1) % 3], *b = win[(i + 2) % 3], *c = win[i % 3];
+#pragma unroll
+            for (int p = 0; p < PX; p++)
+                c[p] = (int32_t)((ring[i % CHUNK] >> (8 * p)) & 0xFFu);
             /* Elsewhere the gradients of rows k < 2 are computed and shifted out unused:
              * that costs less than branching around them. */
             if (!ONE_CHUNK || i >= 2) {
-                /* Gradient and magnitude of row y = y0 - 3 + k, centred on input row k - 1. */
+                /* Gradient and magnitude of row y = y0 - 3 + k, centred on input row k - 1.
+                 * Column sums s = a + 2b + c, d = c - a; cs[p + 1], cd[p + 1] are pixel p's,
+                 * the ends the neighbouring lanes' (lane 0's left: lane 1's halo column; lane
+                 * 31's right: lane 30's). */
                 const int y = y0 - 3 + k;
-                const bool in_y = y >= 0 && y < h;
-                int32_t m[NT], ml[NT], mr[NT];
-                /* Column sums: s = a + 2b + c, d = c - a over the rows a, b, c, of this lane's
-                 * column and its left and right neighbours'. */
-                int32_t cs[NT], cd[NT], sl[NT], sr[NT], dl[NT], dr[NT];
-#pragma unroll
-                for (int j = 0; j < NT; j++) {
-                    cs[j] = o0[j] + 2 * o1[j] + o2[j];
-                    cd[j] = o2[j] - o0[j];
-                    sl[j] = __shfl_sync(EDGEL_FULL_WARP, cs[j], left_lane);
-                    sr[j] = __shfl_sync(EDGEL_FULL_WARP, cs[j], right_lane);
-                    dl[j] = __shfl_sync(EDGEL_FULL_WARP, cd[j], left_lane);
-                    dr[j] = __shfl_sync(EDGEL_FULL_WARP, cd[j], right_lane);
-                }
-                /* Lanes 0 and 31: the far column's sums are their own halo's, the near
-                 * column's those of lane 1's or lane 30's halo. */
-                const int32_t sf = o0[NT] + 2 * o1[NT] + o2[NT], df = o2[NT] - o0[NT];
+                const int32_t ymask = y >= 0 && y < h ? -1 : 0;
+                const int32_t h0 = halo[(i + CHUNK - 2) % CHUNK], h1 = halo[(i + CHUNK - 1) % CHUNK];
+                const int32_t sf = h0 + 2 * h1 + halo[i % CHUNK], df = halo[i % CHUNK] - h0;
                 const int32_t sn = __shfl_xor_sync(EDGEL_FULL_WARP, sf, 1);
                 const int32_t dn = __shfl_xor_sync(EDGEL_FULL_WARP, df, 1);
+                int32_t cs[PX + 2], cd[PX + 2];
 #pragma unroll
-                for (int j = 0; j < NT; j++) {
-                    const int32_t s_left = lane == 0 ? (j == 0 ? sn : sl[j - 1]) : sl[j];
-                    const int32_t s_right = lane == 31 ? (j == NT - 1 ? sn : sr[j + 1]) : sr[j];
-                    const int32_t d_left = lane == 0 ? (j == 0 ? dn : dl[j - 1]) : dl[j];
-                    const int32_t d_right = lane == 31 ? (j == NT - 1 ? dn : dr[j + 1]) : dr[j];
-                    const int32_t gx = s_right - s_left, gy = d_left + 2 * cd[j] + d_right;
-                    const int32_t mag = edgel_magnitude(gx, gy, L2);
-                    m[j] = in_x[j] & in_y ? mag : 0;
-                    dxc[j] = dxd[j], dyc[j] = dyd[j], dxd[j] = gx, dyd[j] = gy;
+                for (int p = 0; p < PX; p++) {
+                    cs[p + 1] = a[p] + 2 * b[p] + c[p];
+                    cd[p + 1] = c[p] - a[p];
                 }
-                /* The near column's magnitude from the far, near and own columns (its sign
-                 * does not matter to a magnitude). */
-                const int32_t own_s = lane == 31 ? cs[NT - 1] : cs[0], own_d = lane == 31 ? cd[NT - 1] : cd[0];
+                const int32_t sl = __shfl_sync(EDGEL_FULL_WARP, cs[PX], left_lane);
+                const int32_t dl = __shfl_sync(EDGEL_FULL_WARP, cd[PX], left_lane);
+                const int32_t sr = __shfl_sync(EDGEL_FULL_WARP, cs[1], right_lane);
+                const int32_t dr = __shfl_sync(EDGEL_FULL_WARP, cd[1], right_lane);
+                cs[0] = lane == 0 ? sn : sl;
+                cd[0] = lane == 0 ? dn : dl;
+                cs[PX + 1] = lane == 31 ? sn : sr;
+                cd[PX + 1] = lane == 31 ? dn : dr;
+                int32_t m[PX];
+#pragma unroll
+                for (int p = 0; p < PX; p++) {
+                    const int32_t gx = cs[p + 2] - cs[p], gy = cd[p] + 2 * cd[p + 1] + cd[p + 2];
+                    m[p] = edgel_magnitude(gx, gy, L2) & xmask[p] & ymask;
+                    dxc[p] = dxd[p], dyc[p] = dyd[p], dxd[p] = gx, dyd[p] = gy;
+                }
+                /* The halo column next to lane 0's first pixel or lane 31's last, from the
+                 * far, near and own columns (its sign does not matter to a magnitude). */
+                const int32_t own_s = lane == 31 ? cs[PX] : cs[1], own_d = lane == 31 ? cd[PX] : cd[1];
                 const int32_t near_mag = edgel_magnitude(own_s - sf, df + 2 * dn + own_d, L2);
-                const int32_t mh = near_in & in_y ? near_mag : 0;
+                const int32_t mh = near_in ? near_mag & ymask : 0;
+                const int32_t ml = __shfl_sync(EDGEL_FULL_WARP, m[PX - 1], left_lane);
+                const int32_t mr = __shfl_sync(EDGEL_FULL_WARP, m[0], right_lane);
+                lu = lc, ru = rc, lc = ld, rc = rd;
+                ld = lane == 0 ? mh : ml;
+                rd = lane == 31 ? mh : mr;
 #pragma unroll
-                for (int j = 0; j < NT; j++) {
-                    ml[j] = __shfl_sync(EDGEL_FULL_WARP, m[j], left_lane);
-                    mr[j] = __shfl_sync(EDGEL_FULL_WARP, m[j], right_lane);
-                }
-#pragma unroll
-                for (int j = 0; j < NT; j++) {
-                    const int32_t l = lane == 0 ? (j == 0 ? mh : ml[j - 1]) : ml[j];
-                    const int32_t r = lane == 31 ? (j == NT - 1 ? mh : mr[j + 1]) : mr[j];
-                    mu[j] = mc[j], lu[j] = lc[j], ru[j] = rc[j];
-                    mc[j] = md[j], lc[j] = ld[j], rc[j] = rd[j];
-                    md[j] = m[j], ld[j] = l, rd[j] = r;
-                }
+                for (int p = 0; p < PX; p++)
+                    mu[p] = mc[p], mc[p] = md[p], md[p] = m[p];
             }
             if (!ONE_CHUNK || i >= 4) {
                 /* NMS of band row k - 4 (its lower neighbour row was just computed). Rows where
                  * no magnitude passes the low threshold (flat regions) skip it, as do k < 4. */
                 bool any = false;
 #pragma unroll
-                for (int j = 0; j < NT; j++)
-                    any |= mc[j] > g.low;
+                for (int p = 0; p < PX; p++)
+                    any |= mc[p] > g.low;
+                uint32_t votes[2 * PX];
+#pragma unroll
+                for (int p = 0; p < 2 * PX; p++)
+                    votes[p] = 0;
                 if (k >= 4 && __any_sync(EDGEL_FULL_WARP, any) && y0 + k - 4 < h) {
 #pragma unroll
-                    for (int j = 0; j < NT; j++) {
-                        const bool keep = in_x[j] & (mc[j] > g.low) &
-                                          edgel_nms_keep(mc[j], lu[j], mu[j], ru[j], lc[j], rc[j], ld[j],
-                                                         md[j], rd[j], dxc[j], dyc[j]);
-                        const uint32_t cm = __ballot_sync(EDGEL_FULL_WARP, keep);
-                        const uint32_t sm = __ballot_sync(EDGEL_FULL_WARP, keep & (mc[j] > g.high));
-                        if (lane == k - 4)
-                            cand_word[j] = cm, strong_word[j] = sm;
+                    for (int p = 0; p < PX; p++) {
+                        const int32_t l_u = p == 0 ? lu : mu[p - 1], r_u = p == PX - 1 ? ru : mu[p + 1];
+                        const int32_t l_c = p == 0 ? lc : mc[p - 1], r_c = p == PX - 1 ? rc : mc[p + 1];
+                        const int32_t l_d = p == 0 ? ld : md[p - 1], r_d = p == PX - 1 ? rd : md[p + 1];
+                        /* (columns outside the image have magnitude 0, never above a
+                         * neighbour's, so the NMS drops them) */
+                        const bool keep = (mc[p] > g.low) &
+                                          edgel_nms_keep(mc[p], l_u, mu[p], r_u, l_c, r_c, l_d, md[p], r_d,
+                                                         dxc[p], dyc[p]);
+                        votes[p] = __ballot_sync(EDGEL_FULL_WARP, keep);
+                        votes[PX + p] = __ballot_sync(EDGEL_FULL_WARP, keep & (mc[p] > g.high));
                     }
-                } else if (lane == k - 4) {
+                }
+                if (k >= 4 && lane == 0) {
 #pragma unroll
-                    for (int j = 0; j < NT; j++)
-                        cand_word[j] = strong_word[j] = 0;
+                    for (int p = 0; p < 2 * PX; p++)
+                        s_votes[warp][k - 4][p] = votes[p];
                 }
             }
         }
     }
+    __syncwarp();
     if (lane < BAND) {
+        uint32_t cand[PX], strong[PX];
+#pragma unroll
+        for (int p = 0; p < PX; p++) {
+            cand[p] = s_votes[warp][lane][p];
+            strong[p] = s_votes[warp][lane][PX + p];
+        }
         const size_t word = z * bits.stride + (size_t)(y0 + lane) * bits.tiles_x + tx0;
 #pragma unroll
-        for (int j = 0; j < NT; j++)
-            if (tx0 + j < bits.tiles_x) {
-                bits.cand[word + j] = cand_word[j];
-                bits.strong[word + j] = strong_word[j];
+        for (int t = 0; t < PX; t++)
+            if (tx0 + t < bits.tiles_x) {
+                bits.cand[word + t] = tile_word<PX>(cand, t);
+                bits.strong[word + t] = tile_word<PX>(strong, t);
             }
     }
 }
