@@ -249,10 +249,10 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
  * warps a tile. A launch takes the first that gives at least EDGEL_STREAM_MIN_WARPS warps
  * (else the last), about 15 an SM of an H100 or H200: wide warps share the per-row work, but
  * need more registers, so fewer fit on an SM; few warps, each walking many rows, leave the
- * GPU idle; bands of part of a tile read its four halo rows again. Two tiles in half bands
- * have as many warps as a tile a warp and measured faster (1080p), so the latter is not a
- * shape. Measured in docs/gpu-runs/2026-11-22-h200-stream-shapes.txt and -stream-bands.txt
- * (a -D to measure others). */
+ * GPU idle; bands of part of a tile read its four halo rows again. Four pixels a lane in
+ * quarter bands measured faster at 1080p than two in half bands; eight pixels a lane need
+ * 182 registers (8 warps an SM) and measured slower than four in batches and at 8K
+ * (docs/gpu-runs/2026-11-22-h200-stream-eight-tried.txt; a -D to measure others). */
 #ifndef EDGEL_STREAM_MIN_WARPS
 #define EDGEL_STREAM_MIN_WARPS 1980
 #endif
@@ -262,8 +262,8 @@ struct stream_shape {
 };
 #define EDGEL_STREAM_SHAPE(PX, SPLIT) \
     {PX, SPLIT, {canny_stream_kernel<PX, SPLIT, false>, canny_stream_kernel<PX, SPLIT, true>}}
-static const stream_shape stream_shapes[] = {EDGEL_STREAM_SHAPE(4, 1), EDGEL_STREAM_SHAPE(2, 1),
-                                             EDGEL_STREAM_SHAPE(2, 2), EDGEL_STREAM_SHAPE(1, 2),
+static const stream_shape stream_shapes[] = {EDGEL_STREAM_SHAPE(4, 1), EDGEL_STREAM_SHAPE(4, 2),
+                                             EDGEL_STREAM_SHAPE(4, 4), EDGEL_STREAM_SHAPE(2, 4),
                                              EDGEL_STREAM_SHAPE(1, 4)};
 #undef EDGEL_STREAM_SHAPE
 
