@@ -4,8 +4,9 @@
  *
  * Canny runs in three launches, each over up to EDGEL_CUDA_MAX_FRAMES frames (blockIdx.z):
  *   canny_stream_kernel    the common case (gray u8, Sobel 3x3, no stage outputs): gradient,
- *                          magnitude, NMS and double threshold, a warp per row of up to four
- *                          32x32 tiles walking down their rows with the values in registers
+ *                          magnitude, NMS and double threshold, a warp over up to four 32x32
+ *                          tiles side by side (a lane taking adjacent columns) walking down
+ *                          their rows with the values in registers
  *   canny_tile_kernel      every other case (apertures 5, 7, Scharr; 3 or 4 channels; user
  *                          gradients; classes of another preset; stage outputs): the same from
  *                          a shared-memory copy of the tile and its halo
