@@ -341,25 +341,32 @@ static bool early_launch_supported()
 }
 
 /* Launches of at least this many tiles (frames of 4096x4096 and up, batches) run link_tiles
- * and finish_tiles with two warps a tile, fewer with four: a tile takes longer with two, but
- * twice as many share an SM, which pays where the tiles fill the GPU many times over.
- * Measured in docs/gpu-runs/2026-11-22-h200-link-warps.txt (a -D to measure others). */
-#ifndef EDGEL_LINK_PAIR_TILES
-#define EDGEL_LINK_PAIR_TILES 16384
+ * and finish_tiles with one warp a tile, fewer with four: a tile takes longer with one, but
+ * four times as many share an SM, which pays where the tiles fill the GPU many times over.
+ * Measured in docs/gpu-runs/2026-11-22-h200-link-warps.txt and -link-solo.txt (a -D to
+ * measure others). */
+#ifndef EDGEL_LINK_SOLO_TILES
+#define EDGEL_LINK_SOLO_TILES 16384
 #endif
+
+template <int W>
+static edgel_status launch_hysteresis_with(cudaStream_t stream, const frame_table &t,
+                                           const canny_bits &b, const canny_geometry &g, int nframes)
+{
+    const bool early = early_launch_supported();
+    const dim3 grid = tile_blocks(b, tiles_per_block<W>(), nframes), block(32 * W * tiles_per_block<W>());
+    CUDA_TRY(launch_after(early, link_tiles<W>, grid, block, stream, b));
+    CUDA_TRY(launch_after(early, finish_tiles<W>, grid, block, stream, t, b, g.width, g.height));
+    return EDGEL_OK;
+}
 
 /* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
 static edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_bits &b,
                                       const canny_geometry &g, int nframes)
 {
-    const bool early = early_launch_supported();
-    const dim3 grid = tile_blocks(b, 1, nframes);
-    const bool pair = (long long)b.tiles_x * b.tiles_y * nframes >= EDGEL_LINK_PAIR_TILES;
-    const dim3 block(pair ? 64 : 128);
-    CUDA_TRY(launch_after(early, pair ? link_tiles<2> : link_tiles<4>, grid, block, stream, b));
-    CUDA_TRY(launch_after(early, pair ? finish_tiles<2> : finish_tiles<4>, grid, block, stream, t, b,
-                          g.width, g.height));
-    return EDGEL_OK;
+    if ((long long)b.tiles_x * b.tiles_y * nframes >= EDGEL_LINK_SOLO_TILES)
+        return launch_hysteresis_with<1>(stream, t, b, g, nframes);
+    return launch_hysteresis_with<4>(stream, t, b, g, nframes);
 }
 
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,

@@ -241,23 +241,41 @@ __device__ __forceinline__ void join_side(uint32_t *parent, uint32_t cur, uint64
         uf_hook(parent, me, across_node(i + 1));
 }
 
+/* The hysteresis kernels take W = 4 warps a tile or 1: four give a tile the shortest time;
+ * one lets four times as many tiles share an SM, for launches of many tiles. With one warp a
+ * tile a block holds two tiles (an SM holds at most 32 blocks), each on its own. */
+template <int W> __host__ __device__ constexpr int tiles_per_block() { return W == 1 ? 2 : 1; }
+
+/* A barrier over the warps of one tile. */
+template <int W> __device__ __forceinline__ void tile_sync()
+{
+    if (W == 1)
+        __syncwarp();
+    else
+        __syncthreads();
+}
+
 /* Kernel 1 of 2: floods from the strong pixels, in-tile components of the side nodes, and the
- * joins across the top and left sides. A block of W (4 or 2) warps per tile: warp 0 floods
- * from the strong pixels while the others join across the top and left sides; then every
- * warp floods its share of the unreached side runs, EDGEL_LINK_PLANES at a time (natural
- * frames leave a few to two dozen small components per tile; one warp doing them in turn
- * set the kernel's time). Four warps give a tile the shortest time; two let twice as many
- * tiles share an SM, for launches of many tiles. */
+ * joins across the top and left sides. Warp 0 of a tile floods from the strong pixels while
+ * the others join across the top and left sides (with one warp, after it); then every warp
+ * floods its share of the unreached side runs, EDGEL_LINK_PLANES at a time (natural frames
+ * leave a few to two dozen small components per tile; one warp doing them in turn set the
+ * kernel's time with four warps a tile). */
 #ifndef EDGEL_LINK_PLANES /* (a -D to measure others) */
 #define EDGEL_LINK_PLANES 2
 #endif
-template <int W> __global__ void __launch_bounds__(32 * W) link_tiles(canny_bits b)
+template <int W>
+__global__ void __launch_bounds__(32 * W * tiles_per_block<W>()) link_tiles(canny_bits b)
 {
-    static_assert(W == 2 || W == 4, "two or four warps a tile");
-    __shared__ uint32_t s_reach[EDGEL_TILE];
-    __shared__ uint32_t s_rep[EDGEL_TILE_NODES]; /* smallest seed node whose flood holds the pixel */
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, z = blockIdx.z;
-    const int tile = blockIdx.x, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    static_assert(W == 1 || W == 4, "one or four warps a tile");
+    constexpr int TPB = tiles_per_block<W>();
+    __shared__ uint32_t s_reach_of[TPB][EDGEL_TILE];
+    __shared__ uint32_t s_rep_of[TPB][EDGEL_TILE_NODES]; /* smallest seed node whose flood holds the pixel */
+    const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) % W, slot = TPB == 1 ? 0 : threadIdx.x >> 5;
+    const int z = blockIdx.z, tile = blockIdx.x * TPB + slot, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    if (TPB > 1 && tile >= tiles_x * tiles_y)
+        return; /* the second tile of a frame's last block (one warp a tile: no block barrier) */
+    uint32_t *s_reach = s_reach_of[slot], *s_rep = s_rep_of[slot];
     const int tx = tile % tiles_x, ty = tile / tiles_x;
     const uint32_t *cand = b.cand + z * b.stride;
     uint32_t *parent = b.parent + z * b.stride;
@@ -265,7 +283,7 @@ template <int W> __global__ void __launch_bounds__(32 * W) link_tiles(canny_bits
     wait_for_previous_kernel();
     const uint32_t c = cand[word]; /* every warp holds the tile, a row per lane */
     const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
-    for (int t = threadIdx.x; t < EDGEL_TILE_NODES; t += 32 * W)
+    for (int t = warp * 32 + lane; t < EDGEL_TILE_NODES; t += 32 * W)
         s_rep[t] = 0xFFFFFFFFu;
     if (warp == 0) {
         uint32_t f[1] = {b.strong[z * b.stride + word]};
@@ -276,7 +294,7 @@ template <int W> __global__ void __launch_bounds__(32 * W) link_tiles(canny_bits
     /* Meanwhile the joins across the top and the left side, which need no flood (the order of
      * unions does not matter). Across the top: our row 0 against row y0 - 1 (tiles
      * above-left, above, above-right). */
-    if (warp == 1 && sd.top) {
+    if (warp == (W == 4 ? 1 : 0) && sd.top) {
         const uint32_t c_top = __shfl_sync(EDGEL_FULL_WARP, c, 0);
         const size_t up = (size_t)(ty * 32 - 1) * tiles_x + tx;
         const uint64_t across = ((uint64_t)cand[up] << 1) | (sd.left ? cand[up - 1] >> 31 : 0u) |
@@ -291,7 +309,7 @@ template <int W> __global__ void __launch_bounds__(32 * W) link_tiles(canny_bits
                   });
     }
     /* Across the left side: our column 0 against column x0 - 1, rows y0 - 1 .. y0 + 32. */
-    if (warp == (W == 4 ? 2 : 1) && sd.left) {
+    if (warp == (W == 4 ? 2 : 0) && sd.left) {
         const uint32_t cur = __ballot_sync(EDGEL_FULL_WARP, c & 1);
         const uint32_t line = __ballot_sync(EDGEL_FULL_WARP, cand[word - 1] >> 31);
         const uint32_t before = sd.top ? cand[(size_t)(ty * 32 - 1) * tiles_x + tx - 1] >> 31 : 0u;
@@ -306,7 +324,7 @@ template <int W> __global__ void __launch_bounds__(32 * W) link_tiles(canny_bits
                                       : tile_node(left, EDGEL_NODE_RIGHT + i);
                   });
     }
-    __syncthreads();
+    tile_sync<W>();
     const uint32_t r = s_reach[lane];
 
     /* Unreached side pixels; each run along a side starts at one of them (a row's leftmost,
@@ -317,7 +335,7 @@ template <int W> __global__ void __launch_bounds__(32 * W) link_tiles(canny_bits
     const bool row_side = (lane == 0 && sd.top) || (lane == 31 && sd.bottom);
     uint32_t mine = row_side ? open & ~(c << 1) : open & ~c_above;
     /* This warp's share: along a row, columns warp, warp + W, ...; in a column, those rows. */
-    const uint32_t every_wth = W == 4 ? 0x11111111u : 0x55555555u;
+    const uint32_t every_wth = W == 4 ? 0x11111111u : EDGEL_FULL_WARP;
     mine &= row_side ? every_wth << warp : (lane % W == warp ? EDGEL_FULL_WARP : 0u);
     constexpr int P = EDGEL_LINK_PLANES;
     while (__any_sync(EDGEL_FULL_WARP, mine != 0)) {
@@ -351,7 +369,7 @@ template <int W> __global__ void __launch_bounds__(32 * W) link_tiles(canny_bits
             mine &= ~f[k];
         }
     }
-    __syncthreads();
+    tile_sync<W>();
 
     /* Side node n = 32 * g + lane of group g (see faces) joins node 0 (reached) or its
      * component's representative; warp w takes groups w, w + W, ... */
@@ -383,20 +401,23 @@ __device__ __forceinline__ void write_edge_bytes(uint8_t *out, uint32_t bits, in
         out[k] = (byte >> k & 1) ? 255 : 0;
 }
 
-/* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. A
- * block of W (4 or 2, as link_tiles) warps per tile: a thread per side node, or two, for the
- * finds (in parallel, not one after another), warp 0 for the flood, and all threads for the
+/* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. W
+ * warps a tile (as link_tiles): a thread per side node, or four, for the finds (in
+ * parallel, not one after another), warp 0 for the flood, and all the tile's threads for the
  * 32 rows of bytes. */
 template <int W>
-__global__ void __launch_bounds__(32 * W)
+__global__ void __launch_bounds__(32 * W * tiles_per_block<W>())
     finish_tiles(frame_table frames, canny_bits b, int width, int height)
 {
-    static_assert(W == 2 || W == 4, "two or four warps a tile");
-    constexpr int G = 4 / W; /* side groups (see faces) a warp */
-    __shared__ uint32_t s_seeds[4]; /* joined side pixels of each group */
-    __shared__ uint32_t s_edges[EDGEL_TILE];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, z = blockIdx.z;
-    const int tile = blockIdx.x, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    static_assert(W == 1 || W == 4, "one or four warps a tile");
+    constexpr int G = 4 / W, TPB = tiles_per_block<W>(); /* G: side groups (see faces) a warp */
+    __shared__ uint32_t s_seeds_of[TPB][4]; /* joined side pixels of each group */
+    __shared__ uint32_t s_edges_of[TPB][EDGEL_TILE];
+    const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) % W, slot = TPB == 1 ? 0 : threadIdx.x >> 5;
+    const int z = blockIdx.z, tile = blockIdx.x * TPB + slot, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    if (TPB > 1 && tile >= tiles_x * tiles_y)
+        return; /* as in link_tiles */
+    uint32_t *s_seeds = s_seeds_of[slot], *s_edges = s_edges_of[slot];
     const int tx = tile % tiles_x, ty = tile / tiles_x;
     const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
     wait_for_previous_kernel();
@@ -425,7 +446,7 @@ __global__ void __launch_bounds__(32 * W)
         if (lane == 0)
             s_seeds[warp + k * W] = ballot;
     }
-    __syncthreads();
+    tile_sync<W>();
     if (warp == 0) {
         const uint32_t seeds = (lane == 0 ? s_seeds[0] : 0u) | (lane == 31 ? s_seeds[1] : 0u) |
                                ((s_seeds[2] >> lane) & 1u) | (((s_seeds[3] >> lane) & 1u) << 31);
@@ -436,9 +457,9 @@ __global__ void __launch_bounds__(32 * W)
         }
         s_edges[lane] = e[0];
     }
-    __syncthreads();
+    tile_sync<W>();
     /* Thread t writes bytes 8 * (t % 4) .. of row t / 4 (and so on, W * 32 apart). */
-    for (int t = threadIdx.x; t < 4 * EDGEL_TILE; t += 32 * W) {
+    for (int t = warp * 32 + lane; t < 4 * EDGEL_TILE; t += 32 * W) {
         const int row = t >> 2, q = t & 3, x = tx * 32 + 8 * q, y = ty * 32 + row;
         if (y < height && x < width) {
             const int n = width - x < 8 ? width - x : 8;

@@ -233,11 +233,13 @@ static void test_photos(edgel_image *photos, int n)
     printf("photos: %d images compared\n", n);
 }
 
-/* Sizes 1x1 to 4096x4096. Every shape of the streaming kernel (cuda_canny.cu) runs: a tile a
- * warp in bands of a quarter of its rows up to 481x321 and of half at 1000x999, two tiles
- * a warp in half bands at 1920x1080 and 2047x1153 and in whole tiles at 2970x1999, four
- * from 4001x3001 up; odd tile counts leave a last group of fewer tiles. link_tiles takes two
- * warps a tile from 4095x4093 up (and in the batches below). */
+/* Sizes 1x1 to 4096x4096. Every shape of the streaming kernel (cuda_canny.cu) runs: a pixel
+ * a lane in bands of a quarter of a tile's rows up to 481x321, two pixels a lane at
+ * 1000x999, four in quarter bands at 1920x1080 and 2047x1153, in half bands at 2970x1999
+ * and in whole tiles from 4001x3001 up; odd tile counts leave a last group of fewer tiles.
+ * Frames whose rows are not 4-byte aligned (odd widths here: the device copies are pitched
+ * by the width plus 64) take its byte loads. link_tiles takes one warp a tile from 4095x4093
+ * up (and in the batches below). */
 static void test_sizes(const edgel_image *photo, int small)
 {
     /* width, height, and the options run with --small (0: not run) */
