@@ -306,7 +306,7 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
      * columns; lanes 30 and 31: the two right of them; the others repeat their own). */
     const int xl = x0 + PX * lane;
     const bool whole = aligned && xl + PX <= w;
-    int xo[PX], xmask[PX]; /* clamped columns; all ones inside the image, else 0 */
+    int xo[PX], xmask[PX]; /* clamped columns; masks: all ones for columns inside the image, else 0 */
 #pragma unroll
     for (int p = 0; p < PX; p++) {
         xo[p] = edgel_clamp_index(xl + p, w);
