@@ -261,8 +261,8 @@ template <int W> __device__ __forceinline__ void tile_sync()
  * floods its share of the unreached side runs, EDGEL_LINK_PLANES at a time (natural frames
  * leave a few to two dozen small components per tile; one warp doing them in turn set the
  * kernel's time with four warps a tile). */
-#ifndef EDGEL_LINK_PLANES /* (a -D to measure others) */
-#define EDGEL_LINK_PLANES 2
+#ifndef EDGEL_LINK_PLANES /* one measured faster than 2 to 4 (-link-planes.txt; a -D to measure others) */
+#define EDGEL_LINK_PLANES 1
 #endif
 template <int W>
 __global__ void __launch_bounds__(32 * W * tiles_per_block<W>()) link_tiles(canny_bits b)
