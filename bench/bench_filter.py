@@ -4,12 +4,14 @@
 Frames per second of one float32 image correlated with a random float32 kernel, zero border
 ('same' size output) for everybody; GPU times are CUDA-event times of a loop of calls on
 device-resident arrays, each call as a user makes it from Python (launch costs included),
-median of several loops after a warm-up; CPU times the same with the wall clock. Prints
+median of 9 rounds after a warm-up, a round timing each method and peer of a cell in turn;
+CPU times the same with the wall clock. Prints
 Markdown tables.
 
   python3 bench/bench_filter.py [--sizes 64,...] [--masks 3,...] [--quick]
 """
 import argparse
+import contextlib
 import os
 import time
 
@@ -18,29 +20,35 @@ import numpy as np
 import edgel
 
 
-def gpu_time(fn, stream_sync, loops=5, calls=None):
-    """Median seconds per call of fn() over `loops` loops of `calls` calls (events)."""
+def gpu_times(fns, stream_sync, loops=9):
+    """Median seconds per call of each fn() in `fns` (a dict), CUDA events around a loop of
+    calls (up to 200, about 20 ms), over `loops` rounds; a round times each fn in turn, so
+    that every method of a cell meets the same clocks and host load (timed one after the
+    other, the same method measured up to 1.4x apart on small frames, where a call is the
+    host's launch and binding costs)."""
     import cupy
-    fn()
-    stream_sync()
-    t0 = time.perf_counter()
-    fn()
-    stream_sync()
-    one = time.perf_counter() - t0
-    calls = calls or max(1, min(200, int(0.05 / max(one, 1e-6))))
-    times = []
+    calls = {}
+    for name, fn in fns.items():
+        fn()
+        stream_sync()
+        t0 = time.perf_counter()
+        fn()
+        stream_sync()
+        calls[name] = max(1, min(200, int(0.02 / max(time.perf_counter() - t0, 1e-6))))
+    times = {name: [] for name in fns}
+    start, stop = cupy.cuda.Event(), cupy.cuda.Event()
     for _ in range(loops):
-        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        for _ in range(calls):
-            fn()
-        stop.record()
-        stop.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, stop) / 1e3 / calls)
-    return float(np.median(times))
+        for name, fn in fns.items():
+            start.record()
+            for _ in range(calls[name]):
+                fn()
+            stop.record()
+            stop.synchronize()
+            times[name].append(cupy.cuda.get_elapsed_time(start, stop) / 1e3 / calls[name])
+    return {name: float(np.median(t)) for name, t in times.items()}
 
 
-def cpu_times(fns, loops=5):
+def cpu_times(fns, loops=7):
     """Median seconds per call of each fn() in `fns` (a dict) over `loops` rounds (wall
     clock). A round times a loop of calls of each fn in turn (at least about 2 ms a loop: a
     single call of a small frame is microseconds, which one preemption or thread wake-up
@@ -108,21 +116,21 @@ def main():
             t_img = torch.as_tensor(d_img, device="cuda")[None, None] if torch else None
             for m in masks:
                 k, row = kernels[m], results[(n, m)]
-                for method in ("auto", "direct", "fft"):
-                    row[f"edgel GPU {method}"] = gpu_time(lambda: edgel.filter2d(
-                        d_img, k, border="constant", method=method, ctx=gpu, out=d_out), sync)
-                row["edgel GPU auto method"] = edgel.filter2d_method(
-                    images[n], k, border="constant", ctx=gpu)
                 d_k = cupy.asarray(k)
-                row["CuPy correlate"] = gpu_time(
-                    lambda: cnd.correlate(d_img, d_k, mode="constant"), sync)
-                row["CuPy fftconvolve"] = gpu_time(
-                    lambda: csig.fftconvolve(d_img, d_k[::-1, ::-1], mode="same"), sync)
+                fns = {f"edgel GPU {method}": (lambda method=method: edgel.filter2d(
+                    d_img, k, border="constant", method=method, ctx=gpu, out=d_out))
+                    for method in ("auto", "direct", "fft")}
+                fns["CuPy correlate"] = lambda: cnd.correlate(d_img, d_k, mode="constant")
+                fns["CuPy fftconvolve"] = lambda: csig.fftconvolve(d_img, d_k[::-1, ::-1],
+                                                                   mode="same")
                 if torch is not None:
                     w = torch.as_tensor(d_k, device="cuda")[None, None]
-                    with torch.no_grad():
-                        row["cuDNN conv2d"] = gpu_time(
-                            lambda: torch.nn.functional.conv2d(t_img, w, padding=m // 2), sync)
+                    fns["cuDNN conv2d"] = lambda: torch.nn.functional.conv2d(
+                        t_img, w, padding=m // 2)
+                with torch.no_grad() if torch is not None else contextlib.nullcontext():
+                    row.update(gpu_times(fns, sync))
+                row["edgel GPU auto method"] = edgel.filter2d_method(
+                    images[n], k, border="constant", ctx=gpu)
                 print(f"GPU {n}x{n} {m}x{m}: " + ", ".join(
                     f"{p} {row[p] * 1e3:.3f} ms" for p in peers if p in row), flush=True)
     # The CPU phase: every edgel cell, then every cv2 cell. OpenCV's workers spin for a while
@@ -165,8 +173,33 @@ def main():
         for m in masks:
             row = results[(4096, m)]
             print(f"| {m}x{m} | " + " | ".join(f"{row[p] * 1e3:.3f}" if p in row else "-" for p in peers) + " |")
+    summary(results)
     if not args.no_u8:
         u8_table(cv2, cpu, rng)
+
+
+def summary(results):
+    """The goals' counts: auto within 10% of the better method it could pick (GPU, CPU), and
+    edgel's better CPU method at least as fast as cv2.filter2D."""
+    def count(test):
+        cells = [test(row) for row in results.values()]
+        cells = [c for c in cells if c is not None]
+        return f"{sum(cells)} of {len(cells)}"
+
+    def auto_ok(row, side):
+        methods = [row.get(f"edgel {side} {x}") for x in ("direct", "fft")]
+        if row.get(f"edgel {side} auto") is None or None in methods:
+            return None
+        return row[f"edgel {side} auto"] <= 1.1 * min(methods)
+
+    def cpu_ok(row):
+        if "cv2.filter2D" not in row:
+            return None
+        return min(row[f"edgel CPU {x}"] for x in ("direct", "fft")) <= row["cv2.filter2D"]
+    print("\nGoals: GPU auto within 10% of the best method in "
+          f"{count(lambda r: auto_ok(r, 'GPU'))} cells; CPU auto within 10% in "
+          f"{count(lambda r: auto_ok(r, 'CPU'))}; edgel's better CPU method at least as fast "
+          f"as cv2.filter2D in {count(cpu_ok)}.")
 
 
 def u8_table(cv2, cpu, rng):

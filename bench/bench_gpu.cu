@@ -2,9 +2,10 @@
  * GPU benchmark: edgel's CUDA backend against NPP's Canny in the same run, on natural frames
  * (BSDS500 photographs tiled to 512x512 .. 7680x4320). Prints a Markdown table.
  *
- *   bench_gpu BSDS500_DIR [runs] [WxH]
+ *   bench_gpu BSDS500_DIR [runs] [WxH | batch]
  *
- * With WxH only that frame size is timed (no batches): handy under a profiler.
+ * With WxH only that frame size is timed (no batches), with `batch` only the 1080p batches:
+ * handy under a profiler.
  * Device-resident times are CUDA-event times of one call each (median of `runs` after a
  * warm-up), rotating over enough input buffers that they do not sit in L2. The byte floor is
  * 2 bytes per pixel (frame read once, edges written once) over the device-to-device copy
@@ -109,8 +110,9 @@ int main(int argc, char **argv)
     }
     const int runs = argc > 2 ? atoi(argv[2]) : 100;
     int only_w = 0, only_h = 0;
-    if (argc > 3 && sscanf(argv[3], "%dx%d", &only_w, &only_h) != 2) {
-        fprintf(stderr, "bench_gpu: size must be WxH\n");
+    const bool only_batch = argc > 3 && !strcmp(argv[3], "batch");
+    if (argc > 3 && !only_batch && sscanf(argv[3], "%dx%d", &only_w, &only_h) != 2) {
+        fprintf(stderr, "bench_gpu: the third argument must be WxH or batch\n");
         return 2;
     }
     std::vector<edgel_image> grays;
@@ -166,7 +168,7 @@ int main(int argc, char **argv)
     const int sizes[][2] = {{512, 512}, {1920, 1080}, {3840, 2160}, {7680, 4320}};
     for (auto &sz : sizes) {
         const int w = only_w ? only_w : sz[0], h = only_w ? only_h : sz[1];
-        if (only_w && &sz != &sizes[0])
+        if ((only_w && &sz != &sizes[0]) || only_batch)
             break;
         const size_t bytes = (size_t)w * h;
         int nbuf = (int)std::min<size_t>(256, std::max<size_t>(2, ((size_t)256 << 20) / bytes));
