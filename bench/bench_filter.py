@@ -52,7 +52,10 @@ def cpu_times(fns, loops=7):
     """Median seconds per call of each fn() in `fns` (a dict) over `loops` rounds (wall
     clock). A round times a loop of calls of each fn in turn (at least about 2 ms a loop: a
     single call of a small frame is microseconds, which one preemption or thread wake-up
-    would swamp), so that no fn always runs first after another cell's work."""
+    would swamp), so that no fn always runs first after another cell's work. Each loop starts
+    20 ms after the one before, so that the workers of the loop before, which OpenMP keeps
+    spinning a while after a parallel region (the FFT method wakes up to 16 even at 64x64),
+    do not share the cores with it."""
     calls = {}
     for name, fn in fns.items():
         fn()
@@ -62,6 +65,7 @@ def cpu_times(fns, loops=7):
     times = {name: [] for name in fns}
     for _ in range(loops):
         for name, fn in fns.items():
+            time.sleep(0.02)  # the last loop's OpenMP workers stop spinning (see the docstring)
             t0 = time.perf_counter()
             for _ in range(calls[name]):
                 fn()

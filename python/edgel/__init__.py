@@ -650,10 +650,22 @@ def filter2d(image, kernel, border: str = "reflect-101", border_value: float = 0
     'fft'. anchor: (x, y) in the kernel, default its centre (k // 2). convolve: flip the
     kernel (true convolution). CuPy arrays and PyTorch CUDA tensors work as in canny().
     """
+    p = _filter_params(method, border, border_value, anchor, convolve)
+    if _hostcall and type(image) is np.ndarray and dtype is None and (
+            out is None or type(out) is np.ndarray):
+        # The common call, NumPy arrays as they are: the extension views them, or gives None
+        # for any it cannot (then the general path below converts or reports them). Small
+        # frames notice each Python step (a 64x64 call is a few microseconds).
+        dst = out if out is not None else np.empty(
+            image.shape, np.uint8 if image.dtype.char == "B" else np.float32)
+        status = _hostcall.filter2d(_ADDRESS["edgel_filter2d"], _address(_ctx(ctx)._handle),
+                                    ctypes.addressof(p), image, dst, kernel)
+        if status is not None:
+            _check(status)
+            return dst
     k = np.ascontiguousarray(np.asarray(kernel, np.float32))
     if k.ndim != 2:
         raise ValueError("kernel must be 2-D")
-    p = _filter_params(method, border, border_value, anchor, convolve)
     fast = _hostcall and (lambda h, s, d: _hostcall.filter2d(
         _ADDRESS["edgel_filter2d"], h, ctypes.addressof(p), s, d, k))
     return _run_filter(image, dtype, ctx, out, lambda h, s, d: _lib.edgel_filter2d(

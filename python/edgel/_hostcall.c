@@ -74,16 +74,20 @@ static int factor_view(PyObject *obj, Py_buffer *b)
     return 0;
 }
 
-/* The kinds of buffer a call views. */
-enum { IMAGE_IN, IMAGE_OUT, FACTOR };
+/* The kinds of buffer a call views (KERNEL: a 2-D float32 image). */
+enum { IMAGE_IN, IMAGE_OUT, FACTOR, KERNEL };
 
 /* Views of args[0 .. n - 1] as kinds[] says; 0, with no buffer held and no exception set,
  * where one cannot be viewed. */
 static int views(PyObject *const *args, const int *kinds, int n, Py_buffer *b, edgel_image *v)
 {
     for (int i = 0; i < n; i++) {
-        const int ok = kinds[i] == FACTOR ? factor_view(args[i], &b[i])
-                                          : image_view(args[i], kinds[i] == IMAGE_OUT, &b[i], &v[i]);
+        int ok = kinds[i] == FACTOR ? factor_view(args[i], &b[i])
+                                    : image_view(args[i], kinds[i] == IMAGE_OUT, &b[i], &v[i]);
+        if (ok && kinds[i] == KERNEL && (v[i].type != EDGEL_F32 || b[i].ndim != 2)) {
+            PyBuffer_Release(&b[i]);
+            ok = 0;
+        }
         if (!ok) {
             while (i--)
                 PyBuffer_Release(&b[i]);
@@ -130,7 +134,7 @@ static PyObject *call_not_made(int r)
 /* filter2d(fn, ctx, params, src, dst, kernel) -> status, or None */
 static PyObject *hostcall_filter2d(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    static const int kinds[] = {IMAGE_IN, IMAGE_OUT, IMAGE_IN};
+    static const int kinds[] = {IMAGE_IN, IMAGE_OUT, KERNEL};
     void *a[3];
     Py_buffer b[3];
     edgel_image v[3];
