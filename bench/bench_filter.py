@@ -48,14 +48,14 @@ def gpu_times(fns, stream_sync, loops=9):
     return {name: float(np.median(t)) for name, t in times.items()}
 
 
-def cpu_times(fns, loops=7):
+def cpu_times(fns, loops=9):
     """Median seconds per call of each fn() in `fns` (a dict) over `loops` rounds (wall
     clock). A round times a loop of calls of each fn in turn (at least about 2 ms a loop: a
     single call of a small frame is microseconds, which one preemption or thread wake-up
-    would swamp), so that no fn always runs first after another cell's work. Each loop starts
-    20 ms after the one before, so that the workers of the loop before, which OpenMP keeps
-    spinning a while after a parallel region (the FFT method wakes up to 16 even at 64x64),
-    do not share the cores with it."""
+    would swamp), so that no fn always runs first after another cell's work; each round starts
+    with the next fn, so that every fn runs first as often (timed in a fixed order, the first
+    one, `auto`, measured up to 1.3x slower than `direct` on small frames, both running the
+    same code)."""
     calls = {}
     for name, fn in fns.items():
         fn()
@@ -63,9 +63,10 @@ def cpu_times(fns, loops=7):
         fn()
         calls[name] = max(1, min(1000, int(0.002 / max(time.perf_counter() - t0, 1e-7))))
     times = {name: [] for name in fns}
-    for _ in range(loops):
-        for name, fn in fns.items():
-            time.sleep(0.02)  # the last loop's OpenMP workers stop spinning (see the docstring)
+    names = list(fns)
+    for r in range(loops):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            fn = fns[name]
             t0 = time.perf_counter()
             for _ in range(calls[name]):
                 fn()
