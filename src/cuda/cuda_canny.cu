@@ -294,11 +294,10 @@ static void launch_stream(cudaStream_t stream, const frame_table &t, const canny
     stream_shapes[i].kernel[g.l2 ? 1 : 0]<<<grid, 32 * EDGEL_STREAM_WARPS, 0, stream>>>(t, b, g, aligned);
 }
 
-/* Blocks of `per_block` units for every tile of nframes frames, a unit a tile. */
+/* Blocks of `per_block` tiles along each row of tiles (blockIdx.y the row), for nframes frames. */
 static dim3 tile_blocks(const canny_bits &b, int per_block, int nframes)
 {
-    const int units = b.tiles_x * b.tiles_y;
-    return dim3((unsigned)((units + per_block - 1) / per_block), 1, (unsigned)nframes);
+    return dim3((unsigned)((b.tiles_x + per_block - 1) / per_block), (unsigned)b.tiles_y, (unsigned)nframes);
 }
 
 /* Launches `kernel` on `stream`; with `early`, as a programmatic dependent launch: it may

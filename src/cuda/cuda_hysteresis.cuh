@@ -57,6 +57,15 @@ __device__ __forceinline__ void wait_for_previous_kernel()
 
 /* ---- union-find over global nodes --------------------------------------------------------- */
 
+/* p, which the compiler may no longer take apart: a frame's node array is then one base
+ * register, and a node's address one multiply-add (left alone, the compiler folded the
+ * frame's offset into every node index: ten instructions a load in the finds' loops). */
+template <typename T> __device__ __forceinline__ T *opaque(T *p)
+{
+    asm("" : "+l"(p));
+    return p;
+}
+
 /* A parent as another block may have just written it: a relaxed load at device scope (a
  * volatile load is system-scoped: LDG.STRONG.SYS). */
 __device__ __forceinline__ uint32_t load_parent(const uint32_t *parent, uint32_t x)
@@ -148,7 +157,6 @@ __device__ __forceinline__ uint32_t fill_runs(uint32_t s, uint32_t c)
  * lane must call it. */
 template <int N> __device__ __forceinline__ void warp_flood(uint32_t (&f)[N], uint32_t c)
 {
-    const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int k = 0; k < N; k++)
         f[k] = fill_runs(f[k] & c, c);
@@ -157,13 +165,11 @@ template <int N> __device__ __forceinline__ void warp_flood(uint32_t (&f)[N], ui
         bool any = false;
 #pragma unroll
         for (int k = 0; k < N; k++) {
-            uint32_t above = __shfl_up_sync(EDGEL_FULL_WARP, f[k], 1);
-            uint32_t below = __shfl_down_sync(EDGEL_FULL_WARP, f[k], 1);
-            if (lane == 0)
-                above = 0;
-            if (lane == 31)
-                below = 0;
-            const uint32_t v = above | below;
+            /* Lanes 0 and 31 get their own row back instead of a row beyond the tile. That
+             * grows nothing: f[k] holds whole runs of c, so no pixel of c beside it is outside
+             * it. */
+            const uint32_t v = __shfl_up_sync(EDGEL_FULL_WARP, f[k], 1) |
+                               __shfl_down_sync(EDGEL_FULL_WARP, f[k], 1);
             grown[k] = (v | (v << 1) | (v >> 1)) & c & ~f[k];
             any = any || grown[k] != 0;
         }
@@ -272,13 +278,13 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>()) link_tiles(cann
     __shared__ uint32_t s_reach_of[TPB][EDGEL_TILE];
     __shared__ uint32_t s_rep_of[TPB][EDGEL_TILE_NODES]; /* smallest seed node whose flood holds the pixel */
     const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) % W, slot = TPB == 1 ? 0 : threadIdx.x >> 5;
-    const int z = blockIdx.z, tile = blockIdx.x * TPB + slot, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
-    if (TPB > 1 && tile >= tiles_x * tiles_y)
-        return; /* the second tile of a frame's last block (one warp a tile: no block barrier) */
+    const int z = blockIdx.z, tx = blockIdx.x * TPB + slot, ty = blockIdx.y, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    if (TPB > 1 && tx >= tiles_x)
+        return; /* the second tile of a row's last block (one warp a tile: no block barrier) */
+    const int tile = ty * tiles_x + tx;
     uint32_t *s_reach = s_reach_of[slot], *s_rep = s_rep_of[slot];
-    const int tx = tile % tiles_x, ty = tile / tiles_x;
     const uint32_t *cand = b.cand + z * b.stride;
-    uint32_t *parent = b.parent + z * b.stride;
+    uint32_t *parent = opaque(b.parent + z * b.stride);
     const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
     wait_for_previous_kernel();
     const uint32_t c = cand[word]; /* every warp holds the tile, a row per lane */
@@ -387,23 +393,33 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>()) link_tiles(cann
     }
 }
 
-/* The first n of eight edge bytes: 255 where bit k of the low byte of `bits` is set. */
+/* Four edge bytes, 255 where bit k of the low four bits is set (the multiply puts bit k at
+ * bit 8k, the copies never overlapping). */
+__device__ __forceinline__ uint32_t edge_word(uint32_t bits)
+{
+    return ((bits & 15u) * 0x00204081u & 0x01010101u) * 255u;
+}
+
+/* The first n (up to 16) edge bytes of `bits`: one 16-byte store where it can, else 8-byte
+ * stores and single bytes. */
 __device__ __forceinline__ void write_edge_bytes(uint8_t *out, uint32_t bits, int n)
 {
-    const uint32_t byte = bits & 0xFFu;
-    if (n == 8 && ((uintptr_t)out & 7) == 0) {
-        const uint32_t lo = ((byte & 15u) * 0x00204081u & 0x01010101u) * 255u;
-        const uint32_t hi = ((byte >> 4) * 0x00204081u & 0x01010101u) * 255u;
-        *(uint2 *)out = make_uint2(lo, hi);
+    if (n == 16 && ((uintptr_t)out & 15) == 0) {
+        *(uint4 *)out = make_uint4(edge_word(bits), edge_word(bits >> 4), edge_word(bits >> 8),
+                                   edge_word(bits >> 12));
         return;
     }
-    for (int k = 0; k < n; k++)
-        out[k] = (byte >> k & 1) ? 255 : 0;
+    int k = 0;
+    if (((uintptr_t)out & 7) == 0)
+        for (; k + 8 <= n; k += 8)
+            *(uint2 *)(out + k) = make_uint2(edge_word(bits >> k), edge_word(bits >> (k + 4)));
+    for (; k < n; k++)
+        out[k] = (bits >> k & 1) ? 255 : 0;
 }
 
 /* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. W
  * warps a tile (as link_tiles): a thread per side node, or four, for the finds (in
- * parallel, not one after another), warp 0 for the flood, and all the tile's threads for the
+ * parallel, not one after another), warp 0 for the flood, and 64 threads (two a row) for the
  * 32 rows of bytes. */
 template <int W>
 __global__ void __launch_bounds__(32 * W * tiles_per_block<W>())
@@ -414,11 +430,11 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>())
     __shared__ uint32_t s_seeds_of[TPB][4]; /* joined side pixels of each group */
     __shared__ uint32_t s_edges_of[TPB][EDGEL_TILE];
     const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) % W, slot = TPB == 1 ? 0 : threadIdx.x >> 5;
-    const int z = blockIdx.z, tile = blockIdx.x * TPB + slot, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
-    if (TPB > 1 && tile >= tiles_x * tiles_y)
+    const int z = blockIdx.z, tx = blockIdx.x * TPB + slot, ty = blockIdx.y, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    if (TPB > 1 && tx >= tiles_x)
         return; /* as in link_tiles */
+    const int tile = ty * tiles_x + tx;
     uint32_t *s_seeds = s_seeds_of[slot], *s_edges = s_edges_of[slot];
-    const int tx = tile % tiles_x, ty = tile / tiles_x;
     const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
     wait_for_previous_kernel();
     const uint32_t c = b.cand[z * b.stride + word], r = b.reach[z * b.stride + word];
@@ -439,7 +455,7 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>())
         mine[k] = faces(sd, grp) && (bits & 1);
         node[k] = tile_node(tile, 32 * grp + lane);
     }
-    uf_find_each(b.parent + z * b.stride, node, mine);
+    uf_find_each(opaque(b.parent + z * b.stride), node, mine);
 #pragma unroll
     for (int k = 0; k < G; k++) {
         const uint32_t ballot = __ballot_sync(EDGEL_FULL_WARP, node[k] == 0);
@@ -458,12 +474,12 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>())
         s_edges[lane] = e[0];
     }
     tile_sync<W>();
-    /* Thread t writes bytes 8 * (t % 4) .. of row t / 4 (and so on, W * 32 apart). */
-    for (int t = warp * 32 + lane; t < 4 * EDGEL_TILE; t += 32 * W) {
-        const int row = t >> 2, q = t & 3, x = tx * 32 + 8 * q, y = ty * 32 + row;
+    /* Thread t writes bytes 16 * (t % 2) .. of row t / 2 (and so on, W * 32 apart). */
+    for (int t = warp * 32 + lane; t < 2 * EDGEL_TILE; t += 32 * W) {
+        const int row = t >> 1, q = t & 1, x = tx * 32 + 16 * q, y = ty * 32 + row;
         if (y < height && x < width) {
-            const int n = width - x < 8 ? width - x : 8;
-            write_edge_bytes(frames.dst[z] + (size_t)y * frames.dst_pitch + x, s_edges[row] >> (8 * q), n);
+            const int n = width - x < 16 ? width - x : 16;
+            write_edge_bytes(frames.dst[z] + (size_t)y * frames.dst_pitch + x, s_edges[row] >> (16 * q), n);
         }
     }
 }
