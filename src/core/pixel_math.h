@@ -5,6 +5,7 @@
 #ifndef EDGEL_CORE_PIXEL_MATH_H
 #define EDGEL_CORE_PIXEL_MATH_H
 
+#include <math.h>
 #include <stdint.h>
 
 #if defined(__CUDACC__)
@@ -33,6 +34,13 @@ EDGEL_HD int32_t edgel_magnitude(int32_t dx, int32_t dy, int l2)
     return edgel_abs32(dx) + edgel_abs32(dy);
 }
 
+/* edgel_magnitude in float, for the GPU (see edgel_nms_keep_f32): exact for integer-valued
+ * gradients with |dx|, |dy| <= 2896 (an L2 magnitude below 2^24), Sobel 3x3 of u8 included. */
+EDGEL_HD float edgel_magnitude_f32(float dx, float dy, int l2)
+{
+    return l2 ? fmaf(dx, dx, dy * dy) : fabsf(dx) + fabsf(dy);
+}
+
 /*
  * Non-maximum suppression of a pixel of magnitude m, given its eight neighbours' magnitudes
  * (outside the image: zeros) and its gradient: 1 where m is a local maximum across the edge.
@@ -57,6 +65,43 @@ EDGEL_HD int edgel_nms_keep(int32_t m, int32_t up_left, int32_t up_mid, int32_t 
     const int32_t after = horizontal ? right : vertical ? down_mid : diag_after;
     const int straight = horizontal | vertical; /* ties kept towards right/down */
     return (m > before) & ((m > after) | (straight & (m == after)));
+}
+
+/* x clamped to [0, 1]: on the GPU one modifier of the instruction that computes x. */
+EDGEL_HD float edgel_sat(float x)
+{
+#if defined(__CUDA_ARCH__)
+    return __saturatef(x);
+#else
+    return fminf(fmaxf(x, 0.0f), 1.0f);
+#endif
+}
+
+/*
+ * edgel_nms_keep in float arithmetic, for the GPU's streaming kernel: there it runs on the
+ * FP32 pipes, which issue twice as fast as the integer pipe that compares and selects use.
+ * Exactly edgel_nms_keep's result for integer-valued inputs with |dx|, |dy| <= 27145 (where
+ * that function's int32 products do not wrap) and magnitudes in [0, 2^23): the direction
+ * tests are fused multiply-adds whose one rounding keeps the sign of an integer, the
+ * neighbours are picked by multiplying with 0 or 1, and a tie towards right/down on the
+ * straight directions counts as m + 1/2 > after.
+ */
+EDGEL_HD int edgel_nms_keep_f32(float m, float up_left, float up_mid, float up_right, float left,
+                                float right, float down_left, float down_mid, float down_right,
+                                float dx, float dy)
+{
+    const float ax = fabsf(dx), ay_neg = fabsf(dy) * -32768.0f;
+    const float horizontal = edgel_sat(fmaf(ax, 13573.0f, ay_neg));  /* ay 2^15 < ax TG22 */
+    const float vertical = edgel_sat(fmaf(ax, -79109.0f, -ay_neg));  /* ay 2^15 > ax (TG22 + 2^16) */
+    const float anti = edgel_sat(dx * -dy);                          /* signs differ */
+    const float diag_before = fmaf(anti, up_right - up_left, up_left);
+    const float diag_after = fmaf(anti, down_left - down_right, down_right);
+    const float not_h_before = fmaf(vertical, up_mid - diag_before, diag_before);
+    const float not_h_after = fmaf(vertical, down_mid - diag_after, diag_after);
+    const float before = fmaf(horizontal, left - not_h_before, not_h_before);
+    const float after = fmaf(horizontal, right - not_h_after, not_h_after);
+    const float m_tie = fmaf(horizontal + vertical, 0.5f, m);
+    return (m > before) & (m_tie > after);
 }
 
 /* Suppression and double threshold: the pixel's map value (EDGEL_MAP_*). */

@@ -246,6 +246,20 @@ __device__ __forceinline__ uint32_t load_pixels(const uint8_t *at, const uint8_t
     return v;
 }
 
+/* Byte p of w as a float: the float 2^23 + b has b in its mantissa's low byte, so one byte
+ * permute and one subtraction convert it (a conversion instruction issues at a quarter of
+ * the rate). */
+__device__ __forceinline__ float byte_to_float(uint32_t w, int p)
+{
+    return __uint_as_float(__byte_perm(w, 0x4B000000u, 0x7540 + p)) - 8388608.0f;
+}
+
+/* v where mask is all ones, +0 where it is 0. */
+__device__ __forceinline__ float masked(float v, int32_t mask)
+{
+    return __int_as_float(__float_as_int(v) & mask);
+}
+
 /* Swaps the bits of x at the positions in `mask` with those `delta` above them. */
 __device__ __forceinline__ uint32_t delta_swap(uint32_t x, uint32_t mask, int delta)
 {
@@ -277,8 +291,12 @@ template <int PX> __device__ __forceinline__ uint32_t tile_word(const uint32_t (
     }
 }
 
+#ifndef EDGEL_STREAM_MIN_BLOCKS /* blocks an SM the register allocation aims for (a -D to measure others) */
+#define EDGEL_STREAM_MIN_BLOCKS 1
+#endif
+
 template <int PX, int SPLIT, bool L2>
-__global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
+__global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOCKS)
     canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g, bool aligned)
 {
     /* Bands of 32 / SPLIT rows plus 4: 36, 20 or 12 rows (see the chunks below). */
@@ -337,24 +355,29 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
      * clamped (the warp's columns are one span). */
     const uint8_t *main_col = src + xl, *halo_col = src + xh, *prefetch_col = src + xo[0];
     uint32_t ring[CHUNK]; /* row k in ring[k % CHUNK]; rows before the first are zeros */
-    int32_t halo[CHUNK];  /* the same of the halo column */
+    uint32_t halo[CHUNK]; /* the same of the halo column */
 #pragma unroll
     for (int i = 0; i < CHUNK; i++) {
         const size_t off = row_offset(y0 - 2 + i);
         ring[i] = i < AHEAD ? load_pixels<PX>(main_col + off, src + off, whole, xo) : 0u;
-        halo[i] = i < AHEAD ? __ldg(halo_col + off) : 0;
+        halo[i] = i < AHEAD ? __ldg(halo_col + off) : 0u;
     }
-    /* The unpacked rows k - 2, k - 1, k in win[(k + 1) % 3], win[(k + 2) % 3], win[k % 3]. */
-    int32_t win[3][PX];
+    /* From here on the arithmetic is in float, on the FP32 pipes, which issue twice as fast
+     * as the integer pipe (whose compares and selects had bound the kernel); every value is
+     * an integer below 2^24, so all of it is exact (edgel_nms_keep_f32).
+     * The unpacked rows k - 2, k - 1, k in win[(k + 1) % 3], win[(k + 2) % 3], win[k % 3],
+     * and the same of the halo column in hwin. */
+    float win[3][PX], hwin[3] = {0.0f, 0.0f, 0.0f};
     /* Per pixel: magnitudes of the rows up, centre and down, and the left neighbour of the
      * first pixel and the right one of the last in each; gradients of the centre and down
      * rows. */
-    int32_t mu[PX], mc[PX], md[PX], dxc[PX], dyc[PX], dxd[PX], dyd[PX];
-    int32_t lu = 0, lc = 0, ld = 0, ru = 0, rc = 0, rd = 0;
+    float mu[PX], mc[PX], md[PX], dxc[PX], dyc[PX], dxd[PX], dyd[PX];
+    float lu = 0, lc = 0, ld = 0, ru = 0, rc = 0, rd = 0;
+    const float low = (float)g.low, high = (float)g.high; /* m > low exact (m < 2^23) */
 #pragma unroll
     for (int p = 0; p < PX; p++) {
-        mu[p] = mc[p] = md[p] = dxc[p] = dyc[p] = dxd[p] = dyd[p] = 0;
-        win[0][p] = win[1][p] = win[2][p] = 0;
+        mu[p] = mc[p] = md[p] = dxc[p] = dyc[p] = dxd[p] = dyd[p] = 0.0f;
+        win[0][p] = win[1][p] = win[2][p] = 0.0f;
     }
 #pragma unroll 1
     for (int k0 = 0; k0 < ROWS; k0 += CHUNK) {
@@ -373,10 +396,11 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
                     asm volatile("prefetch.global.L2 [%0];" ::"l"(prefetch_col + ahead));
                 }
             }
-            int32_t *a = win[(i + 1) % 3], *b = win[(i + 2) % 3], *c = win[i % 3];
+            float *a = win[(i + 1) % 3], *b = win[(i + 2) % 3], *c = win[i % 3];
 #pragma unroll
             for (int p = 0; p < PX; p++)
-                c[p] = (int32_t)((ring[i % CHUNK] >> (8 * p)) & 0xFFu);
+                c[p] = byte_to_float(ring[i % CHUNK], p);
+            hwin[i % 3] = byte_to_float(halo[i % CHUNK], 0);
             /* Elsewhere the gradients of rows k < 2 are computed and shifted out unused:
              * that costs less than branching around them. */
             if (!ONE_CHUNK || i >= 2) {
@@ -386,38 +410,38 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
                  * 31's right: lane 30's). */
                 const int y = y0 - 3 + k;
                 const int32_t ymask = y >= 0 && y < h ? -1 : 0;
-                const int32_t h0 = halo[(i + CHUNK - 2) % CHUNK], h1 = halo[(i + CHUNK - 1) % CHUNK];
-                const int32_t sf = h0 + 2 * h1 + halo[i % CHUNK], df = halo[i % CHUNK] - h0;
-                const int32_t sn = __shfl_xor_sync(EDGEL_FULL_WARP, sf, 1);
-                const int32_t dn = __shfl_xor_sync(EDGEL_FULL_WARP, df, 1);
-                int32_t cs[PX + 2], cd[PX + 2];
+                const float h0 = hwin[(i + 1) % 3], h1 = hwin[(i + 2) % 3], h2 = hwin[i % 3];
+                const float sf = fmaf(h1, 2.0f, h0) + h2, df = h2 - h0;
+                const float sn = __shfl_xor_sync(EDGEL_FULL_WARP, sf, 1);
+                const float dn = __shfl_xor_sync(EDGEL_FULL_WARP, df, 1);
+                float cs[PX + 2], cd[PX + 2];
 #pragma unroll
                 for (int p = 0; p < PX; p++) {
-                    cs[p + 1] = a[p] + 2 * b[p] + c[p];
+                    cs[p + 1] = fmaf(b[p], 2.0f, a[p]) + c[p];
                     cd[p + 1] = c[p] - a[p];
                 }
-                const int32_t sl = __shfl_sync(EDGEL_FULL_WARP, cs[PX], left_lane);
-                const int32_t dl = __shfl_sync(EDGEL_FULL_WARP, cd[PX], left_lane);
-                const int32_t sr = __shfl_sync(EDGEL_FULL_WARP, cs[1], right_lane);
-                const int32_t dr = __shfl_sync(EDGEL_FULL_WARP, cd[1], right_lane);
+                const float sl = __shfl_sync(EDGEL_FULL_WARP, cs[PX], left_lane);
+                const float dl = __shfl_sync(EDGEL_FULL_WARP, cd[PX], left_lane);
+                const float sr = __shfl_sync(EDGEL_FULL_WARP, cs[1], right_lane);
+                const float dr = __shfl_sync(EDGEL_FULL_WARP, cd[1], right_lane);
                 cs[0] = lane == 0 ? sn : sl;
                 cd[0] = lane == 0 ? dn : dl;
                 cs[PX + 1] = lane == 31 ? sn : sr;
                 cd[PX + 1] = lane == 31 ? dn : dr;
-                int32_t m[PX];
+                float m[PX];
 #pragma unroll
                 for (int p = 0; p < PX; p++) {
-                    const int32_t gx = cs[p + 2] - cs[p], gy = cd[p] + 2 * cd[p + 1] + cd[p + 2];
-                    m[p] = edgel_magnitude(gx, gy, L2) & xmask[p] & ymask;
+                    const float gx = cs[p + 2] - cs[p], gy = fmaf(cd[p + 1], 2.0f, cd[p]) + cd[p + 2];
+                    m[p] = masked(edgel_magnitude_f32(gx, gy, L2), xmask[p] & ymask);
                     dxc[p] = dxd[p], dyc[p] = dyd[p], dxd[p] = gx, dyd[p] = gy;
                 }
                 /* The halo column next to lane 0's first pixel or lane 31's last, from the
                  * far, near and own columns (its sign does not matter to a magnitude). */
-                const int32_t own_s = lane == 31 ? cs[PX] : cs[1], own_d = lane == 31 ? cd[PX] : cd[1];
-                const int32_t near_mag = edgel_magnitude(own_s - sf, df + 2 * dn + own_d, L2);
-                const int32_t mh = near_in ? near_mag & ymask : 0;
-                const int32_t ml = __shfl_sync(EDGEL_FULL_WARP, m[PX - 1], left_lane);
-                const int32_t mr = __shfl_sync(EDGEL_FULL_WARP, m[0], right_lane);
+                const float own_s = lane == 31 ? cs[PX] : cs[1], own_d = lane == 31 ? cd[PX] : cd[1];
+                const float near_mag = edgel_magnitude_f32(own_s - sf, fmaf(dn, 2.0f, df) + own_d, L2);
+                const float mh = masked(near_mag, near_in ? ymask : 0);
+                const float ml = __shfl_sync(EDGEL_FULL_WARP, m[PX - 1], left_lane);
+                const float mr = __shfl_sync(EDGEL_FULL_WARP, m[0], right_lane);
                 lu = lc, ru = rc, lc = ld, rc = rd;
                 ld = lane == 0 ? mh : ml;
                 rd = lane == 31 ? mh : mr;
@@ -431,7 +455,7 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
                 bool any = false;
 #pragma unroll
                 for (int p = 0; p < PX; p++)
-                    any |= mc[p] > g.low;
+                    any |= mc[p] > low;
                 uint32_t votes[2 * PX];
 #pragma unroll
                 for (int p = 0; p < 2 * PX; p++)
@@ -439,16 +463,16 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS)
                 if (k >= 4 && __any_sync(EDGEL_FULL_WARP, any) && y0 + k - 4 < h) {
 #pragma unroll
                     for (int p = 0; p < PX; p++) {
-                        const int32_t l_u = p == 0 ? lu : mu[p - 1], r_u = p == PX - 1 ? ru : mu[p + 1];
-                        const int32_t l_c = p == 0 ? lc : mc[p - 1], r_c = p == PX - 1 ? rc : mc[p + 1];
-                        const int32_t l_d = p == 0 ? ld : md[p - 1], r_d = p == PX - 1 ? rd : md[p + 1];
+                        const float l_u = p == 0 ? lu : mu[p - 1], r_u = p == PX - 1 ? ru : mu[p + 1];
+                        const float l_c = p == 0 ? lc : mc[p - 1], r_c = p == PX - 1 ? rc : mc[p + 1];
+                        const float l_d = p == 0 ? ld : md[p - 1], r_d = p == PX - 1 ? rd : md[p + 1];
                         /* (columns outside the image have magnitude 0, never above a
                          * neighbour's, so the NMS drops them) */
-                        const bool keep = (mc[p] > g.low) &
-                                          edgel_nms_keep(mc[p], l_u, mu[p], r_u, l_c, r_c, l_d, md[p], r_d,
-                                                         dxc[p], dyc[p]);
+                        const bool keep = (mc[p] > low) &
+                                          edgel_nms_keep_f32(mc[p], l_u, mu[p], r_u, l_c, r_c, l_d, md[p], r_d,
+                                                             dxc[p], dyc[p]);
                         votes[p] = __ballot_sync(EDGEL_FULL_WARP, keep);
-                        votes[PX + p] = __ballot_sync(EDGEL_FULL_WARP, keep & (mc[p] > g.high));
+                        votes[PX + p] = __ballot_sync(EDGEL_FULL_WARP, keep & (mc[p] > high));
                     }
                 }
                 if (k >= 4 && lane == 0) {
