@@ -83,17 +83,18 @@ EDGEL_HD float edgel_sat(float x)
  * Exactly edgel_nms_keep's result for integer-valued inputs with |dx|, |dy| <= 27145 (where
  * that function's int32 products do not wrap) and magnitudes in [0, 2^23): the direction
  * tests are fused multiply-adds whose one rounding keeps the sign of an integer, the
- * neighbours are picked by multiplying with 0 or 1, and a tie towards right/down on the
- * straight directions counts as m + 1/2 > after.
+ * straight neighbours are picked by multiplying with 0 or 1 (the diagonal ones by a select:
+ * the integer pipe has room for a few), and a tie towards right/down on the straight
+ * directions counts as m + 1/2 > after.
  */
 EDGEL_HD int edgel_nms_keep_f32(float m, float up_left, float up_mid, float up_right, float left,
                                 float right, float down_left, float down_mid, float down_right,
                                 float dx, float dy)
 {
-    const float ax = fabsf(dx), ay_neg = fabsf(dy) * -32768.0f;
-    const float horizontal = edgel_sat(fmaf(ax, 13573.0f, ay_neg));  /* ay 2^15 < ax TG22 */
-    const float vertical = edgel_sat(fmaf(ax, -79109.0f, -ay_neg));  /* ay 2^15 > ax (TG22 + 2^16) */
-    const float anti = edgel_sat(dx * -dy);                          /* signs differ */
+    const float ax = fabsf(dx), ay = fabsf(dy) * 32768.0f;
+    const float horizontal = edgel_sat(fmaf(ax, 13573.0f, -ay)); /* ay 2^15 < ax TG22 */
+    const float vertical = edgel_sat(fmaf(ax, -79109.0f, ay));   /* ay 2^15 > ax (TG22 + 2^16) */
+    const float anti = edgel_sat(dx * -dy);                      /* signs differ */
     const float diag_before = fmaf(anti, up_right - up_left, up_left);
     const float diag_after = fmaf(anti, down_left - down_right, down_right);
     const float not_h_before = fmaf(vertical, up_mid - diag_before, diag_before);

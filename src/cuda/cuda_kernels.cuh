@@ -254,6 +254,14 @@ __device__ __forceinline__ float byte_to_float(uint32_t w, int p)
     return __uint_as_float(__byte_perm(w, 0x4B000000u, 0x7540 + p)) - 8388608.0f;
 }
 
+/* x, which the compiler may no longer take apart (a mask then stays a register, instead of
+ * a compare and a select at each use). */
+__device__ __forceinline__ int32_t opaque_int(int32_t x)
+{
+    asm("" : "+r"(x));
+    return x;
+}
+
 /* v where mask is all ones, +0 where it is 0. */
 __device__ __forceinline__ float masked(float v, int32_t mask)
 {
@@ -291,7 +299,16 @@ template <int PX> __device__ __forceinline__ uint32_t tile_word(const uint32_t (
     }
 }
 
-#ifndef EDGEL_STREAM_MIN_BLOCKS /* blocks an SM the register allocation aims for (a -D to measure others) */
+/* 1: skip the NMS of rows with no magnitude above the low threshold. Without the skip the
+ * loop is 7% shorter, but measured no faster in batches and slower at 1080p (28.9 against
+ * 27.4 us, docs/gpu-runs/2026-11-23-h200-stream-float-2.txt; a -D to measure others). */
+#ifndef EDGEL_STREAM_SKIP_FLAT
+#define EDGEL_STREAM_SKIP_FLAT 1
+#endif
+
+/* Blocks an SM the register allocation aims for: 4 (128 registers) and 5 (96) measured no
+ * faster than the compiler's choice (-stream-float.txt, -stream-float-2.txt; a -D). */
+#ifndef EDGEL_STREAM_MIN_BLOCKS
 #define EDGEL_STREAM_MIN_BLOCKS 1
 #endif
 
@@ -328,7 +345,7 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
 #pragma unroll
     for (int p = 0; p < PX; p++) {
         xo[p] = edgel_clamp_index(xl + p, w);
-        xmask[p] = xl + p < w ? -1 : 0;
+        xmask[p] = opaque_int(xl + p < w ? -1 : 0); /* kept as masks: one AND a pixel */
     }
     const bool near_in = lane == 0 ? x0 > 0 : x0 + SPAN < w;
     const int xh = edgel_clamp_index(lane == 0 ? x0 - 2 : lane == 1 ? x0 - 1 : lane == 30 ? x0 + SPAN
@@ -409,7 +426,7 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
                  * the ends the neighbouring lanes' (lane 0's left: lane 1's halo column; lane
                  * 31's right: lane 30's). */
                 const int y = y0 - 3 + k;
-                const int32_t ymask = y >= 0 && y < h ? -1 : 0;
+                const int32_t ymask = opaque_int((uint32_t)y < (uint32_t)h ? -1 : 0);
                 const float h0 = hwin[(i + 1) % 3], h1 = hwin[(i + 2) % 3], h2 = hwin[i % 3];
                 const float sf = fmaf(h1, 2.0f, h0) + h2, df = h2 - h0;
                 const float sn = __shfl_xor_sync(EDGEL_FULL_WARP, sf, 1);
@@ -450,17 +467,19 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
                     mu[p] = mc[p], mc[p] = md[p], md[p] = m[p];
             }
             if (!ONE_CHUNK || i >= 4) {
-                /* NMS of band row k - 4 (its lower neighbour row was just computed). Rows where
-                 * no magnitude passes the low threshold (flat regions) skip it, as do k < 4. */
-                bool any = false;
+                /* NMS of band row k - 4 (its lower neighbour row was just computed; rows below
+                 * the image have magnitude 0, so nothing there is kept). Rows k < 4 are not
+                 * stored. With EDGEL_STREAM_SKIP_FLAT, rows where no magnitude passes the low
+                 * threshold (flat regions) skip it. */
+                bool any = !EDGEL_STREAM_SKIP_FLAT;
 #pragma unroll
                 for (int p = 0; p < PX; p++)
-                    any |= mc[p] > low;
+                    any |= EDGEL_STREAM_SKIP_FLAT && mc[p] > low;
                 uint32_t votes[2 * PX];
 #pragma unroll
                 for (int p = 0; p < 2 * PX; p++)
                     votes[p] = 0;
-                if (k >= 4 && __any_sync(EDGEL_FULL_WARP, any) && y0 + k - 4 < h) {
+                if (!EDGEL_STREAM_SKIP_FLAT || (k >= 4 && __any_sync(EDGEL_FULL_WARP, any))) {
 #pragma unroll
                     for (int p = 0; p < PX; p++) {
                         const float l_u = p == 0 ? lu : mu[p - 1], r_u = p == PX - 1 ? ru : mu[p + 1];
