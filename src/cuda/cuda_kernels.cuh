@@ -1,6 +1,7 @@
 /*
  * The kernels of the CUDA backend. Per-pixel arithmetic comes from src/core/pixel_math.h, the
- * same functions the CPU backend runs, so both backends compute the same bytes.
+ * same functions the CPU backend runs, so both backends compute the same bytes (the streaming
+ * kernel runs their float forms, which tests/test_pixel_math.c checks against them).
  *
  * Canny runs in three launches, each over up to EDGEL_CUDA_MAX_FRAMES frames (blockIdx.z):
  *   canny_stream_kernel    the common case (gray u8, Sobel 3x3, no stage outputs): gradient,
