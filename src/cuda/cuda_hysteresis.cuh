@@ -344,13 +344,25 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>()) link_tiles(cann
     const uint32_t every_wth = W == 4 ? 0x11111111u : EDGEL_FULL_WARP;
     mine &= row_side ? every_wth << warp : (lane % W == warp ? EDGEL_FULL_WARP : 0u);
     constexpr int P = EDGEL_LINK_PLANES;
-    while (__any_sync(EDGEL_FULL_WARP, mine != 0)) {
+    /* A side pixel's seed. With one warp a tile each component is flooded once (a flood
+     * takes its other starts out of `mine`), so a plain store; with four, two warps may
+     * flood one component from different seeds, and the smaller seed wins. Plain stores are
+     * also single predicated instructions, where the atomics were branched around. */
+    const auto note = [&](int n, uint32_t s) {
+        if (W == 1)
+            s_rep[n] = s;
+        else
+            atomicMin(&s_rep[n], s);
+    };
+    for (unsigned lanes = __ballot_sync(EDGEL_FULL_WARP, mine != 0); lanes;
+         lanes = __ballot_sync(EDGEL_FULL_WARP, mine != 0)) {
         uint32_t f[P], seed[P];
 #pragma unroll
         for (int k = 0; k < P; k++) {
             f[k] = 0;
             seed[k] = 0xFFFFFFFFu;
-            const unsigned lanes = __ballot_sync(EDGEL_FULL_WARP, mine != 0);
+            if (k > 0)
+                lanes = __ballot_sync(EDGEL_FULL_WARP, mine != 0);
             if (!lanes)
                 continue;
             const int row = __ffs(lanes) - 1;
@@ -365,13 +377,13 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>()) link_tiles(cann
 #pragma unroll
         for (int k = 0; k < P; k++) {
             if ((__shfl_sync(EDGEL_FULL_WARP, f[k], 0) >> lane) & 1)
-                atomicMin(&s_rep[EDGEL_NODE_TOP + lane], seed[k]);
+                note(EDGEL_NODE_TOP + lane, seed[k]);
             if ((__shfl_sync(EDGEL_FULL_WARP, f[k], 31) >> lane) & 1)
-                atomicMin(&s_rep[EDGEL_NODE_BOTTOM + lane], seed[k]);
+                note(EDGEL_NODE_BOTTOM + lane, seed[k]);
             if (f[k] & 1)
-                atomicMin(&s_rep[EDGEL_NODE_LEFT + lane], seed[k]);
+                note(EDGEL_NODE_LEFT + lane, seed[k]);
             if (f[k] >> 31)
-                atomicMin(&s_rep[EDGEL_NODE_RIGHT + lane], seed[k]);
+                note(EDGEL_NODE_RIGHT + lane, seed[k]);
             mine &= ~f[k];
         }
     }
