@@ -82,10 +82,9 @@ EDGEL_HD float edgel_sat(float x)
  * FP32 pipes, which issue twice as fast as the integer pipe that compares and selects use.
  * Exactly edgel_nms_keep's result for integer-valued inputs with |dx|, |dy| <= 27145 (where
  * that function's int32 products do not wrap) and magnitudes in [0, 2^23): the direction
- * tests are fused multiply-adds whose one rounding keeps the sign of an integer, the
- * straight neighbours are picked by multiplying with 0 or 1 (the diagonal ones by a select:
- * the integer pipe has room for a few), and a tie towards right/down on the straight
- * directions counts as m + 1/2 > after.
+ * tests are fused multiply-adds whose one rounding keeps the sign of an integer, saturated to
+ * 0 or 1; the neighbours are picked by multiplying with those; and a tie towards right/down
+ * on the straight directions counts as m + 1/2 > after.
  */
 EDGEL_HD int edgel_nms_keep_f32(float m, float up_left, float up_mid, float up_right, float left,
                                 float right, float down_left, float down_mid, float down_right,
