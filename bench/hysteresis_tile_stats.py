@@ -2,7 +2,10 @@
 """How much flooding the GPU hysteresis does per 32x32 tile (the work of link_tiles in
 src/cuda/cuda_hysteresis.cuh), counted on the CPU from edgel's suppressed stage: rounds of
 the strong flood (one row step per round, runs filled at once), unreached components that
-touch a tile side, and the rounds of their floods.
+touch a tile side, and the rounds of their floods. Also how many of those components touch
+a candidate across the side (the only side pixels another tile's join can reach), and how
+many floods remain when the last component of a tile needs none (its side pixels are then
+the only ones left, all connected along the sides).
 
     EDGEL_LIBRARY=build/libedgel.so PYTHONPATH=python \\
         python3 bench/hysteresis_tile_stats.py data-local/bsds500 [WxH]
@@ -63,12 +66,46 @@ def flood_rounds(seed, c):
         f = fill_runs(f | grown, c)
 
 
+def floods_skipping_last(t, labels, side, top, bottom):
+    """Floods of link_tiles' seed loop over the touching unreached side pixels t when a flood
+    is skipped once a single run start is left. Starts: a row side's pixels after a gap, a
+    column's after a gap above; taken lowest row first, then lowest column."""
+    starts = []
+    for y in range(t.shape[0]):
+        row_side = (y == 0 and top) or (y == t.shape[0] - 1 and bottom)
+        for x in range(t.shape[1]):
+            if not t[y, x]:
+                continue
+            if row_side:
+                if x == 0 or not t[y, x - 1]:
+                    starts.append((y, x))
+            elif side[y, x] and (y == 0 or not t[y - 1, x]):
+                starts.append((y, x))
+    floods = 0
+    while len(starts) > 1:
+        k = labels[starts[0]]
+        starts = [p for p in starts if labels[p] != k]
+        floods += 1
+    return floods
+
+
 def main():
     root = sys.argv[1]
     w, h = (int(v) for v in (sys.argv[2] if len(sys.argv) > 2 else "1920x1080").split("x"))
     stages = {"suppressed": None}
     edgel.canny(tiled_frame(root, w, h), 50, 150, stages=stages)
     cand, strong = stages["suppressed"] > 0, stages["suppressed"] == 255
+    # Pixels with a candidate 8-neighbour in another tile.
+    tile_id = (np.arange(h)[:, None] // T) * ((w + T - 1) // T) + np.arange(w)[None, :] // T
+    touching = np.zeros_like(cand)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dy == 0 and dx == 0:
+                continue
+            ys, xs = slice(max(dy, 0), h + min(dy, 0)), slice(max(dx, 0), w + min(dx, 0))
+            yd, xd = slice(max(-dy, 0), h + min(-dy, 0)), slice(max(-dx, 0), w + min(-dx, 0))
+            touching[yd, xd] |= cand[ys, xs] & (tile_id[ys, xs] != tile_id[yd, xd])
+    touching &= cand
     rows = []
     for ty in range(0, h, T):
         for tx in range(0, w, T):
@@ -87,13 +124,27 @@ def main():
                 seed = np.zeros_like(c)
                 seed[y, x] = True
                 comp_rounds += flood_rounds(seed, c)[1]
-            rows.append((strong_rounds, len(comps), comp_rounds))
+            t = touching[ty:ty + T, tx:tx + T] & open_
+            touched = [k for k in np.unique(labels[t]) if k > 0]
+            t_rounds = 0
+            for k in touched:
+                y, x = np.argwhere((labels == k) & t)[0]
+                seed = np.zeros_like(c)
+                seed[y, x] = True
+                t_rounds += flood_rounds(seed, c)[1]
+            hooks = int((c & side).sum()), int((touching[ty:ty + T, tx:tx + T] & side).sum())
+            rows.append((strong_rounds, len(comps), comp_rounds, len(touched), t_rounds,
+                         floods_skipping_last(t, labels, side, ty > 0, ty + T < h)) + hooks)
     a = np.array(rows)
     total = a[:, 0] + a[:, 2]
     print(f"{w}x{h}: {len(a)} tiles, {cand.mean():.1%} of pixels candidates")
     print(f"strong flood rounds: mean {a[:, 0].mean():.1f}, max {a[:, 0].max()}")
     print(f"unreached side components per tile: mean {a[:, 1].mean():.1f}, max {a[:, 1].max()}")
     print(f"all flood rounds per tile: mean {total.mean():.1f}, max {total.max()}")
+    print(f"of those components, touching a candidate across a side: mean {a[:, 3].mean():.1f}, "
+          f"their rounds {a[:, 4].mean():.1f}; floods when a lone start needs none {a[:, 5].mean():.1f}")
+    print(f"candidate side pixels per tile (hooked now): {a[:, 6].mean():.1f}; "
+          f"touching across: {a[:, 7].mean():.1f}")
 
 
 if __name__ == "__main__":

@@ -1,21 +1,42 @@
 #!/usr/bin/env bash
-# Builds bench_gpu with each of a few values of the CUDA kernels' tuning macros
-# (EDGEL_LINK_PLANES, EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_WARPS) and prints its Canny
-# table for each, on the GPU machine (carry data-local and deps). Give the -D flags as
-# arguments ('' for the defaults), or edit the list below. EDGEL_VARIANT_SRC=DIR builds the
-# source tree in DIR instead (an export of another commit, to time it in the same run).
+# Times variants of the CUDA kernels against each other in one run, on the GPU machine (carry
+# data-local and deps): builds bench_gpu once per variant (all at once), then prints its Canny
+# table for each variant in turn, EDGEL_VARIANT_ROUNDS times (default 2), so that drift of the
+# machine falls on every variant alike.
+#
+# A variant is an argument: the -D flags of the kernels' tuning macros ('' for the defaults),
+# optionally after a source tree and a colon, to time another commit's export beside this one:
+#   bash scripts/measure-variants.sh '' '-DEDGEL_FINISH_COMPRESS=1' 'build-old-src:'
 set -u
-src=${EDGEL_VARIANT_SRC:-.}
-[ $# -gt 0 ] || set -- "" "-DEDGEL_LINK_PLANES=1" "-DEDGEL_LINK_PLANES=3" "-DEDGEL_STREAM_WARPS=8" \
-  "-DEDGEL_STREAM_MIN_WARPS=512" "-DEDGEL_STREAM_MIN_WARPS=2048"
-for v in "$@"; do
-  d=build-var
-  rm -rf $d
-  cmake -S "$src" -B $d -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEDGEL_BUILD_TESTS=ON "-DCMAKE_CUDA_FLAGS=$v" \
+cd "$(dirname "$0")/.."
+[ $# -gt 0 ] || set -- "" "-DEDGEL_LINK_FULL=0" "-DEDGEL_STREAM_WARPS=8"
+rounds=${EDGEL_VARIANT_ROUNDS:-2}
+jobs=$(( $(nproc) / $# )); [ "$jobs" -ge 1 ] || jobs=1
+libs=$PWD/deps/lib:$PWD/deps/kissfft/lib/x86_64-linux-gnu
+build() { # $1: build folder, $2: source tree, $3: flags
+  rm -rf "$1"
+  cmake -S "$2" -B "$1" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEDGEL_BUILD_TESTS=ON "-DCMAKE_CUDA_FLAGS=$3" \
     -DPNG_PNG_INCLUDE_DIR=$PWD/deps/include -DPNG_LIBRARY=$PWD/deps/lib/libpng16.so -DZLIB_INCLUDE_DIR=$PWD/deps/include \
     -DZLIB_LIBRARY=$PWD/deps/lib/libz.so -DJPEG_INCLUDE_DIR=$PWD/deps/include -DJPEG_LIBRARY=$PWD/deps/lib/libjpeg.so \
-    -DKISSFFT_INCLUDE_DIR=$PWD/deps/kissfft/include -DKISSFFT_LIBRARY=$PWD/deps/kissfft/lib/x86_64-linux-gnu/libkissfft-float.so >/dev/null 2>&1
-  cmake --build $d -j16 --target bench_gpu >/dev/null 2>&1 || { echo "build failed $v"; continue; }
-  echo "== variant '$v' of $src"
-  LD_LIBRARY_PATH=$PWD/deps/lib:$PWD/deps/kissfft/lib/x86_64-linux-gnu timeout 120 ./$d/bench/bench_gpu data-local/bsds500 50 2>&1 | grep -E "^\| (512|1920|3840|7680|device)"
+    -DKISSFFT_INCLUDE_DIR=$PWD/deps/kissfft/include -DKISSFFT_LIBRARY=$PWD/deps/kissfft/lib/x86_64-linux-gnu/libkissfft-float.so >/dev/null 2>&1 &&
+    cmake --build "$1" -j"$jobs" --target bench_gpu >/dev/null 2>&1
+}
+i=0
+for v in "$@"; do
+  src=.; flags=$v
+  case $v in *:*) src=${v%%:*}; flags=${v#*:} ;; esac
+  build "build-var-$i" "$src" "$flags" || echo "build failed: '$v'" &
+  i=$((i + 1))
+done
+wait
+for r in $(seq "$rounds"); do
+  i=0
+  for v in "$@"; do
+    if [ -x "build-var-$i/bench/bench_gpu" ]; then
+      echo "== variant '$v' (round $r)"
+      LD_LIBRARY_PATH=$libs timeout 120 "./build-var-$i/bench/bench_gpu" data-local/bsds500 50 2>&1 |
+        grep -E "^\| (512|1920|3840|7680|device)"
+    fi
+    i=$((i + 1))
+  done
 done

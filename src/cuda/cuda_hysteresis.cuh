@@ -10,10 +10,11 @@
  *   link_tiles    floods the strong pixels through the tile's candidates and keeps the
  *                 result in `reach`. Candidates on a tile side that faces another tile are
  *                 union-find nodes (128 per tile: top, bottom, left and right, a node per
- *                 pixel): reached ones join node 0, which stands for "connected to a strong
- *                 pixel"; the others join the first node of their component inside the tile
- *                 (found by flooding from the side's runs). The tile also joins its top and
- *                 left sides to the pixels across them.
+ *                 pixel); those with a candidate neighbour across the side (the only ones
+ *                 another tile can join) join their component's node: node 0, which stands
+ *                 for "connected to a strong pixel", when reached, else the first node of
+ *                 their component inside the tile (found by flooding from the side's runs).
+ *                 The tile also joins its top and left sides to the pixels across them.
  *   finish_tiles  adds to `reach` the side pixels whose node ended in node 0's set, floods
  *                 again and writes the edge bytes.
  *
@@ -128,14 +129,38 @@ __device__ __forceinline__ void uf_union(uint32_t *parent, uint32_t a, uint32_t 
     }
 }
 
-/* Joins the sets of a and b; when the larger of the two is still a root, by a single
- * compare-and-swap that hooks it under the smaller (ids still fall along every path), which
- * is the common case here and saves the finds' round trips to L2. */
-__device__ __forceinline__ void uf_hook(uint32_t *parent, uint32_t a, uint32_t b)
+/* atomicCAS(p, cmp, val) where `on`, else cmp without an access: a predicated instruction,
+ * not a branch around one, so that the compiler can issue several before the first result
+ * is used (around a branch it waited for each). */
+__device__ __forceinline__ uint32_t cas_if(bool on, uint32_t *p, uint32_t cmp, uint32_t val)
 {
-    const uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-    if (lo != hi && atomicCAS(&parent[hi], hi, lo) != hi)
-        uf_union(parent, a, b);
+    uint32_t old = cmp;
+    asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %4, 0;\n\t@q atom.global.cas.b32 %0, [%1], %2, %3;\n\t}"
+                 : "+r"(old)
+                 : "l"(p), "r"(cmp), "r"(val), "r"((uint32_t)on)
+                 : "memory");
+    return old;
+}
+
+/* Joins the sets of a[k] and b[k] where want[k]; when the larger of the two is still a root,
+ * by a single compare-and-swap that hooks it under the smaller (ids still fall along every
+ * path), which is the common case here and saves the finds' round trips to L2. The N
+ * compare-and-swaps are in flight together; those that find the larger no longer a root
+ * take uf_union. */
+template <int N>
+__device__ __forceinline__ void uf_hook_each(uint32_t *parent, const uint32_t (&a)[N], const uint32_t (&b)[N],
+                                             const bool (&want)[N])
+{
+    uint32_t lo[N], hi[N], old[N];
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        lo[k] = min(a[k], b[k]), hi[k] = max(a[k], b[k]);
+        old[k] = cas_if(want[k] && lo[k] != hi[k], parent + hi[k], hi[k], lo[k]);
+    }
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        if (old[k] != hi[k])
+            uf_union(parent, lo[k], hi[k]);
 }
 
 /* ---- floods inside a tile: a lane per row, a bit per column --------------------------------- */
@@ -205,6 +230,53 @@ __device__ __forceinline__ uint32_t side_mask(const tile_sides &s, int lane)
            (s.left ? 1u : 0u) | (s.right ? 0x80000000u : 0u);
 }
 
+/* The candidates on the lines just outside a tile, bit i + 1 = pixel i for i = -1 .. 32 along
+ * each side (the ends lie in the diagonal tiles); 0 where no tile is there. */
+struct tile_across {
+    uint64_t top, bottom, left, right;
+};
+
+__device__ __forceinline__ uint64_t across_row(const uint32_t *cand, size_t w, const tile_sides &s)
+{
+    return ((uint64_t)cand[w] << 1) | (s.left ? cand[w - 1] >> 31 : 0u) |
+           ((uint64_t)(s.right ? cand[w + 1] & 1u : 0u) << 33);
+}
+
+/* The column just left (side -1) or right (+1) of the tile, as a tile_across line; its ends
+ * are the corners of the lines across the top and the bottom (top_row, bottom_row). */
+__device__ __forceinline__ uint64_t across_column(const uint32_t *cand, size_t word, const tile_sides &s, int side,
+                                                  uint64_t top_row, uint64_t bottom_row)
+{
+    const bool on = side < 0 ? s.left : s.right;
+    const int bit = side < 0 ? 31 : 0, end = side < 0 ? 0 : 33;
+    const uint32_t line = __ballot_sync(EDGEL_FULL_WARP, on && (cand[word + side] >> bit & 1));
+    return ((uint64_t)line << 1) | (top_row >> end & 1u) | ((bottom_row >> end & 1u) << 33);
+}
+
+/* The four lines of the tile whose row y0 + lane is at `word`. */
+__device__ __forceinline__ tile_across load_across(const uint32_t *cand, size_t word, int tiles_x,
+                                                   const tile_sides &s)
+{
+    const size_t first = word - (size_t)(threadIdx.x & 31) * tiles_x; /* row 0's word */
+    tile_across a;
+    a.top = s.top ? across_row(cand, first - tiles_x, s) : 0u;
+    a.bottom = s.bottom ? across_row(cand, first + (size_t)32 * tiles_x, s) : 0u;
+    a.left = across_column(cand, word, s, -1, a.top, a.bottom);
+    a.right = across_column(cand, word, s, 1, a.top, a.bottom);
+    return a;
+}
+
+/* The candidates of this lane's row (c) with a candidate 8-neighbour in another tile. Only
+ * their side nodes can be joined across a side, so only they need a node's seed and hook:
+ * other side pixels reach another tile only through them. */
+__device__ __forceinline__ uint32_t touching(uint32_t c, const tile_across &a, int lane)
+{
+    const auto spread = [](uint64_t v) { return (uint32_t)(v | v >> 1 | v >> 2); };
+    const uint32_t row = lane == 0 ? spread(a.top) : lane == 31 ? spread(a.bottom) : 0u;
+    const uint32_t cols = ((a.left >> lane) & 7u ? 1u : 0u) | ((a.right >> lane) & 7u ? 0x80000000u : 0u);
+    return c & (row | cols);
+}
+
 /* The node of side pixel (row, col) of a tile: top or bottom row first, then the columns. */
 __device__ __forceinline__ uint32_t side_node(int tile, const tile_sides &s, int row, int col)
 {
@@ -218,33 +290,30 @@ __device__ __forceinline__ uint32_t side_node(int tile, const tile_sides &s, int
 }
 
 /*
- * Joins the pixels of one tile side (`cur`, bit i = pixel i along the side) with those of
+ * The joins of one tile side's pixels (`cur`, bit i = pixel i along the side) with those of
  * the line across it (`across`, bit i + 1 = pixel i, for i = -1 .. 32: its ends lie in the
- * diagonal tiles). This lane handles pixel i = lane. Each pair of touching runs is joined
- * once, at its first touching pixel; a pair is left out only where a neighbour inside the
- * same two tiles covers it, so no tile relies on another's choice.
- * Nodes: cur_node(i) for our pixels, across_node(i) for the line's.
+ * diagonal tiles), for pixel i = lane: pairs (me, across_node(j)) to join, j = i, i - 1,
+ * i + 1, where `want`. Each pair of touching runs is joined once, at its first touching
+ * pixel; a pair is left out only where a neighbour inside the same two tiles covers it, so
+ * no tile relies on another's choice. `me` is the node of pixel i, or any node of its set.
  */
-template <typename CurNode, typename AcrossNode>
-__device__ __forceinline__ void join_side(uint32_t *parent, uint32_t cur, uint64_t across,
-                                          CurNode cur_node, AcrossNode across_node)
+template <typename AcrossNode>
+__device__ __forceinline__ void side_joins(uint32_t cur, uint64_t across, uint32_t me, AcrossNode across_node,
+                                           uint32_t (&a)[3], uint32_t (&b)[3], bool (&want)[3])
 {
     const int i = threadIdx.x & 31;
-    if (!(cur >> i & 1))
-        return;
+    const bool on = cur >> i & 1;
     const bool a_mid = across >> (i + 1) & 1, a_before = across >> i & 1, a_after = across >> (i + 2) & 1;
     const bool c_before = i > 0 && (cur >> (i - 1) & 1), c_after = i < 31 && (cur >> (i + 1) & 1);
     const bool a_before_in = i > 0 && a_before, a_mid_before = i > 0 && a_mid, a_mid_after = i < 31 && a_mid;
-    const bool straight = a_mid && !(c_before && a_before_in);
-    const bool diag_before = a_before && !a_mid_before && !c_before;
-    const bool diag_after = a_after && !a_mid_after && !c_after;
-    const uint32_t me = cur_node(i);
-    if (straight)
-        uf_hook(parent, me, across_node(i));
-    if (diag_before)
-        uf_hook(parent, me, across_node(i - 1));
-    if (diag_after)
-        uf_hook(parent, me, across_node(i + 1));
+    want[0] = on && a_mid && !(c_before && a_before_in);
+    want[1] = on && a_before && !a_mid_before && !c_before;
+    want[2] = on && a_after && !a_mid_after && !c_after;
+#pragma unroll
+    for (int k = 0; k < 3; k++) {
+        a[k] = me;
+        b[k] = across_node(k == 0 ? i : k == 1 ? i - 1 : i + 1);
+    }
 }
 
 /* The hysteresis kernels take W = 4 warps a tile or 1: four give a tile the shortest time;
@@ -261,20 +330,66 @@ template <int W> __device__ __forceinline__ void tile_sync()
         __syncthreads();
 }
 
+/* The joins across the top and the left side of tile `tile` (pairs 0-2 and 3-5, see
+ * side_joins): our row 0 against row y0 - 1 (tiles above-left, above, above-right), our
+ * column 0 against column x0 - 1, rows y0 - 1 .. y0 + 32. `top_me` and `left_me` are this
+ * lane's pixels' nodes (or nodes of their sets). */
+__device__ __forceinline__ void top_left_joins(int tile, int tiles_x, const tile_sides &sd, const tile_across &across,
+                                               uint32_t c, uint32_t top_me, uint32_t left_me, bool top, bool left,
+                                               uint32_t (&a)[6], uint32_t (&b)[6], bool (&want)[6])
+{
+#pragma unroll
+    for (int k = 0; k < 6; k++)
+        want[k] = false;
+    const int above = tile - tiles_x, before = tile - 1;
+    if (top) { /* warp-uniform */
+        uint32_t ta[3], tb[3];
+        bool tw[3];
+        side_joins(__shfl_sync(EDGEL_FULL_WARP, c, 0), across.top, top_me,
+                   [&](int i) {
+                       return i < 0    ? tile_node(above - 1, EDGEL_NODE_BOTTOM + 31)
+                              : i > 31 ? tile_node(above + 1, EDGEL_NODE_BOTTOM)
+                                       : tile_node(above, EDGEL_NODE_BOTTOM + i);
+                   },
+                   ta, tb, tw);
+#pragma unroll
+        for (int k = 0; k < 3; k++)
+            a[k] = ta[k], b[k] = tb[k], want[k] = sd.top && tw[k];
+    }
+    if (left) {
+        uint32_t la[3], lb[3];
+        bool lw[3];
+        side_joins(__ballot_sync(EDGEL_FULL_WARP, c & 1), across.left, left_me,
+                   [&](int i) {
+                       return i < 0    ? tile_node(before - tiles_x, EDGEL_NODE_RIGHT + 31)
+                              : i > 31 ? tile_node(before + tiles_x, EDGEL_NODE_RIGHT)
+                                       : tile_node(before, EDGEL_NODE_RIGHT + i);
+                   },
+                   la, lb, lw);
+#pragma unroll
+        for (int k = 0; k < 3; k++)
+            a[k + 3] = la[k], b[k + 3] = lb[k], want[k + 3] = sd.left && lw[k];
+    }
+}
+
 /* Kernel 1 of 2: floods from the strong pixels, in-tile components of the side nodes, and the
- * joins across the top and left sides. Warp 0 of a tile floods from the strong pixels while
- * the others join across the top and left sides (with one warp, after it); then every warp
- * floods its share of the unreached side runs, EDGEL_LINK_PLANES at a time (natural frames
- * leave a few to two dozen small components per tile; one warp doing them in turn set the
- * kernel's time with four warps a tile). */
-#ifndef EDGEL_LINK_PLANES /* one measured faster than 2 to 4 (-link-planes.txt; a -D to measure others) */
-#define EDGEL_LINK_PLANES 1
+ * joins across the top and left sides. Warp 0 of a tile floods from the strong pixels; then
+ * every warp floods its share of the unreached side runs that touch another tile (natural
+ * frames leave a few to two dozen small components per tile; one warp doing them in turn
+ * set the kernel's time with four warps a tile); last, side nodes join their components'
+ * and the nodes across. With four warps, warps 1 and 2 join across the top and the left
+ * while warp 0 floods; with one, the joins wait for the floods and start from the
+ * components' nodes, and all of a lane's joins and hooks go out together, so that their
+ * round trips to L2 overlap. */
+#ifndef EDGEL_LINK_FULL /* 1: registers held to 32, for 64 warps an SM (-hooks.txt; a -D to measure 0) */
+#define EDGEL_LINK_FULL 1
 #endif
 template <int W>
-__global__ void __launch_bounds__(32 * W * tiles_per_block<W>()) link_tiles(canny_bits b)
+__global__ void __launch_bounds__(32 * W * tiles_per_block<W>(), EDGEL_LINK_FULL ? 64 / (W * tiles_per_block<W>()) : 1)
+    link_tiles(canny_bits b)
 {
     static_assert(W == 1 || W == 4, "one or four warps a tile");
-    constexpr int TPB = tiles_per_block<W>();
+    constexpr int TPB = tiles_per_block<W>(), G = 4 / W; /* G: side groups (see faces) a warp */
     __shared__ uint32_t s_reach_of[TPB][EDGEL_TILE];
     __shared__ uint32_t s_rep_of[TPB][EDGEL_TILE_NODES]; /* smallest seed node whose flood holds the pixel */
     const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) % W, slot = TPB == 1 ? 0 : threadIdx.x >> 5;
@@ -297,53 +412,40 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>()) link_tiles(cann
         s_reach[lane] = f[0];
         b.reach[z * b.stride + word] = f[0];
     }
-    /* Meanwhile the joins across the top and the left side, which need no flood (the order of
-     * unions does not matter). Across the top: our row 0 against row y0 - 1 (tiles
-     * above-left, above, above-right). */
-    if (warp == (W == 4 ? 1 : 0) && sd.top) {
-        const uint32_t c_top = __shfl_sync(EDGEL_FULL_WARP, c, 0);
-        const size_t up = (size_t)(ty * 32 - 1) * tiles_x + tx;
-        const uint64_t across = ((uint64_t)cand[up] << 1) | (sd.left ? cand[up - 1] >> 31 : 0u) |
-                                ((uint64_t)(sd.right ? cand[up + 1] & 1u : 0u) << 33);
-        const int above = tile - tiles_x;
-        join_side(parent, c_top, across,
-                  [&](int i) { return tile_node(tile, EDGEL_NODE_TOP + i); },
-                  [&](int i) {
-                      return i < 0    ? tile_node(above - 1, EDGEL_NODE_BOTTOM + 31)
-                             : i > 31 ? tile_node(above + 1, EDGEL_NODE_BOTTOM)
-                                      : tile_node(above, EDGEL_NODE_BOTTOM + i);
-                  });
-    }
-    /* Across the left side: our column 0 against column x0 - 1, rows y0 - 1 .. y0 + 32. */
-    if (warp == (W == 4 ? 2 : 0) && sd.left) {
-        const uint32_t cur = __ballot_sync(EDGEL_FULL_WARP, c & 1);
-        const uint32_t line = __ballot_sync(EDGEL_FULL_WARP, cand[word - 1] >> 31);
-        const uint32_t before = sd.top ? cand[(size_t)(ty * 32 - 1) * tiles_x + tx - 1] >> 31 : 0u;
-        const uint32_t after = sd.bottom ? cand[(size_t)(ty * 32 + 32) * tiles_x + tx - 1] >> 31 : 0u;
-        const uint64_t across = ((uint64_t)line << 1) | before | ((uint64_t)after << 33);
-        const int left = tile - 1;
-        join_side(parent, cur, across,
-                  [&](int i) { return tile_node(tile, EDGEL_NODE_LEFT + i); },
-                  [&](int i) {
-                      return i < 0    ? tile_node(left - tiles_x, EDGEL_NODE_RIGHT + 31)
-                             : i > 31 ? tile_node(left + tiles_x, EDGEL_NODE_RIGHT)
-                                      : tile_node(left, EDGEL_NODE_RIGHT + i);
-                  });
+    tile_across across{};
+    if (W == 1) {
+        across = load_across(cand, word, tiles_x, sd);
+    } else if (warp == 1 || warp == 2) { /* meanwhile (the order of unions does not matter) */
+        const size_t first = word - (size_t)lane * tiles_x;
+        across.top = sd.top ? across_row(cand, first - tiles_x, sd) : 0u;
+        if (warp == 2) {
+            const uint64_t bottom = sd.bottom ? across_row(cand, first + (size_t)32 * tiles_x, sd) : 0u;
+            across.left = across_column(cand, word, sd, -1, across.top, bottom);
+        }
+        uint32_t ja[6], jb[6];
+        bool jw[6];
+        top_left_joins(tile, tiles_x, sd, across, c, tile_node(tile, EDGEL_NODE_TOP + lane),
+                       tile_node(tile, EDGEL_NODE_LEFT + lane), warp == 1, warp == 2, ja, jb, jw);
+        uf_hook_each(parent, ja, jb, jw);
     }
     tile_sync<W>();
     const uint32_t r = s_reach[lane];
 
-    /* Unreached side pixels; each run along a side starts at one of them (a row's leftmost,
-     * a column's topmost pixel), so flooding from the starts floods every such component. */
-    const uint32_t open = c & side_mask(sd, lane) & ~r;
-    const uint32_t shifted = __shfl_up_sync(EDGEL_FULL_WARP, c, 1); /* every lane: a full-warp shuffle */
-    const uint32_t c_above = lane == 0 ? 0u : shifted;
+    /* Unreached side pixels that touch another tile; each run of them along a side starts at
+     * one (a row's leftmost, a column's topmost pixel), so flooding from the starts floods
+     * every such component. With four warps a tile every side pixel counts: finding the
+     * touching ones in every warp cost more than the floods it saved (4K 66.4 -> 68.3 us,
+     * -touching.txt). */
+    const uint32_t touch = W == 1 ? touching(c, across, lane) : c & side_mask(sd, lane);
+    const uint32_t open = touch & ~r;
+    const uint32_t shifted = __shfl_up_sync(EDGEL_FULL_WARP, open, 1); /* every lane: a full-warp shuffle */
+    const uint32_t open_above = lane == 0 ? 0u : shifted;
     const bool row_side = (lane == 0 && sd.top) || (lane == 31 && sd.bottom);
-    uint32_t mine = row_side ? open & ~(c << 1) : open & ~c_above;
+    uint32_t mine = row_side ? open & ~(open << 1) : open & ~open_above;
     /* This warp's share: along a row, columns warp, warp + W, ...; in a column, those rows. */
     const uint32_t every_wth = W == 4 ? 0x11111111u : EDGEL_FULL_WARP;
     mine &= row_side ? every_wth << warp : (lane % W == warp ? EDGEL_FULL_WARP : 0u);
-    constexpr int P = EDGEL_LINK_PLANES;
+    uint32_t rest = open; /* with one warp a tile: the open pixels no flood has held yet */
     /* A side pixel's seed. With one warp a tile each component is flooded once (a flood
      * takes its other starts out of `mine`), so a plain store; with four, two warps may
      * flood one component from different seeds, and the smaller seed wins. Plain stores are
@@ -354,62 +456,68 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>()) link_tiles(cann
         else
             atomicMin(&s_rep[n], s);
     };
-    for (unsigned lanes = __ballot_sync(EDGEL_FULL_WARP, mine != 0); lanes;
+    for (uint32_t lanes = __ballot_sync(EDGEL_FULL_WARP, mine != 0); lanes;
          lanes = __ballot_sync(EDGEL_FULL_WARP, mine != 0)) {
-        uint32_t f[P], seed[P];
-#pragma unroll
-        for (int k = 0; k < P; k++) {
-            f[k] = 0;
-            seed[k] = 0xFFFFFFFFu;
-            if (k > 0)
-                lanes = __ballot_sync(EDGEL_FULL_WARP, mine != 0);
-            if (!lanes)
-                continue;
-            const int row = __ffs(lanes) - 1;
-            const int col = __ffs(__shfl_sync(EDGEL_FULL_WARP, mine, row)) - 1;
-            seed[k] = side_node(tile, sd, row, col);
-            if (lane == row) {
-                f[k] = 1u << col;
-                mine &= ~f[k];
-            }
+        const int row = __ffs(lanes) - 1;
+        const uint32_t starts = __shfl_sync(EDGEL_FULL_WARP, mine, row);
+        const int col = __ffs(starts) - 1;
+        const uint32_t seed = side_node(tile, sd, row, col);
+        uint32_t f[1];
+        if (W == 1 && lanes == (1u << row) && (starts & (starts - 1)) == 0) {
+            /* The last start: every open pixel left hangs off its run (along the sides and
+             * through the corners), so its component holds them all; no flood. */
+            f[0] = rest;
+        } else {
+            f[0] = lane == row ? 1u << col : 0u;
+            warp_flood(f, c);
         }
-        warp_flood(f, c);
-#pragma unroll
-        for (int k = 0; k < P; k++) {
-            if ((__shfl_sync(EDGEL_FULL_WARP, f[k], 0) >> lane) & 1)
-                note(EDGEL_NODE_TOP + lane, seed[k]);
-            if ((__shfl_sync(EDGEL_FULL_WARP, f[k], 31) >> lane) & 1)
-                note(EDGEL_NODE_BOTTOM + lane, seed[k]);
-            if (f[k] & 1)
-                note(EDGEL_NODE_LEFT + lane, seed[k]);
-            if (f[k] >> 31)
-                note(EDGEL_NODE_RIGHT + lane, seed[k]);
-            mine &= ~f[k];
-        }
+        if ((__shfl_sync(EDGEL_FULL_WARP, f[0], 0) >> lane) & 1)
+            note(EDGEL_NODE_TOP + lane, seed);
+        if ((__shfl_sync(EDGEL_FULL_WARP, f[0], 31) >> lane) & 1)
+            note(EDGEL_NODE_BOTTOM + lane, seed);
+        if (f[0] & 1)
+            note(EDGEL_NODE_LEFT + lane, seed);
+        if (f[0] >> 31)
+            note(EDGEL_NODE_RIGHT + lane, seed);
+        mine &= ~f[0];
+        rest &= ~f[0];
     }
     tile_sync<W>();
 
-    /* Side node n = 32 * g + lane of group g (see faces) joins node 0 (reached) or its
-     * component's representative; warp w takes groups w, w + W, ... */
-    for (int grp = warp; grp < 4; grp += W) {
-        const uint32_t row_c = __shfl_sync(EDGEL_FULL_WARP, c, grp == 0 ? 0 : 31);
-        const uint32_t row_r = grp == 0 ? s_reach[0] : s_reach[31];
-        const int bit = grp < 2 ? lane : (grp == 2 ? 0 : 31), n = 32 * grp + lane;
-        const uint32_t pc = grp < 2 ? row_c : c, pr = grp < 2 ? row_r : r;
-        const uint32_t me = tile_node(tile, n);
-        if (faces(sd, grp) && ((pc >> bit) & 1)) {
-            const uint32_t to = ((pr >> bit) & 1) ? 0u : s_rep[n];
-            if (to != me)
-                uf_hook(parent, me, to);
-        }
+    /* Side node n = 32 * g + lane of group g (see faces) of a touching pixel joins its
+     * component's node: node 0 (reached) or its representative. Warp w takes groups w,
+     * w + W, ... */
+    const uint32_t row_touch[2] = {__shfl_sync(EDGEL_FULL_WARP, touch, 0), __shfl_sync(EDGEL_FULL_WARP, touch, 31)};
+    const auto component = [&](int n, uint32_t reach, int bit) { return (reach >> bit & 1) ? 0u : s_rep[n]; };
+    uint32_t ha[G], hb[G];
+    bool hw[G];
+#pragma unroll
+    for (int k = 0; k < G; k++) {
+        const int grp = warp + k * W, bit = grp < 2 ? lane : (grp == 2 ? 0 : 31), n = 32 * grp + lane;
+        const uint32_t pt = grp < 2 ? row_touch[grp] : touch;
+        const uint32_t pr = grp == 0 ? s_reach[0] : grp == 1 ? s_reach[31] : r;
+        ha[k] = tile_node(tile, n);
+        hb[k] = component(n, pr, bit);
+        hw[k] = faces(sd, grp) && (pt >> bit & 1);
     }
+    if (W == 1) {
+        uint32_t ja[6], jb[6];
+        bool jw[6];
+        top_left_joins(tile, tiles_x, sd, across, c, component(EDGEL_NODE_TOP + lane, s_reach[0], lane),
+                       component(EDGEL_NODE_LEFT + lane, r, 0), true, true, ja, jb, jw);
+        uf_hook_each(parent, ja, jb, jw);
+    }
+    uf_hook_each(parent, ha, hb, hw);
 }
 
-/* Four edge bytes, 255 where bit k of the low four bits is set (the multiply puts bit k at
- * bit 8k, the copies never overlapping). */
+/* Four edge bytes, 255 where bit k of the low four bits is set: the multiply puts bit k at
+ * bit 8k + 7 (the copies never overlap), and the byte permute's sign mode spreads each of
+ * those bits over its byte. */
 __device__ __forceinline__ uint32_t edge_word(uint32_t bits)
 {
-    return ((bits & 15u) * 0x00204081u & 0x01010101u) * 255u;
+    uint32_t w;
+    asm("prmt.b32 %0, %1, 0, 0xBA98;" : "=r"(w) : "r"((bits & 15u) * 0x10204080u));
+    return w;
 }
 
 /* The first n (up to 16) edge bytes of `bits`: one 16-byte store where it can, else 8-byte
@@ -431,22 +539,20 @@ __device__ __forceinline__ void write_edge_bytes(uint8_t *out, uint32_t bits, in
 
 /* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. W
  * warps a tile (as link_tiles): a thread per side node, or four, for the finds (in
- * parallel, not one after another), warp 0 for the flood, and 64 threads (two a row) for the
- * 32 rows of bytes. */
+ * parallel, not one after another), then warp 0 floods and writes the bytes. */
 template <int W>
 __global__ void __launch_bounds__(32 * W * tiles_per_block<W>())
     finish_tiles(frame_table frames, canny_bits b, int width, int height)
 {
     static_assert(W == 1 || W == 4, "one or four warps a tile");
     constexpr int G = 4 / W, TPB = tiles_per_block<W>(); /* G: side groups (see faces) a warp */
-    __shared__ uint32_t s_seeds_of[TPB][4]; /* joined side pixels of each group */
-    __shared__ uint32_t s_edges_of[TPB][EDGEL_TILE];
+    __shared__ uint32_t s_seeds_of[TPB][4]; /* joined side pixels of each group (four warps) */
     const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) % W, slot = TPB == 1 ? 0 : threadIdx.x >> 5;
     const int z = blockIdx.z, tx = blockIdx.x * TPB + slot, ty = blockIdx.y, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
     if (TPB > 1 && tx >= tiles_x)
         return; /* as in link_tiles */
     const int tile = ty * tiles_x + tx;
-    uint32_t *s_seeds = s_seeds_of[slot], *s_edges = s_edges_of[slot];
+    uint32_t *s_seeds = s_seeds_of[slot];
     const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
     wait_for_previous_kernel();
     const uint32_t c = b.cand[z * b.stride + word], r = b.reach[z * b.stride + word];
@@ -468,31 +574,35 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>())
         node[k] = tile_node(tile, 32 * grp + lane);
     }
     uf_find_each(opaque(b.parent + z * b.stride), node, mine);
+    uint32_t joined[4]; /* of each group: the side pixels whose node is in node 0's set */
 #pragma unroll
-    for (int k = 0; k < G; k++) {
-        const uint32_t ballot = __ballot_sync(EDGEL_FULL_WARP, node[k] == 0);
+    for (int k = 0; k < G; k++)
+        joined[k] = __ballot_sync(EDGEL_FULL_WARP, node[k] == 0);
+    if (W == 4) {
         if (lane == 0)
-            s_seeds[warp + k * W] = ballot;
+            s_seeds[warp] = joined[0];
+        tile_sync<W>();
+        if (warp != 0)
+            return;
+#pragma unroll
+        for (int g = 0; g < 4; g++)
+            joined[g] = s_seeds[g];
     }
-    tile_sync<W>();
-    if (warp == 0) {
-        const uint32_t seeds = (lane == 0 ? s_seeds[0] : 0u) | (lane == 31 ? s_seeds[1] : 0u) |
-                               ((s_seeds[2] >> lane) & 1u) | (((s_seeds[3] >> lane) & 1u) << 31);
-        uint32_t e[1] = {r};
-        if (__any_sync(EDGEL_FULL_WARP, (seeds & ~r) != 0)) {
-            e[0] = r | seeds;
-            warp_flood(e, c);
-        }
-        s_edges[lane] = e[0];
+    const uint32_t seeds = (lane == 0 ? joined[0] : 0u) | (lane == 31 ? joined[1] : 0u) |
+                           ((joined[2] >> lane) & 1u) | (((joined[3] >> lane) & 1u) << 31);
+    uint32_t e[1] = {r};
+    if (__any_sync(EDGEL_FULL_WARP, (seeds & ~r) != 0)) {
+        e[0] = r | seeds;
+        warp_flood(e, c);
     }
-    tile_sync<W>();
-    /* Thread t writes bytes 16 * (t % 2) .. of row t / 2 (and so on, W * 32 apart). */
-    for (int t = warp * 32 + lane; t < 2 * EDGEL_TILE; t += 32 * W) {
-        const int row = t >> 1, q = t & 1, x = tx * 32 + 16 * q, y = ty * 32 + row;
-        if (y < height && x < width) {
-            const int n = width - x < 16 ? width - x : 16;
-            write_edge_bytes(frames.dst[z] + (size_t)y * frames.dst_pitch + x, s_edges[row] >> (16 * q), n);
-        }
+    /* Lane l writes bytes 16 (l % 2) .. of rows l / 2 and 16 + l / 2: a store covers 16 rows'
+     * 32 bytes each. */
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        const int row = 16 * i + (lane >> 1), q = lane & 1, x = tx * 32 + 16 * q, y = ty * 32 + row;
+        const uint32_t bits = __shfl_sync(EDGEL_FULL_WARP, e[0], row) >> (16 * q);
+        if (y < height && x < width)
+            write_edge_bytes(frames.dst[z] + (size_t)y * frames.dst_pitch + x, bits, min(width - x, 16));
     }
 }
 
