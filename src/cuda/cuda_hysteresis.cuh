@@ -574,6 +574,7 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>())
         node[k] = tile_node(tile, 32 * grp + lane);
     }
     uf_find_each(opaque(b.parent + z * b.stride), node, mine);
+    __syncwarp(); /* the lanes leave the finds' loop apart: meet before the votes */
     uint32_t joined[4]; /* of each group: the side pixels whose node is in node 0's set */
 #pragma unroll
     for (int k = 0; k < G; k++)
