@@ -417,7 +417,7 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>(), EDGEL_LINK_FULL
         across = load_across(cand, word, tiles_x, sd);
     } else if (warp == 1 || warp == 2) { /* meanwhile (the order of unions does not matter) */
         const size_t first = word - (size_t)lane * tiles_x;
-        across.top = sd.top ? across_row(cand, first - tiles_x, sd) : 0u;
+        across.top = sd.top ? across_row(cand, first - tiles_x, sd) : 0u; /* warp 2: for the corner */
         if (warp == 2) {
             const uint64_t bottom = sd.bottom ? across_row(cand, first + (size_t)32 * tiles_x, sd) : 0u;
             across.left = across_column(cand, word, sd, -1, across.top, bottom);
@@ -435,7 +435,7 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>(), EDGEL_LINK_FULL
      * one (a row's leftmost, a column's topmost pixel), so flooding from the starts floods
      * every such component. With four warps a tile every side pixel counts: finding the
      * touching ones in every warp cost more than the floods it saved (4K 66.4 -> 68.3 us,
-     * -touching.txt). */
+     * -hooks.txt). */
     const uint32_t touch = W == 1 ? touching(c, across, lane) : c & side_mask(sd, lane);
     const uint32_t open = touch & ~r;
     const uint32_t shifted = __shfl_up_sync(EDGEL_FULL_WARP, open, 1); /* every lane: a full-warp shuffle */
