@@ -66,6 +66,19 @@ def flood_rounds(seed, c):
         f = fill_runs(f | grown, c)
 
 
+def component_floods(pixels, labels, c):
+    """The components (labels) holding a pixel of `pixels`, and the rounds of flooding each
+    from its first such pixel."""
+    comps = [k for k in np.unique(labels[pixels]) if k > 0]
+    rounds = 0
+    for k in comps:
+        y, x = np.argwhere((labels == k) & pixels)[0]
+        seed = np.zeros_like(c)
+        seed[y, x] = True
+        rounds += flood_rounds(seed, c)[1]
+    return comps, rounds
+
+
 def floods_skipping_last(t, labels, side, top, bottom):
     """Floods of link_tiles' seed loop over the touching unreached side pixels t when a flood
     is skipped once a single run start is left. Starts: a row side's pixels after a gap, a
@@ -117,21 +130,9 @@ def main():
             side[:, -1] |= tx + T < w
             open_ = c & side & ~reach
             labels, _ = ndimage.label(c & ~reach, structure=np.ones((3, 3)))
-            comps = [k for k in np.unique(labels[open_]) if k > 0]
-            comp_rounds = 0
-            for k in comps:
-                y, x = np.argwhere((labels == k) & open_)[0]
-                seed = np.zeros_like(c)
-                seed[y, x] = True
-                comp_rounds += flood_rounds(seed, c)[1]
+            comps, comp_rounds = component_floods(open_, labels, c)
             t = touching[ty:ty + T, tx:tx + T] & open_
-            touched = [k for k in np.unique(labels[t]) if k > 0]
-            t_rounds = 0
-            for k in touched:
-                y, x = np.argwhere((labels == k) & t)[0]
-                seed = np.zeros_like(c)
-                seed[y, x] = True
-                t_rounds += flood_rounds(seed, c)[1]
+            touched, t_rounds = component_floods(t, labels, c)
             hooks = int((c & side).sum()), int((touching[ty:ty + T, tx:tx + T] & side).sum())
             rows.append((strong_rounds, len(comps), comp_rounds, len(touched), t_rounds,
                          floods_skipping_last(t, labels, side, ty > 0, ty + T < h)) + hooks)
