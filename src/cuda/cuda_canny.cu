@@ -333,39 +333,38 @@ static bool early_launch_supported()
         const bool yes =
             cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
             major >= 9 && cudaFuncGetAttributes(&a, (const void *)link_tiles<4>) == cudaSuccess &&
-            cudaFuncGetAttributes(&a, (const void *)finish_tiles<4>) == cudaSuccess && a.ptxVersion >= 90;
+            cudaFuncGetAttributes(&a, (const void *)finish_tiles) == cudaSuccess && a.ptxVersion >= 90;
         known[device] = yes ? 2 : 1;
     }
     return known[device] == 2;
 }
 
 /* Launches of at least this many tiles (frames of 4096x4096 and up, batches) run link_tiles
- * and finish_tiles with one warp a tile, fewer with four: a tile takes longer with one, but
- * four times as many share an SM, which pays where the tiles fill the GPU many times over.
- * Measured in docs/gpu-runs/2026-11-22-h200-link-warps.txt and -link-solo.txt (a -D to
- * measure others). */
+ * with one warp a tile, fewer with four: a tile takes longer with one, but four times as many
+ * share an SM, which pays where the tiles fill the GPU many times over. Measured in
+ * docs/gpu-runs/2026-11-22-h200-link-warps.txt, -link-solo.txt and 2026-11-23-h200-finish-solo.txt
+ * (a -D to measure others). finish_tiles always takes one warp a tile. */
 #ifndef EDGEL_LINK_SOLO_TILES
 #define EDGEL_LINK_SOLO_TILES 16384
 #endif
 
 template <int W>
-static edgel_status launch_hysteresis_with(cudaStream_t stream, const frame_table &t,
-                                           const canny_bits &b, const canny_geometry &g, int nframes)
+static cudaError_t launch_link_tiles(bool early, cudaStream_t stream, const canny_bits &b, int nframes)
 {
-    const bool early = early_launch_supported();
-    const dim3 grid = tile_blocks(b, tiles_per_block<W>(), nframes), block(32 * W * tiles_per_block<W>());
-    CUDA_TRY(launch_after(early, link_tiles<W>, grid, block, stream, b));
-    CUDA_TRY(launch_after(early, finish_tiles<W>, grid, block, stream, t, b, g.width, g.height));
-    return EDGEL_OK;
+    return launch_after(early, link_tiles<W>, tile_blocks(b, tiles_per_block<W>(), nframes),
+                        dim3(32 * W * tiles_per_block<W>()), stream, b);
 }
 
 /* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
 static edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_bits &b,
                                       const canny_geometry &g, int nframes)
 {
-    if ((long long)b.tiles_x * b.tiles_y * nframes >= EDGEL_LINK_SOLO_TILES)
-        return launch_hysteresis_with<1>(stream, t, b, g, nframes);
-    return launch_hysteresis_with<4>(stream, t, b, g, nframes);
+    const bool early = early_launch_supported();
+    const bool solo = (long long)b.tiles_x * b.tiles_y * nframes >= EDGEL_LINK_SOLO_TILES;
+    CUDA_TRY(solo ? launch_link_tiles<1>(early, stream, b, nframes) : launch_link_tiles<4>(early, stream, b, nframes));
+    CUDA_TRY(launch_after(early, finish_tiles, tile_blocks(b, tiles_per_block<1>(), nframes),
+                          dim3(32 * tiles_per_block<1>()), stream, t, b, g.width, g.height));
+    return EDGEL_OK;
 }
 
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,

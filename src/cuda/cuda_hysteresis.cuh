@@ -4,8 +4,8 @@
  *
  * The tile kernels before it leave two bitmaps: `cand` (kept by NMS and above the low
  * threshold) and `strong` (above the high one), one 32-bit word per 32 pixels of a row of a
- * 32x32 tile. Two launches, a block per tile, finish the work; inside a tile a lane holds a
- * row and floods are word operations (runs filled by a carry trick, rows by shuffles):
+ * 32x32 tile. Two launches, one or four warps a tile, finish the work; inside a tile a lane
+ * holds a row and floods are word operations (runs filled by a carry trick, rows by shuffles):
  *
  *   link_tiles    floods the strong pixels through the tile's candidates and keeps the
  *                 result in `reach`. Candidates on a tile side that faces another tile are
@@ -316,9 +316,9 @@ __device__ __forceinline__ void side_joins(uint32_t cur, uint64_t across, uint32
     }
 }
 
-/* The hysteresis kernels take W = 4 warps a tile or 1: four give a tile the shortest time;
- * one lets four times as many tiles share an SM, for launches of many tiles. With one warp a
- * tile a block holds two tiles (an SM holds at most 32 blocks), each on its own. */
+/* link_tiles takes W = 4 warps a tile or 1 (finish_tiles 1): four give a tile the shortest
+ * time; one lets four times as many tiles share an SM, for launches of many tiles. With one
+ * warp a tile a block holds two tiles (an SM holds at most 32 blocks), each on its own. */
 template <int W> __host__ __device__ constexpr int tiles_per_block() { return W == 1 ? 2 : 1; }
 
 /* A barrier over the warps of one tile. */
@@ -537,58 +537,43 @@ __device__ __forceinline__ void write_edge_bytes(uint8_t *out, uint32_t bits, in
         out[k] = (bits >> k & 1) ? 255 : 0;
 }
 
-/* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. W
- * warps a tile (as link_tiles): a thread per side node, or four, for the finds (in
- * parallel, not one after another), then warp 0 floods and writes the bytes. */
-template <int W>
-__global__ void __launch_bounds__(32 * W * tiles_per_block<W>())
+/* Kernel 2 of 2: side pixels whose node joined node 0 seed a last flood; edges written. A
+ * warp a tile, two tiles a block (as link_tiles with W = 1): a lane finds the roots of its
+ * four side nodes in one loop, their loads overlapping, then the warp floods and writes the
+ * bytes. Four warps a tile (a warp per side) measured slower for every frame size: at 4K
+ * their blocks took four waves where these take one (63.3 against 66.5 us,
+ * docs/gpu-runs/2026-11-23-h200-finish-solo.txt). */
+__global__ void __launch_bounds__(32 * tiles_per_block<1>())
     finish_tiles(frame_table frames, canny_bits b, int width, int height)
 {
-    static_assert(W == 1 || W == 4, "one or four warps a tile");
-    constexpr int G = 4 / W, TPB = tiles_per_block<W>(); /* G: side groups (see faces) a warp */
-    __shared__ uint32_t s_seeds_of[TPB][4]; /* joined side pixels of each group (four warps) */
-    const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) % W, slot = TPB == 1 ? 0 : threadIdx.x >> 5;
-    const int z = blockIdx.z, tx = blockIdx.x * TPB + slot, ty = blockIdx.y, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
-    if (TPB > 1 && tx >= tiles_x)
+    const int lane = threadIdx.x & 31, slot = threadIdx.x >> 5;
+    const int z = blockIdx.z, tx = blockIdx.x * tiles_per_block<1>() + slot, ty = blockIdx.y;
+    const int tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    if (tx >= tiles_x)
         return; /* as in link_tiles */
     const int tile = ty * tiles_x + tx;
-    uint32_t *s_seeds = s_seeds_of[slot];
     const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
     wait_for_previous_kernel();
     const uint32_t c = b.cand[z * b.stride + word], r = b.reach[z * b.stride + word];
     const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
     const uint32_t open = c & side_mask(sd, lane) & ~r;
-    /* Warp w takes groups w, w + W: node 32 * group + lane. */
+    /* Group g's node 32 * g + lane (see faces). */
     const uint32_t open_top = __shfl_sync(EDGEL_FULL_WARP, open, 0);
     const uint32_t open_bottom = __shfl_sync(EDGEL_FULL_WARP, open, 31);
-    uint32_t node[G];
-    bool mine[G];
+    uint32_t node[4];
+    bool mine[4];
 #pragma unroll
-    for (int k = 0; k < G; k++) {
-        const int grp = warp + k * W;
-        const uint32_t bits = grp == 0   ? open_top >> lane
-                            : grp == 1 ? open_bottom >> lane
-                            : grp == 2 ? open
-                                       : open >> 31;
-        mine[k] = faces(sd, grp) && (bits & 1);
-        node[k] = tile_node(tile, 32 * grp + lane);
+    for (int g = 0; g < 4; g++) {
+        const uint32_t bits = g == 0 ? open_top >> lane : g == 1 ? open_bottom >> lane : g == 2 ? open : open >> 31;
+        mine[g] = faces(sd, g) && (bits & 1);
+        node[g] = tile_node(tile, 32 * g + lane);
     }
     uf_find_each(opaque(b.parent + z * b.stride), node, mine);
     __syncwarp(); /* the lanes leave the finds' loop apart: meet before the votes */
     uint32_t joined[4]; /* of each group: the side pixels whose node is in node 0's set */
 #pragma unroll
-    for (int k = 0; k < G; k++)
-        joined[k] = __ballot_sync(EDGEL_FULL_WARP, node[k] == 0);
-    if (W == 4) {
-        if (lane == 0)
-            s_seeds[warp] = joined[0];
-        tile_sync<W>();
-        if (warp != 0)
-            return;
-#pragma unroll
-        for (int g = 0; g < 4; g++)
-            joined[g] = s_seeds[g];
-    }
+    for (int g = 0; g < 4; g++)
+        joined[g] = __ballot_sync(EDGEL_FULL_WARP, node[g] == 0);
     const uint32_t seeds = (lane == 0 ? joined[0] : 0u) | (lane == 31 ? joined[1] : 0u) |
                            ((joined[2] >> lane) & 1u) | (((joined[3] >> lane) & 1u) << 31);
     uint32_t e[1] = {r};
