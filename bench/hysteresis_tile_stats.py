@@ -133,7 +133,10 @@ def main():
             comps, comp_rounds = component_floods(open_, labels, c)
             t = touching[ty:ty + T, tx:tx + T] & open_
             touched, t_rounds = component_floods(t, labels, c)
-            hooks = int((c & side).sum()), int((touching[ty:ty + T, tx:tx + T] & side).sum())
+            tt = touching[ty:ty + T, tx:tx + T]
+            # one warp a tile hooks the touching nodes of its bottom and right sides only
+            bottom_right = int(tt[-1, :].sum()) * (ty + T < h) + int(tt[:, -1].sum()) * (tx + T < w)
+            hooks = int((c & side).sum()), int((tt & side).sum()), bottom_right
             rows.append((strong_rounds, len(comps), comp_rounds, len(touched), t_rounds,
                          floods_skipping_last(t, labels, side, ty > 0, ty + T < h)) + hooks)
     a = np.array(rows)
@@ -144,8 +147,8 @@ def main():
     print(f"all flood rounds per tile: mean {total.mean():.1f}, max {total.max()}")
     print(f"of those components, touching a candidate across a side: mean {a[:, 3].mean():.1f}, "
           f"their rounds {a[:, 4].mean():.1f}; floods when a lone start needs none {a[:, 5].mean():.1f}")
-    print(f"candidate side pixels per tile (hooked now): {a[:, 6].mean():.1f}; "
-          f"touching across: {a[:, 7].mean():.1f}")
+    print(f"candidate side pixels per tile: {a[:, 6].mean():.1f}; touching across: {a[:, 7].mean():.1f}; "
+          f"touching nodes of the bottom and right sides (hooked with one warp a tile): {a[:, 8].mean():.1f}")
 
 
 if __name__ == "__main__":

@@ -339,13 +339,14 @@ static bool early_launch_supported()
     return known[device] == 2;
 }
 
-/* Launches of at least this many tiles (frames of 4096x4096 and up, batches) run link_tiles
- * with one warp a tile, fewer with four: a tile takes longer with one, but four times as many
- * share an SM, which pays where the tiles fill the GPU many times over. Measured in
- * docs/gpu-runs/2026-11-22-h200-link-warps.txt, -link-solo.txt and 2026-11-23-h200-finish-solo.txt
- * (a -D to measure others). finish_tiles always takes one warp a tile. */
+/* Launches of at least this many tiles (4K frames, 8,160 tiles, and up; batches) run
+ * link_tiles with one warp a tile, fewer with four: a tile takes longer with one, but four
+ * times as many share an SM, which pays where the tiles fill the GPU several times over.
+ * Measured at 1080p (2,040 tiles: four warps 26.2 us, one 30.0) and 4K (one warp 62.5 us,
+ * four 63.4) in docs/gpu-runs/2026-11-23-h200-hook-sides.txt; sizes between keep four (a -D
+ * to measure others). finish_tiles always takes one warp a tile. */
 #ifndef EDGEL_LINK_SOLO_TILES
-#define EDGEL_LINK_SOLO_TILES 16384
+#define EDGEL_LINK_SOLO_TILES 8000
 #endif
 
 template <int W>

@@ -11,10 +11,12 @@
  *                 result in `reach`. Candidates on a tile side that faces another tile are
  *                 union-find nodes (128 per tile: top, bottom, left and right, a node per
  *                 pixel); those with a candidate neighbour across the side (the only ones
- *                 another tile can join) join their component's node: node 0, which stands
- *                 for "connected to a strong pixel", when reached, else the first node of
- *                 their component inside the tile (found by flooding from the side's runs).
- *                 The tile also joins its top and left sides to the pixels across them.
+ *                 another tile can join; with one warp a tile, only on the bottom and right
+ *                 sides, see the hooks at its end) join their component's node: node 0,
+ *                 which stands for "connected to a strong pixel", when reached, else the
+ *                 first node of their component inside the tile (found by flooding from the
+ *                 side's runs). The tile also joins its top and left sides to the pixels
+ *                 across them.
  *   finish_tiles  adds to `reach` the side pixels whose node ended in node 0's set, floods
  *                 again and writes the edge bytes.
  *
@@ -389,7 +391,7 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>(), EDGEL_LINK_FULL
     link_tiles(canny_bits b)
 {
     static_assert(W == 1 || W == 4, "one or four warps a tile");
-    constexpr int TPB = tiles_per_block<W>(), G = 4 / W; /* G: side groups (see faces) a warp */
+    constexpr int TPB = tiles_per_block<W>();
     __shared__ uint32_t s_reach_of[TPB][EDGEL_TILE];
     __shared__ uint32_t s_rep_of[TPB][EDGEL_TILE_NODES]; /* smallest seed node whose flood holds the pixel */
     const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) % W, slot = TPB == 1 ? 0 : threadIdx.x >> 5;
@@ -485,15 +487,19 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>(), EDGEL_LINK_FULL
     tile_sync<W>();
 
     /* Side node n = 32 * g + lane of group g (see faces) of a touching pixel joins its
-     * component's node: node 0 (reached) or its representative. Warp w takes groups w,
-     * w + W, ... */
+     * component's node: node 0 (reached) or its representative. With four warps, warp w
+     * takes group w. With one, only the bottom and right groups: its joins start from the
+     * components' nodes, so other tiles join only bottom and right nodes (those below, right
+     * and diagonal, see top_left_joins), and a top or left node is used only where it is a
+     * component's representative. */
     const uint32_t row_touch[2] = {__shfl_sync(EDGEL_FULL_WARP, touch, 0), __shfl_sync(EDGEL_FULL_WARP, touch, 31)};
     const auto component = [&](int n, uint32_t reach, int bit) { return (reach >> bit & 1) ? 0u : s_rep[n]; };
-    uint32_t ha[G], hb[G];
-    bool hw[G];
+    constexpr int H = W == 1 ? 2 : 1; /* hooks a lane */
+    uint32_t ha[H], hb[H];
+    bool hw[H];
 #pragma unroll
-    for (int k = 0; k < G; k++) {
-        const int grp = warp + k * W, bit = grp < 2 ? lane : (grp == 2 ? 0 : 31), n = 32 * grp + lane;
+    for (int k = 0; k < H; k++) {
+        const int grp = W == 1 ? 1 + 2 * k : warp, bit = grp < 2 ? lane : (grp == 2 ? 0 : 31), n = 32 * grp + lane;
         const uint32_t pt = grp < 2 ? row_touch[grp] : touch;
         const uint32_t pr = grp == 0 ? s_reach[0] : grp == 1 ? s_reach[31] : r;
         ha[k] = tile_node(tile, n);

@@ -238,7 +238,7 @@ static void test_photos(edgel_image *photos, int n)
  * 1000x999, four in quarter bands at 1920x1080 and 2047x1153, in half bands at 2970x1999
  * and in whole tiles from 4001x3001 up; odd tile counts leave a last group of fewer tiles.
  * Frames whose rows are not 4-byte aligned (odd widths here: the device copies are pitched
- * by the width plus 64) take its byte loads. link_tiles takes one warp a tile from 4095x4093
+ * by the width plus 64) take its byte loads. link_tiles takes one warp a tile from 4001x3001
  * up (and in the batches below). */
 static void test_sizes(const edgel_image *photo, int small)
 {
