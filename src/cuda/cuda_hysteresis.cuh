@@ -35,13 +35,20 @@
 #define EDGEL_NODE_RIGHT 96
 
 /* Bitmaps and union-find nodes of the hysteresis. Frame z's arrays start at z * stride.
- * A row's word of tile column tx is at (y * tiles_x + tx); rows run to tiles_y * 32. */
+ * A tile's 32 row words are adjacent (bitmap_word), so that a warp reads or writes a tile, a
+ * row a lane, in four 32-byte sectors (in rows of the frame, a sector each). */
 struct canny_bits {
     uint32_t *cand, *strong, *reach;
     uint32_t *parent; /* node 0, then EDGEL_TILE_NODES per tile */
     size_t stride;    /* uint32 elements from one frame's arrays to the next's */
     int tiles_x, tiles_y;
 };
+
+/* The bitmap word of row `row` of tile `tile` (tiles numbered along the rows of tiles). */
+__device__ __forceinline__ size_t bitmap_word(int tile, int row)
+{
+    return (size_t)tile * 32 + (size_t)row;
+}
 
 __device__ __forceinline__ uint32_t tile_node(int tile, int k)
 {
@@ -238,33 +245,33 @@ struct tile_across {
     uint64_t top, bottom, left, right;
 };
 
-__device__ __forceinline__ uint64_t across_row(const uint32_t *cand, size_t w, const tile_sides &s)
+/* Row `row` of tile `tile` (above or below ours; `s` our sides), as a tile_across line. */
+__device__ __forceinline__ uint64_t across_row(const uint32_t *cand, int tile, int row, const tile_sides &s)
 {
-    return ((uint64_t)cand[w] << 1) | (s.left ? cand[w - 1] >> 31 : 0u) |
-           ((uint64_t)(s.right ? cand[w + 1] & 1u : 0u) << 33);
+    return ((uint64_t)cand[bitmap_word(tile, row)] << 1) | (s.left ? cand[bitmap_word(tile - 1, row)] >> 31 : 0u) |
+           ((uint64_t)(s.right ? cand[bitmap_word(tile + 1, row)] & 1u : 0u) << 33);
 }
 
-/* The column just left (side -1) or right (+1) of the tile, as a tile_across line; its ends
- * are the corners of the lines across the top and the bottom (top_row, bottom_row). */
-__device__ __forceinline__ uint64_t across_column(const uint32_t *cand, size_t word, const tile_sides &s, int side,
+/* The column just left (side -1) or right (+1) of tile `tile`, as a tile_across line; its
+ * ends are the corners of the lines across the top and the bottom (top_row, bottom_row). */
+__device__ __forceinline__ uint64_t across_column(const uint32_t *cand, int tile, const tile_sides &s, int side,
                                                   uint64_t top_row, uint64_t bottom_row)
 {
     const bool on = side < 0 ? s.left : s.right;
     const int bit = side < 0 ? 31 : 0, end = side < 0 ? 0 : 33;
-    const uint32_t line = __ballot_sync(EDGEL_FULL_WARP, on && (cand[word + side] >> bit & 1));
+    const uint32_t line =
+        __ballot_sync(EDGEL_FULL_WARP, on && (cand[bitmap_word(tile + side, threadIdx.x & 31)] >> bit & 1));
     return ((uint64_t)line << 1) | (top_row >> end & 1u) | ((bottom_row >> end & 1u) << 33);
 }
 
-/* The four lines of the tile whose row y0 + lane is at `word`. */
-__device__ __forceinline__ tile_across load_across(const uint32_t *cand, size_t word, int tiles_x,
-                                                   const tile_sides &s)
+/* The four lines around tile `tile`. */
+__device__ __forceinline__ tile_across load_across(const uint32_t *cand, int tile, int tiles_x, const tile_sides &s)
 {
-    const size_t first = word - (size_t)(threadIdx.x & 31) * tiles_x; /* row 0's word */
     tile_across a;
-    a.top = s.top ? across_row(cand, first - tiles_x, s) : 0u;
-    a.bottom = s.bottom ? across_row(cand, first + (size_t)32 * tiles_x, s) : 0u;
-    a.left = across_column(cand, word, s, -1, a.top, a.bottom);
-    a.right = across_column(cand, word, s, 1, a.top, a.bottom);
+    a.top = s.top ? across_row(cand, tile - tiles_x, 31, s) : 0u;
+    a.bottom = s.bottom ? across_row(cand, tile + tiles_x, 0, s) : 0u;
+    a.left = across_column(cand, tile, s, -1, a.top, a.bottom);
+    a.right = across_column(cand, tile, s, 1, a.top, a.bottom);
     return a;
 }
 
@@ -402,7 +409,7 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>(), EDGEL_LINK_FULL
     uint32_t *s_reach = s_reach_of[slot], *s_rep = s_rep_of[slot];
     const uint32_t *cand = b.cand + z * b.stride;
     uint32_t *parent = opaque(b.parent + z * b.stride);
-    const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
+    const size_t word = bitmap_word(tile, lane);
     wait_for_previous_kernel();
     const uint32_t c = cand[word]; /* every warp holds the tile, a row per lane */
     const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
@@ -416,13 +423,12 @@ __global__ void __launch_bounds__(32 * W * tiles_per_block<W>(), EDGEL_LINK_FULL
     }
     tile_across across{};
     if (W == 1) {
-        across = load_across(cand, word, tiles_x, sd);
+        across = load_across(cand, tile, tiles_x, sd);
     } else if (warp == 1 || warp == 2) { /* meanwhile (the order of unions does not matter) */
-        const size_t first = word - (size_t)lane * tiles_x;
-        across.top = sd.top ? across_row(cand, first - tiles_x, sd) : 0u; /* warp 2: for the corner */
+        across.top = sd.top ? across_row(cand, tile - tiles_x, 31, sd) : 0u; /* warp 2: for the corner */
         if (warp == 2) {
-            const uint64_t bottom = sd.bottom ? across_row(cand, first + (size_t)32 * tiles_x, sd) : 0u;
-            across.left = across_column(cand, word, sd, -1, across.top, bottom);
+            const uint64_t bottom = sd.bottom ? across_row(cand, tile + tiles_x, 0, sd) : 0u;
+            across.left = across_column(cand, tile, sd, -1, across.top, bottom);
         }
         uint32_t ja[6], jb[6];
         bool jw[6];
@@ -558,7 +564,7 @@ __global__ void __launch_bounds__(32 * tiles_per_block<1>())
     if (tx >= tiles_x)
         return; /* as in link_tiles */
     const int tile = ty * tiles_x + tx;
-    const size_t word = (size_t)(ty * 32 + lane) * tiles_x + tx;
+    const size_t word = bitmap_word(tile, lane);
     wait_for_previous_kernel();
     const uint32_t c = b.cand[z * b.stride + word], r = b.reach[z * b.stride + word];
     const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);

@@ -191,7 +191,7 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
         const uint32_t cm = __ballot_sync(EDGEL_FULL_WARP, v != EDGEL_MAP_NONE);
         const uint32_t sm = __ballot_sync(EDGEL_FULL_WARP, v == EDGEL_MAP_STRONG);
         if (lane == 0) {
-            const size_t word = (size_t)gy * gridDim.x + blockIdx.x;
+            const size_t word = bitmap_word(blockIdx.y * gridDim.x + blockIdx.x, ty);
             cand[word] = cm;
             strong[word] = sm;
         }
@@ -511,12 +511,14 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
             cand[p] = s_votes[warp][lane][p];
             strong[p] = s_votes[warp][lane][PX + p];
         }
-        const size_t word = z * bits.stride + (size_t)(y0 + lane) * bits.tiles_x + tx0;
+        /* bitmap_word(ty * tiles_x + tx0, part * BAND + lane), written from y0 (which the
+         * loop keeps): from ty and part, ptxas gave the four-tile kernel 159 registers, not 116 */
+        const size_t word = z * bits.stride + (size_t)(y0 & ~31) * bits.tiles_x + 32 * tx0 + (y0 & 31) + lane;
 #pragma unroll
         for (int t = 0; t < PX; t++)
             if (tx0 + t < bits.tiles_x) {
-                bits.cand[word + t] = tile_word<PX>(cand, t);
-                bits.strong[word + t] = tile_word<PX>(strong, t);
+                bits.cand[word + 32 * t] = tile_word<PX>(cand, t);
+                bits.strong[word + 32 * t] = tile_word<PX>(strong, t);
             }
     }
 }
