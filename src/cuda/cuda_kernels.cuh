@@ -339,7 +339,7 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
                 init_tile_nodes(bits.parent + z * bits.stride, ty * bits.tiles_x + tx0 + j, k);
 
     /* This lane's columns, and a halo column (lanes 0 and 1: the two left of the warp's
-     * columns; lanes 30 and 31: the two right of them; the others repeat their own). */
+     * columns; lanes 30 and 31: the two right of them; the others load none, halo_lane). */
     const int xl = x0 + PX * lane;
     const bool whole = aligned && xl + PX <= w;
     int xo[PX], xmask[PX]; /* clamped columns; masks: all ones for columns inside the image, else 0 */
@@ -352,6 +352,9 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
     const int xh = edgel_clamp_index(lane == 0 ? x0 - 2 : lane == 1 ? x0 - 1 : lane == 30 ? x0 + SPAN
                                      : lane == 31 ? x0 + SPAN + 1 : xl, w);
     const int left_lane = (lane + 31) & 31, right_lane = (lane + 1) & 31;
+    /* Only these lanes' halo bytes are used; the other lanes skip the load (fewer sectors a
+     * row: batches +0.5%, docs/gpu-runs/2026-11-23-h200-halo-lanes.txt) */
+    const bool halo_lane = lane < 2 || lane > 29;
     /* Row y's offset, clamped (32 bits times 32: one multiply-add an address). */
     const auto row_offset = [&](int y) { return (size_t)(uint32_t)max(0, min(y, h - 1)) * pitch; };
 
@@ -378,7 +381,7 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
     for (int i = 0; i < CHUNK; i++) {
         const size_t off = row_offset(y0 - 2 + i);
         ring[i] = i < AHEAD ? load_pixels<PX>(main_col + off, src + off, whole, xo) : 0u;
-        halo[i] = i < AHEAD ? __ldg(halo_col + off) : 0u;
+        halo[i] = i < AHEAD && halo_lane ? __ldg(halo_col + off) : 0u;
     }
     /* From here on the arithmetic is in float, on the FP32 pipes, which issue twice as fast
      * as the integer pipe (whose compares and selects had bound the kernel); every value is
@@ -407,7 +410,7 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
                  * no branch) */
                 const size_t off = row_offset(y0 - 2 + k + AHEAD);
                 ring[(i + AHEAD) % CHUNK] = load_pixels<PX>(main_col + off, src + off, whole, xo);
-                halo[(i + AHEAD) % CHUNK] = __ldg(halo_col + off);
+                halo[(i + AHEAD) % CHUNK] = halo_lane ? __ldg(halo_col + off) : 0u;
                 if (EDGEL_STREAM_PREFETCH > AHEAD && (!ONE_CHUNK || i + EDGEL_STREAM_PREFETCH < ROWS)) {
                     /* into L2: no register waits for it */
                     const size_t ahead = row_offset(y0 - 2 + k + EDGEL_STREAM_PREFETCH);
