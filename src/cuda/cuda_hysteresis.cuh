@@ -4,8 +4,9 @@
  *
  * The tile kernels before it leave two bitmaps: `cand` (kept by NMS and above the low
  * threshold) and `strong` (above the high one), one 32-bit word per 32 pixels of a row of a
- * 32x32 tile. Two launches, one or four warps a tile, finish the work; inside a tile a lane
- * holds a row and floods are word operations (runs filled by a carry trick, rows by shuffles):
+ * 32x32 tile (a tile's 32 words adjacent). Two launches finish the work (link_tiles with one
+ * or four warps a tile, finish_tiles with one); inside a tile a lane holds a row and floods
+ * are word operations (runs filled by a carry trick, rows by shuffles):
  *
  *   link_tiles    floods the strong pixels through the tile's candidates and keeps the
  *                 result in `reach`. Candidates on a tile side that faces another tile are
