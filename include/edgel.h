@@ -5,6 +5,7 @@
  *  - Every function returns an edgel_status. EDGEL_OK is 0; on failure a message for the
  *    calling thread is available from edgel_last_error() until the next failing call.
  *  - The library never prints and never exits.
+ *  - Thread safety: see edgel_context below (one thread at a time a context, detected).
  *  - Handles are opaque. edgel_*_destroy(NULL) is a no-op.
  *  - Images are views: the caller owns the memory. Rows are `pitch` bytes apart, pixels are
  *    packed (channels interleaved) inside a row. x grows right, y grows down.
@@ -61,7 +62,8 @@ typedef enum edgel_status {
     EDGEL_ERROR_DEVICE = 8,              /* the GPU runtime reported an error */
     EDGEL_ERROR_IO = 9,                  /* a file could not be opened, read or written */
     EDGEL_ERROR_FORMAT = 10,             /* a file is malformed, truncated or unsupported */
-    EDGEL_ERROR_INTERNAL = 11
+    EDGEL_ERROR_INTERNAL = 11,
+    EDGEL_ERROR_CONTEXT_BUSY = 12        /* the context is in a call on another thread */
 } edgel_status;
 
 /** "EDGEL_OK", "EDGEL_ERROR_NULL_ARGUMENT", ...; "EDGEL_ERROR_UNKNOWN" for other values. */
@@ -118,6 +120,13 @@ typedef struct edgel_context_options {
     int32_t device;  /* CUDA device ordinal (default 0) */
 } edgel_context_options;
 
+/*
+ * A context holds a backend's workspaces between calls and serves one thread at a time: a
+ * call made while another thread's call on the same context is running fails with
+ * EDGEL_ERROR_CONTEXT_BUSY (nothing is written). Give each thread its own context; different
+ * contexts may be used from any number of threads at once. Every function that takes no
+ * context may be called from any thread.
+ */
 typedef struct edgel_context edgel_context;
 
 EDGEL_API void edgel_context_options_default(edgel_context_options *options);

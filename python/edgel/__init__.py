@@ -17,6 +17,7 @@ import ctypes
 import os
 import struct
 import sys
+import threading
 from typing import Optional
 
 import numpy as np
@@ -379,7 +380,11 @@ def _device_empty_like(a, shape, dtype=np.uint8):
 
 
 class Context:
-    """A backend context: Context('cpu', threads=1) is the single-thread reference."""
+    """A backend context: Context('cpu', threads=1) is the single-thread reference.
+
+    A context serves one thread at a time: a call on it while another thread's call runs
+    raises EdgelError with status 'EDGEL_ERROR_CONTEXT_BUSY'. Calls without ctx= use a
+    default context of the calling thread, so they may run from any number of threads."""
 
     def __init__(self, backend: str = "auto", threads: int = 0, device: int = 0):
         self._handle = None
@@ -399,7 +404,9 @@ class Context:
         self.close()
 
 
-_defaults: dict = {}  # backend name -> Context, made on first use
+# Each thread's default contexts (backend name -> Context), made on its first call: a context
+# serves one thread at a time, and the calls release the GIL.
+_defaults = threading.local()
 
 
 def _ctx(ctx: Optional[Context], backend: str = "auto", stream=None) -> Context:
@@ -407,9 +414,10 @@ def _ctx(ctx: Optional[Context], backend: str = "auto", stream=None) -> Context:
     pass None, so that no call runs on a caller's stream that may since have gone). A binding
     is a library call, so it is made only when the stream changes."""
     if ctx is None:
-        if backend not in _defaults:
-            _defaults[backend] = Context(backend)
-        ctx = _defaults[backend]
+        mine = _defaults.__dict__
+        ctx = mine.get(backend)
+        if ctx is None:
+            ctx = mine[backend] = Context(backend)
     if ctx._stream != stream:
         _check(_lib.edgel_context_set_stream(ctx._handle, stream))
         ctx._stream = stream

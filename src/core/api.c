@@ -78,34 +78,30 @@ void edgel_context_destroy(edgel_context *ctx)
     free(ctx);
 }
 
-edgel_status edgel_context_set_stream(edgel_context *ctx, void *stream)
+static edgel_status context_set_stream_held(edgel_context *ctx, void *stream)
 {
-    if (!ctx)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "context is NULL");
 #ifdef EDGEL_HAVE_CUDA
     if (on_gpu(ctx))
         return edgel_cuda_set_stream(ctx->cuda, stream);
 #endif
+    (void)ctx;
     (void)stream;
     return EDGEL_OK;
 }
 
-edgel_status edgel_context_synchronize(edgel_context *ctx)
+static edgel_status context_synchronize_held(edgel_context *ctx)
 {
-    if (!ctx)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "context is NULL");
 #ifdef EDGEL_HAVE_CUDA
     if (on_gpu(ctx))
         return edgel_cuda_synchronize(ctx->cuda);
 #endif
+    (void)ctx;
     return EDGEL_OK;
 }
 
-edgel_status edgel_context_reserve(edgel_context *ctx, int32_t width, int32_t height,
+static edgel_status context_reserve_held(edgel_context *ctx, int32_t width, int32_t height,
                                    int32_t channels, int32_t batch)
 {
-    if (!ctx)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "context is NULL");
     if (width < 1 || height < 1 || width > EDGEL_MAX_DIMENSION || height > EDGEL_MAX_DIMENSION ||
         (int64_t)width * height > EDGEL_MAX_PIXELS)
         return edgel_fail(EDGEL_ERROR_INVALID_SIZE, "reserve: size %dx%d out of range",
@@ -139,13 +135,6 @@ edgel_status edgel_context_threads(const edgel_context *ctx, int32_t *out)
     if (!ctx || !out)
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "context or out is NULL");
     *out = ctx->threads;
-    return EDGEL_OK;
-}
-
-static edgel_status check_ctx(const edgel_context *ctx)
-{
-    if (!ctx)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "context is NULL");
     return EDGEL_OK;
 }
 
@@ -306,7 +295,6 @@ static edgel_status check_canny_call(edgel_context *ctx, const edgel_canny_param
                                      const edgel_image *src, const edgel_image *edges,
                                      const edgel_canny_stages *stages)
 {
-    EDGEL_TRY(check_ctx(ctx));
     EDGEL_TRY(edgel_check_canny_params(params, 0));
     if (params->preset == EDGEL_PRESET_ITK)
         return check_itk_call(ctx, src, edges, stages);
@@ -327,7 +315,7 @@ static edgel_status check_canny_call(edgel_context *ctx, const edgel_canny_param
     return EDGEL_OK;
 }
 
-edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
+static edgel_status canny_held(edgel_context *ctx, const edgel_canny_params *params,
                          const edgel_image *src, const edgel_image *edges,
                          const edgel_canny_stages *stages)
 {
@@ -335,10 +323,9 @@ edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
     return dispatch_canny(ctx, params, src, edges, 1, stages);
 }
 
-edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *params,
+static edgel_status canny_batch_held(edgel_context *ctx, const edgel_canny_params *params,
                                const edgel_image *srcs, const edgel_image *edges, int32_t count)
 {
-    EDGEL_TRY(check_ctx(ctx));
     if (!srcs || !edges)
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "srcs or edges is NULL");
     if (count < 1)
@@ -363,11 +350,10 @@ edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *par
     return dispatch_canny(ctx, params, srcs, edges, count, NULL);
 }
 
-edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params *params,
+static edgel_status canny_gradients_held(edgel_context *ctx, const edgel_canny_params *params,
                                    const edgel_image *dx, const edgel_image *dy,
                                    const edgel_image *edges, const edgel_canny_stages *stages)
 {
-    EDGEL_TRY(check_ctx(ctx));
     EDGEL_TRY(edgel_check_canny_params(params, 1));
     const edgel_memory mem = call_memory(ctx, dx);
     EDGEL_TRY(edgel_check_image(dx, "dx", EDGEL_S16, EDGEL_CHANNELS_ANY, mem));
@@ -395,10 +381,9 @@ edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params 
     return edgel_cpu_canny_core(ctx->threads, &ctx->cpu, &in, edges, stages ? &st : NULL);
 }
 
-edgel_status edgel_to_gray(edgel_context *ctx, edgel_gray order, const edgel_image *src,
+static edgel_status to_gray_held(edgel_context *ctx, edgel_gray order, const edgel_image *src,
                            const edgel_image *gray)
 {
-    EDGEL_TRY(check_ctx(ctx));
     if (order != EDGEL_GRAY_RGB && order != EDGEL_GRAY_BGR)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "order must be EDGEL_GRAY_RGB or _BGR");
     /* On GPU contexts too these building blocks take host images and run on the CPU. */
@@ -410,10 +395,9 @@ edgel_status edgel_to_gray(edgel_context *ctx, edgel_gray order, const edgel_ima
     return edgel_cpu_to_gray(ctx->threads, order, src, gray);
 }
 
-edgel_status edgel_gaussian_blur(edgel_context *ctx, const edgel_image *src,
+static edgel_status gaussian_blur_held(edgel_context *ctx, const edgel_image *src,
                                  const edgel_image *dst, int32_t ksize, double sigma)
 {
-    EDGEL_TRY(check_ctx(ctx));
     EDGEL_TRY(edgel_check_image(src, "input", EDGEL_U8, EDGEL_CHANNELS_ANY, EDGEL_MEMORY_HOST));
     EDGEL_TRY(edgel_check_image(dst, "output", EDGEL_U8, 1u << src->channels, EDGEL_MEMORY_HOST));
     EDGEL_TRY(edgel_check_same_size(src, "input", dst, "output"));
@@ -422,4 +406,54 @@ edgel_status edgel_gaussian_blur(edgel_context *ctx, const edgel_image *src,
     int32_t k;
     EDGEL_TRY(edgel_resolve_gaussian(ksize, sigma, &k));
     return edgel_cpu_gaussian_blur(ctx->threads, src, dst, k, sigma);
+}
+
+/* The public calls: each holds its context for the call (one thread at a time). */
+
+edgel_status edgel_context_set_stream(edgel_context *ctx, void *stream)
+{
+    EDGEL_WITH_CONTEXT(ctx, context_set_stream_held(ctx, stream));
+}
+
+edgel_status edgel_context_synchronize(edgel_context *ctx)
+{
+    EDGEL_WITH_CONTEXT(ctx, context_synchronize_held(ctx));
+}
+
+edgel_status edgel_context_reserve(edgel_context *ctx, int32_t width, int32_t height,
+                                   int32_t channels, int32_t batch)
+{
+    EDGEL_WITH_CONTEXT(ctx, context_reserve_held(ctx, width, height, channels, batch));
+}
+
+edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
+                         const edgel_image *src, const edgel_image *edges,
+                         const edgel_canny_stages *stages)
+{
+    EDGEL_WITH_CONTEXT(ctx, canny_held(ctx, params, src, edges, stages));
+}
+
+edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *params,
+                               const edgel_image *srcs, const edgel_image *edges, int32_t count)
+{
+    EDGEL_WITH_CONTEXT(ctx, canny_batch_held(ctx, params, srcs, edges, count));
+}
+
+edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params *params,
+                                   const edgel_image *dx, const edgel_image *dy,
+                                   const edgel_image *edges, const edgel_canny_stages *stages)
+{
+    EDGEL_WITH_CONTEXT(ctx, canny_gradients_held(ctx, params, dx, dy, edges, stages));
+}
+
+edgel_status edgel_to_gray(edgel_context *ctx, edgel_gray order, const edgel_image *src,
+                           const edgel_image *gray)
+{
+    EDGEL_WITH_CONTEXT(ctx, to_gray_held(ctx, order, src, gray));
+}
+
+edgel_status edgel_gaussian_blur(edgel_context *ctx, const edgel_image *src,
+                                 const edgel_image *dst, int32_t ksize, double sigma)
+{
+    EDGEL_WITH_CONTEXT(ctx, gaussian_blur_held(ctx, src, dst, ksize, sigma));
 }

@@ -21,14 +21,12 @@ static edgel_status check_views(const edgel_context *ctx, const edgel_image *src
     return EDGEL_OK;
 }
 
-/* Checks, plans and (unless method_only) runs one call. */
-static edgel_status filter(edgel_context *ctx, const edgel_filter_params *params,
+/* Checks, plans and (unless method_only) runs one call; the caller holds the context. */
+static edgel_status filter_held(edgel_context *ctx, const edgel_filter_params *params,
                            const edgel_image *src, const edgel_image *dst,
                            const edgel_image *kernel, const float *kx, int kw, const float *ky,
                            int kh, edgel_conv_method *method_only)
 {
-    if (!ctx)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "context is NULL");
     EDGEL_TRY(check_views(ctx, src, dst));
     if (kernel)
         EDGEL_TRY(edgel_check_image(kernel, "kernel", EDGEL_F32, EDGEL_CHANNELS_1,
@@ -48,6 +46,15 @@ static edgel_status filter(edgel_context *ctx, const edgel_filter_params *params
         st = edgel_cpu_filter(ctx->threads, &plan, src, dst);
     edgel_filter_plan_free(&plan);
     return st;
+}
+
+static edgel_status filter(edgel_context *ctx, const edgel_filter_params *params,
+                           const edgel_image *src, const edgel_image *dst,
+                           const edgel_image *kernel, const float *kx, int kw, const float *ky,
+                           int kh, edgel_conv_method *method_only)
+{
+    EDGEL_WITH_CONTEXT(ctx, filter_held(ctx, params, src, dst, kernel, kx, kw, ky, kh,
+                                        method_only));
 }
 
 edgel_status edgel_filter2d(edgel_context *ctx, const edgel_filter_params *params,

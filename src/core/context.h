@@ -2,14 +2,20 @@
 #ifndef EDGEL_CORE_CONTEXT_H
 #define EDGEL_CORE_CONTEXT_H
 
+#include "core/status.h"
 #include "cpu/cpu.h"
 #include "edgel.h"
+
+#include <stdatomic.h>
 #ifdef EDGEL_HAVE_CUDA
 #include "cuda/cuda_backend.h"
 #endif
 
-/* A context is used by one thread at a time; it keeps the CPU workspace between calls. */
+/* A context is used by one thread at a time; it keeps the CPU workspace between calls. A call
+ * from a second thread while one is running is refused (EDGEL_ERROR_CONTEXT_BUSY) instead of
+ * sharing the workspace. */
 struct edgel_context {
+    atomic_int busy;
     edgel_backend backend;
     int32_t threads;
     int32_t device;
@@ -18,6 +24,34 @@ struct edgel_context {
     edgel_cuda_state *cuda;
 #endif
 };
+
+/* Takes the context for one call: EDGEL_OK, or BUSY while another thread's call holds it. */
+static inline edgel_status edgel_context_enter(edgel_context *ctx)
+{
+    if (!ctx)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "context is NULL");
+    int idle = 0;
+    if (!atomic_compare_exchange_strong_explicit(&ctx->busy, &idle, 1, memory_order_acquire,
+                                                 memory_order_relaxed))
+        return edgel_fail(EDGEL_ERROR_CONTEXT_BUSY,
+                          "the context is in a call on another thread (a context serves one "
+                          "thread at a time: give each thread its own)");
+    return EDGEL_OK;
+}
+
+static inline void edgel_context_leave(edgel_context *ctx)
+{
+    atomic_store_explicit(&ctx->busy, 0, memory_order_release);
+}
+
+/* Runs `call` (an expression giving a status) holding the context; returns its status. */
+#define EDGEL_WITH_CONTEXT(ctx, call)                       \
+    do {                                                    \
+        EDGEL_TRY(edgel_context_enter(ctx));                \
+        edgel_status with_status_ = (call);                 \
+        edgel_context_leave(ctx);                           \
+        return with_status_;                                \
+    } while (0)
 
 static inline int on_gpu(const edgel_context *ctx) { return ctx->backend == EDGEL_BACKEND_CUDA; }
 

@@ -21,6 +21,7 @@ const char *edgel_status_name(edgel_status status)
     case EDGEL_ERROR_IO: return "EDGEL_ERROR_IO";
     case EDGEL_ERROR_FORMAT: return "EDGEL_ERROR_FORMAT";
     case EDGEL_ERROR_INTERNAL: return "EDGEL_ERROR_INTERNAL";
+    case EDGEL_ERROR_CONTEXT_BUSY: return "EDGEL_ERROR_CONTEXT_BUSY";
     }
     return "EDGEL_ERROR_UNKNOWN";
 }
