@@ -25,6 +25,7 @@ typedef struct detect_options {
     int threads;
     detect_stage stage;
     int quiet;
+    size_t memory; /* largest decoded input image, bytes */
 } detect_options;
 
 /* True when the stage is written as floats (.pfm). */
@@ -35,6 +36,17 @@ typedef enum args_result { ARGS_OK = 0, ARGS_HELP = 1, ARGS_USAGE = 2 } args_res
 /* Parses the arguments after "detect". On ARGS_USAGE, `err` holds the reason. Never prints. */
 args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *err,
                               size_t errlen);
+
+/* Whole-string parses: a finite number; an integer in lo..hi. 0 if malformed or out of
+ * range (nothing wraps). */
+int cli_parse_double(const char *s, double *out);
+int cli_parse_int(const char *s, long lo, long hi, int *out);
+/* "2G", "512M", "1.5g", "100000": bytes (K, M, G, T are powers of 1024). 0 if malformed. */
+int cli_parse_size(const char *s, size_t *out);
+/* The default --memory: half the physical memory, at most 4 GiB. */
+size_t cli_default_memory(void);
+/* True when both paths name one existing file. */
+int cli_same_file(const char *a, const char *b);
 
 int cmd_detect(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -109,6 +109,28 @@ static void tile(const edgel_image *src, edgel_image *dst)
     }
 }
 
+/* "WxH" at the start of s (up to a comma or the end): 1 when both sides are 1..65536 and
+ * the area at most EDGEL_MAX_PIXELS; *used: the characters read. */
+static int parse_frame_size(const char *s, int *w, int *h, int *used)
+{
+    const char *x = strchr(s, 'x'), *end = strchr(s, ',');
+    if (!end)
+        end = s + strlen(s);
+    char a[16], b[16];
+    if (!x || x > end || x - s >= (long)sizeof a || end - x - 1 >= (long)sizeof b)
+        return 0;
+    memcpy(a, s, (size_t)(x - s));
+    a[x - s] = 0;
+    memcpy(b, x + 1, (size_t)(end - x - 1));
+    b[end - x - 1] = 0;
+    if (!cli_parse_int(a, 1, EDGEL_MAX_DIMENSION, w) ||
+        !cli_parse_int(b, 1, EDGEL_MAX_DIMENSION, h) ||
+        (long long)*w * *h > EDGEL_MAX_PIXELS)
+        return 0;
+    *used = (int)(end - s);
+    return 1;
+}
+
 int cmd_bench(int argc, char **argv)
 {
     const char *image = EDGEL_SAMPLE_IMAGE;
@@ -126,48 +148,58 @@ int cmd_bench(int argc, char **argv)
             fputs(BENCH_HELP, stdout);
             return EXIT_OK;
         }
-        char *end = NULL;
+        if (strcmp(a, "--image") && strcmp(a, "--sizes") && strcmp(a, "--threads") &&
+            strcmp(a, "--runs") && strcmp(a, "--blur") && strcmp(a, "--low") &&
+            strcmp(a, "--high") && strcmp(a, "--backend")) {
+            fprintf(stderr, "edgel bench: unknown option '%s' (run 'edgel bench --help')\n", a);
+            return EXIT_USAGE;
+        }
         if (!v) {
             fprintf(stderr, "edgel bench: %s needs a value (run 'edgel bench --help')\n", a);
             return EXIT_USAGE;
         }
         i++;
+        int ok = 1;
         if (!strcmp(a, "--image"))
             image = v;
         else if (!strcmp(a, "--sizes"))
             sizes = v;
         else if (!strcmp(a, "--threads"))
-            threads = (int)strtol(v, &end, 10);
+            ok = cli_parse_int(v, 0, 1024, &threads);
         else if (!strcmp(a, "--runs"))
-            runs = (int)strtol(v, &end, 10);
+            ok = cli_parse_int(v, 1, 100000, &runs);
         else if (!strcmp(a, "--blur"))
-            params.blur_sigma = strtod(v, &end);
+            ok = cli_parse_double(v, &params.blur_sigma) && params.blur_sigma > 0;
         else if (!strcmp(a, "--low"))
-            params.low_threshold = strtod(v, &end);
+            ok = cli_parse_double(v, &params.low_threshold);
         else if (!strcmp(a, "--high"))
-            params.high_threshold = strtod(v, &end);
-        else if (!strcmp(a, "--backend")) {
-            if (strcmp(v, "cpu") && strcmp(v, "cuda")) {
-                fprintf(stderr, "edgel bench: --backend is cpu or cuda, not '%s'\n", v);
-                return EXIT_USAGE;
-            }
-            backend = !strcmp(v, "cpu") ? EDGEL_BACKEND_CPU : EDGEL_BACKEND_CUDA;
-        }
-        else {
-            fprintf(stderr, "edgel bench: unknown option '%s' (run 'edgel bench --help')\n", a);
+            ok = cli_parse_double(v, &params.high_threshold);
+        else if (strcmp(v, "cpu") && strcmp(v, "cuda")) {
+            fprintf(stderr, "edgel bench: --backend is cpu or cuda, not '%s'\n", v);
             return EXIT_USAGE;
-        }
-        if (end && (*end || end == v)) {
-            fprintf(stderr, "edgel bench: %s: '%s' is not a number\n", a, v);
+        } else
+            backend = !strcmp(v, "cpu") ? EDGEL_BACKEND_CPU : EDGEL_BACKEND_CUDA;
+        if (!ok) {
+            fprintf(stderr, "edgel bench: %s: '%s' is not a number in range (--runs 1..100000, "
+                            "--threads 0..1024, --blur > 0; run 'edgel bench --help')\n", a, v);
             return EXIT_USAGE;
         }
     }
-    if (runs < 1 || runs > 100000 || threads < 0 || threads > 1024 || !(params.blur_sigma > 0)) {
-        fprintf(stderr, "edgel bench: --runs 1..100000, --threads 0..1024, --blur > 0\n");
+    if (edgel_canny_params_check(&params) != EDGEL_OK) {
+        fprintf(stderr, "edgel bench: %s\n", edgel_last_error());
         return EXIT_USAGE;
     }
+    for (const char *p = sizes; *p;) { /* the whole list, before any work */
+        int w, h, used;
+        if (!parse_frame_size(p, &w, &h, &used)) {
+            fprintf(stderr, "edgel bench: bad size at '%s' (WxH, each side 1..%d, at most %lld "
+                            "pixels)\n", p, EDGEL_MAX_DIMENSION, (long long)EDGEL_MAX_PIXELS);
+            return EXIT_USAGE;
+        }
+        p += used + (p[used] == ',');
+    }
     edgel_image photo;
-    if (edgel_io_read(image, &photo) != EDGEL_OK || photo.type != EDGEL_U8) {
+    if (edgel_io_read(image, NULL, &photo) != EDGEL_OK || photo.type != EDGEL_U8) {
         fprintf(stderr, "edgel bench: %s\n(give an 8-bit photograph with --image FILE)\n",
                 photo.data ? "the image must be 8-bit" : edgel_io_last_error());
         edgel_io_free(&photo);
@@ -208,12 +240,7 @@ int cmd_bench(int argc, char **argv)
     int rc = st == EDGEL_OK ? EXIT_OK : EXIT_FAILURE_RUN;
     while (rc == EXIT_OK && *p) {
         int w, h, used;
-        if (sscanf(p, "%dx%d%n", &w, &h, &used) != 2 || w < 1 || h < 1 ||
-            w > EDGEL_MAX_DIMENSION || h > EDGEL_MAX_DIMENSION) {
-            fprintf(stderr, "edgel bench: bad size list at '%s'\n", p);
-            rc = EXIT_USAGE;
-            break;
-        }
+        parse_frame_size(p, &w, &h, &used); /* checked above */
         p += used + (p[used] == ',');
         edgel_image rgb = {0}, gray = {0}, blurred = {0}, edges = {0};
         st = edgel_io_alloc(&rgb, w, h, 3, EDGEL_U8, "bench");
@@ -223,7 +250,10 @@ int cmd_bench(int argc, char **argv)
             st = edgel_io_alloc(&blurred, w, h, 1, EDGEL_U8, "bench");
         if (st == EDGEL_OK)
             st = edgel_io_alloc(&edges, w, h, 1, EDGEL_U8, "bench");
-        if (st == EDGEL_OK) {
+        if (st != EDGEL_OK) {
+            fprintf(stderr, "edgel bench: %dx%d: %s\n", w, h, edgel_io_last_error());
+            rc = EXIT_FAILURE_RUN;
+        } else {
             tile(&photo, &rgb);
             edgel_context *ctxs[2] = {single, multi};
             for (int k = 0; k < 2 && st == EDGEL_OK; k++) {
@@ -253,7 +283,7 @@ int cmd_bench(int argc, char **argv)
                 fflush(stdout);
             }
         }
-        if (st != EDGEL_OK) {
+        if (st != EDGEL_OK && rc == EXIT_OK) {
             fprintf(stderr, "edgel bench: %dx%d: %s (%s)\n", w, h, edgel_last_error(),
                     edgel_status_name(st));
             rc = EXIT_FAILURE_RUN;

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "io/image_io.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,7 +15,8 @@ const char COMPARE_HELP[] =
     "usage: edgel compare A B\n"
     "\n"
     "Compares two edge maps of the same size (any format edgel reads; a pixel is an edge\n"
-    "when nonzero). A is the reference. Prints whether the files hold identical pixels,\n"
+    "when nonzero). A is the reference. Prints whether the files hold identical pixels\n"
+    "(NaN equal to NaN),\n"
     "the edge counts and, as in the ITK Canny conformance study:\n"
     "  Pco  edges of A also found in B, in % of A's edges\n"
     "  Pnd  edges of A not found in B, in % of A's edges\n"
@@ -61,11 +63,11 @@ int cmd_compare(int argc, char **argv)
         return EXIT_USAGE;
     }
     edgel_image a, b;
-    if (edgel_io_read(argv[0], &a) != EDGEL_OK) {
+    if (edgel_io_read(argv[0], NULL, &a) != EDGEL_OK) {
         fprintf(stderr, "edgel compare: %s\n", edgel_io_last_error());
         return EXIT_FAILURE_RUN;
     }
-    if (edgel_io_read(argv[1], &b) != EDGEL_OK) {
+    if (edgel_io_read(argv[1], NULL, &b) != EDGEL_OK) {
         fprintf(stderr, "edgel compare: %s\n", edgel_io_last_error());
         edgel_io_free(&a);
         return EXIT_FAILURE_RUN;
@@ -84,8 +86,10 @@ int cmd_compare(int argc, char **argv)
                 ea += pa;
                 eb += pb;
                 common += pa && pb;
-                for (int c = 0; identical && c < a.channels; c++)
-                    identical = sample(&a, x, y, c) == sample(&b, x, y, c);
+                for (int c = 0; identical && c < a.channels; c++) {
+                    const double sa = sample(&a, x, y, c), sb = sample(&b, x, y, c);
+                    identical = sa == sb || (isnan(sa) && isnan(sb)); /* NaN is NaN */
+                }
             }
         printf("identical: %s\n", identical ? "yes" : "no");
         printf("size: %dx%d\n", (int)a.width, (int)a.height);

@@ -32,7 +32,11 @@ const char CONVOLVE_HELP[] =
     "  --convolve         flip the kernel: true convolution\n"
     "  --backend auto|cpu|cuda   where to run (default auto)\n"
     "  --threads N        CPU threads, 0 = all cores (default)\n"
+    "  --memory SIZE      largest decoded input image, e.g. 512M or 8G (default: half the\n"
+    "                     memory, at most 4G); larger files are refused before decoding\n"
     "  -q, --quiet        print nothing on success\n"
+    "\n"
+    "The output is written whole or not at all (a temporary file renamed over OUT).\n"
     "\n"
     "examples:\n"
     "  printf '1 2 1\\n2 4 2\\n1 2 1\\n' | awk '{print $1/16, $2/16, $3/16}' > blur.txt\n"
@@ -120,7 +124,7 @@ static int load_kernel(const char *path, edgel_image *out, char *err, size_t err
         return 1;
     }
     edgel_image img;
-    if (edgel_io_read(path, &img) != EDGEL_OK) {
+    if (edgel_io_read(path, NULL, &img) != EDGEL_OK) {
         snprintf(err, errlen, "%s", edgel_io_last_error());
         return 0;
     }
@@ -147,6 +151,7 @@ typedef struct convolve_options {
     edgel_filter_params params;
     edgel_backend backend;
     int threads, quiet;
+    size_t memory;
 } convolve_options;
 
 __attribute__((format(printf, 1, 2))) static int usage(const char *fmt, ...)
@@ -160,74 +165,100 @@ __attribute__((format(printf, 1, 2))) static int usage(const char *fmt, ...)
     return -EXIT_USAGE;
 }
 
+/* "X,Y": two integers -1..EDGEL_MAX_KERNEL_SIZE - 1, digits required on both sides. */
+static int parse_anchor(const char *v, int32_t *x, int32_t *y)
+{
+    const char *comma = strchr(v, ',');
+    char first[32];
+    if (!comma || (size_t)(comma - v) >= sizeof first)
+        return 0;
+    memcpy(first, v, (size_t)(comma - v));
+    first[comma - v] = 0;
+    int ax, ay;
+    if (!cli_parse_int(first, -1, EDGEL_MAX_KERNEL_SIZE - 1, &ax) ||
+        !cli_parse_int(comma + 1, -1, EDGEL_MAX_KERNEL_SIZE - 1, &ay))
+        return 0;
+    *x = ax;
+    *y = ay;
+    return 1;
+}
+
 /* 0 to run, EXIT_OK after --help, or -EXIT_USAGE. */
 static int parse(int argc, char **argv, convolve_options *o)
 {
     memset(o, 0, sizeof *o);
     edgel_filter_params_default(&o->params);
     o->backend = EDGEL_BACKEND_AUTO;
+    o->memory = cli_default_memory();
     static const char *const modes[] = {"zero", "replicate", "reflect", "reflect-101", "wrap"};
     static const char *const methods[] = {"auto", "direct", "separable", "fft"};
+    static const char *const with_value[] = {"-o", "--output", "--kernel", "--border",
+                                             "--border-value", "--method", "--anchor",
+                                             "--backend", "--threads", "--memory"};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help"))
             return 1;
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o->quiet = 1;
-        } else if (!strcmp(a, "--convolve")) {
+            continue;
+        }
+        if (!strcmp(a, "--convolve")) {
             o->params.convolve = 1;
-        } else if (a[0] != '-') {
+            continue;
+        }
+        if (a[0] != '-' || !strcmp(a, "-")) {
             if (o->input)
                 return usage("more than one input: '%s' and '%s'", o->input, a);
             o->input = a;
-        } else if (!v) {
+            continue;
+        }
+        size_t known = 0, nv = sizeof with_value / sizeof with_value[0];
+        while (known < nv && strcmp(a, with_value[known]))
+            known++;
+        if (known == nv)
+            return usage("unknown option '%s'", a);
+        if (!v)
             return usage("%s needs a value", a);
-        } else {
-            i++;
-            char *end;
-            if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-                o->output = v;
-            } else if (!strcmp(a, "--kernel")) {
-                o->kernel = v;
-            } else if (!strcmp(a, "--border")) {
-                int m = 0;
-                while (m < 5 && strcmp(v, modes[m]))
-                    m++;
-                if (m == 5)
-                    return usage("--border is zero, replicate, reflect, reflect-101 or wrap, "
-                                 "not '%s'", v);
-                o->params.border = (edgel_border)m; /* zero = EDGEL_BORDER_CONSTANT */
-            } else if (!strcmp(a, "--border-value")) {
-                o->params.border_value = strtod(v, &end);
-                if (end == v || *end || !isfinite(o->params.border_value))
-                    return usage("--border-value wants a finite number, not '%s'", v);
-            } else if (!strcmp(a, "--method")) {
-                int m = 0;
-                while (m < 4 && strcmp(v, methods[m]))
-                    m++;
-                if (m == 4)
-                    return usage("--method is auto, direct, separable or fft, not '%s'", v);
-                o->params.method = (edgel_conv_method)m;
-            } else if (!strcmp(a, "--anchor")) {
-                long x = strtol(v, &end, 10), y = *end == ',' ? strtol(end + 1, &end, 10) : -2;
-                if (*end || x < -1 || y < -1 || x > EDGEL_MAX_KERNEL_SIZE || y > EDGEL_MAX_KERNEL_SIZE)
-                    return usage("--anchor is X,Y (kernel column and row), not '%s'", v);
-                o->params.anchor_x = (int32_t)x;
-                o->params.anchor_y = (int32_t)y;
-            } else if (!strcmp(a, "--backend")) {
-                if (!strcmp(v, "auto") || !strcmp(v, "cpu") || !strcmp(v, "cuda"))
-                    o->backend = v[0] == 'a' ? EDGEL_BACKEND_AUTO
-                               : v[1] == 'p' ? EDGEL_BACKEND_CPU : EDGEL_BACKEND_CUDA;
-                else
-                    return usage("--backend is auto, cpu or cuda, not '%s'", v);
-            } else if (!strcmp(a, "--threads")) {
-                long t = strtol(v, &end, 10);
-                if (end == v || *end || t < 0 || t > 1024)
-                    return usage("--threads is 0 (all cores) to 1024, not '%s'", v);
-                o->threads = (int)t;
-            } else {
-                return usage("unknown option '%s'", a);
-            }
+        i++;
+        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            o->output = v;
+        } else if (!strcmp(a, "--kernel")) {
+            o->kernel = v;
+        } else if (!strcmp(a, "--border")) {
+            int m = 0;
+            while (m < 5 && strcmp(v, modes[m]))
+                m++;
+            if (m == 5)
+                return usage("--border is zero, replicate, reflect, reflect-101 or wrap, "
+                             "not '%s'", v);
+            o->params.border = (edgel_border)m; /* zero = EDGEL_BORDER_CONSTANT */
+        } else if (!strcmp(a, "--border-value")) {
+            if (!cli_parse_double(v, &o->params.border_value))
+                return usage("--border-value wants a finite number, not '%s'", v);
+        } else if (!strcmp(a, "--method")) {
+            int m = 0;
+            while (m < 4 && strcmp(v, methods[m]))
+                m++;
+            if (m == 4)
+                return usage("--method is auto, direct, separable or fft, not '%s'", v);
+            o->params.method = (edgel_conv_method)m;
+        } else if (!strcmp(a, "--anchor")) {
+            if (!parse_anchor(v, &o->params.anchor_x, &o->params.anchor_y))
+                return usage("--anchor is X,Y (kernel column and row, -1 for the centre), "
+                             "not '%s'", v);
+        } else if (!strcmp(a, "--backend")) {
+            if (!strcmp(v, "auto") || !strcmp(v, "cpu") || !strcmp(v, "cuda"))
+                o->backend = v[0] == 'a' ? EDGEL_BACKEND_AUTO
+                           : v[1] == 'p' ? EDGEL_BACKEND_CPU : EDGEL_BACKEND_CUDA;
+            else
+                return usage("--backend is auto, cpu or cuda, not '%s'", v);
+        } else if (!strcmp(a, "--threads")) {
+            if (!cli_parse_int(v, 0, 1024, &o->threads))
+                return usage("--threads is 0 (all cores) to 1024, not '%s'", v);
+        } else if (!strcmp(a, "--memory")) {
+            if (!cli_parse_size(v, &o->memory))
+                return usage("--memory is a size such as 512M or 2G, not '%s'", v);
         }
     }
     if (!o->input)
@@ -236,6 +267,13 @@ static int parse(int argc, char **argv, convolve_options *o)
         return usage("no output file (-o OUT)");
     if (!o->kernel)
         return usage("no kernel (--kernel FILE)");
+    if (edgel_filter_params_check(&o->params) != EDGEL_OK)
+        return usage("%s", edgel_last_error());
+    const edgel_file_format fmt = edgel_io_format_for_path(o->output);
+    if (fmt != EDGEL_FILE_PFM && fmt != EDGEL_FILE_PNG && fmt != EDGEL_FILE_PNM)
+        return usage("%s: write .pfm, or .png/.pgm/.ppm for 8-bit input", o->output);
+    if (cli_same_file(o->input, o->output))
+        return usage("%s is the input file; write the result to another file", o->output);
     return 0;
 }
 
@@ -250,11 +288,6 @@ int cmd_convolve(int argc, char **argv)
     if (parsed < 0)
         return -parsed;
     const edgel_file_format fmt = edgel_io_format_for_path(o.output);
-    if (fmt != EDGEL_FILE_PFM && fmt != EDGEL_FILE_PNG && fmt != EDGEL_FILE_PNM) {
-        fprintf(stderr, "edgel convolve: %s: write .pfm, or .png/.pgm for 8-bit input\n",
-                o.output);
-        return EXIT_USAGE;
-    }
     char err[512];
     edgel_image kernel = {0}, in = {0}, out = {0};
     edgel_context *ctx = NULL;
@@ -263,27 +296,34 @@ int cmd_convolve(int argc, char **argv)
         fprintf(stderr, "edgel convolve: kernel: %s\n", err);
         return EXIT_FAILURE_RUN;
     }
-    edgel_status st = edgel_io_read(o.input, &in);
+    /* 8-bit results go to any format; float ones (16-bit and float input) to .pfm. A PGM/PPM
+     * holds 1 or 3 channels, a PFM 1 or 3: checked from the header, before decoding. */
+    const unsigned channels = fmt == EDGEL_FILE_PNG ? (1u << 1) | (1u << 3) | (1u << 4)
+                                                    : (1u << 1) | (1u << 3);
+    const edgel_io_limits limits = {
+        o.memory, fmt == EDGEL_FILE_PFM ? 0u : 1u << EDGEL_U8, channels, 0,
+        fmt == EDGEL_FILE_PFM ? "a PFM holds 1 or 3 channels"
+        : fmt == EDGEL_FILE_PNG ? "a PNG result needs 8-bit input (write .pfm for float)"
+                                : "a PGM/PPM result needs 8-bit input with 1 or 3 channels"};
+    edgel_status st = edgel_io_read(o.input, &limits, &in);
     if (st != EDGEL_OK) {
         fprintf(stderr, "edgel convolve: reading: %s (%s)\n", edgel_io_last_error(),
                 edgel_status_name(st));
+        rc = st == EDGEL_ERROR_UNSUPPORTED ? EXIT_USAGE : EXIT_FAILURE_RUN;
         goto done;
     }
     if (in.type == EDGEL_U16) { /* 16-bit files are filtered as float */
         edgel_image f;
-        if (edgel_io_alloc(&f, in.width, in.height, in.channels, EDGEL_F32, "input") != EDGEL_OK)
+        if (edgel_io_alloc(&f, in.width, in.height, in.channels, EDGEL_F32, "input") != EDGEL_OK) {
+            fprintf(stderr, "edgel convolve: %s\n", edgel_io_last_error());
             goto done;
+        }
         for (size_t i = 0; i < (size_t)in.width * in.height * in.channels; i++)
             ((float *)f.data)[i] = ((const uint16_t *)in.data)[i];
         edgel_io_free(&in);
         in = f;
     }
     const edgel_pixel_type out_type = fmt == EDGEL_FILE_PFM ? EDGEL_F32 : EDGEL_U8;
-    if (out_type == EDGEL_U8 && in.type != EDGEL_U8) {
-        fprintf(stderr, "edgel convolve: %s: float results go to .pfm\n", o.output);
-        rc = EXIT_USAGE;
-        goto done;
-    }
     if (edgel_io_alloc(&out, in.width, in.height, in.channels, out_type, "output") != EDGEL_OK) {
         fprintf(stderr, "edgel convolve: %s\n", edgel_io_last_error());
         goto done;

@@ -41,7 +41,12 @@ const char DETECT_HELP[] =
     "                     suppressed (0 none, 128 weak, 255 strong, before hysteresis);\n"
     "                     itk: smoothed, suppressed (ITK's non-maximum suppression\n"
     "                     image), both .pfm\n"
+    "  --memory SIZE      largest decoded input image, e.g. 512M or 8G (default: half the\n"
+    "                     memory, at most 4G); larger files are refused before decoding\n"
     "  -q, --quiet        print nothing on success\n"
+    "\n"
+    "OUT is written whole or not at all (a temporary file renamed over it); it may not be\n"
+    "IN itself.\n"
     "\n"
     "examples:\n"
     "  edgel detect photo.jpg -o edges.png --blur 1.4 --low 40 --high 120\n"
@@ -95,18 +100,31 @@ int cmd_detect(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    if (cli_same_file(opt.input, opt.output)) {
+        fprintf(stderr, "edgel detect: %s is the input file; write the edges to another file\n",
+                opt.output);
+        return EXIT_USAGE;
+    }
+    /* What the preset reads, checked from the file's header before its pixels are decoded:
+     * opencv 8-bit with 1, 3 or 4 channels; itk also 16-bit and float gray. A smoothed
+     * colour stage must fit the output format (PGM/PPM: 1 or 3 channels). */
+    const int colour_stage = !itk && opt.stage == STAGE_SMOOTHED &&
+                             opt.params.gray == EDGEL_GRAY_NONE;
+    const unsigned any = (1u << 1) | (1u << 3) | (1u << 4);
+    const edgel_io_limits limits = {
+        opt.memory,
+        itk ? (1u << EDGEL_U8) | (1u << EDGEL_U16) | (1u << EDGEL_F32) : 1u << EDGEL_U8,
+        colour_stage && out_format == EDGEL_FILE_PNM ? (1u << 1) | (1u << 3) : any, 1u << 1,
+        colour_stage && out_format == EDGEL_FILE_PNM
+            ? "a PGM/PPM holds 1 or 3 channels: write the stage as .png"
+        : itk ? "the itk preset needs gray input (or 8-bit colour)"
+              : "the opencv preset needs 8-bit input"};
     edgel_image in;
-    edgel_status st = edgel_io_read(opt.input, &in);
-    if (st != EDGEL_OK)
-        return fail("reading", st, edgel_io_last_error());
-    if ((!itk && in.type != EDGEL_U8) || (itk && in.type != EDGEL_U8 && in.channels > 1)) {
-        fprintf(stderr, "edgel detect: %s: %s (this file: %s, %d channel(s))\n", opt.input,
-                itk ? "the itk preset needs gray input (or 8-bit colour)"
-                    : "the opencv preset needs 8-bit input",
-                in.type == EDGEL_U8 ? "8-bit" : in.type == EDGEL_U16 ? "16-bit" : "floating point",
-                (int)in.channels);
-        edgel_io_free(&in);
-        return EXIT_FAILURE_RUN;
+    edgel_status st = edgel_io_read(opt.input, &limits, &in);
+    if (st != EDGEL_OK) {
+        fail("reading", st, edgel_io_last_error());
+        return st == EDGEL_ERROR_UNSUPPORTED && colour_stage && out_format == EDGEL_FILE_PNM
+                   ? EXIT_USAGE : EXIT_FAILURE_RUN;
     }
     /* The gray stage of a gray image is the image itself. */
     const int gray_passthrough = opt.stage == STAGE_GRAY && in.channels == 1;

@@ -17,28 +17,6 @@ static args_result usage(char *err, size_t errlen, const char *fmt, ...)
     return ARGS_USAGE;
 }
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != 0 || errno == ERANGE || !isfinite(v))
-        return 0;
-    *out = v;
-    return 1;
-}
-
-static int parse_int(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end != 0 || errno == ERANGE || v < lo || v > hi)
-        return 0;
-    *out = (int)v;
-    return 1;
-}
-
 static const struct {
     const char *name;
     detect_stage stage;
@@ -56,7 +34,8 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
     opt->backend = EDGEL_BACKEND_AUTO;
     err[0] = 0;
     const char *opencv_only = NULL, *itk_only = NULL; /* an option given of either preset */
-    int low_given = 0, high_given = 0;
+    int low_given = 0, high_given = 0, blur_none = 0;
+    opt->memory = cli_default_memory();
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -81,7 +60,8 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                                                  "--aperture", "--blur",   "--blur-size",
                                                  "--gray",     "--backend", "--threads",
                                                  "--stage",    "--preset", "--variance",
-                                                 "--maximum-error", "--upper", "--lower"};
+                                                 "--maximum-error", "--upper", "--lower",
+                                                 "--memory"};
         size_t known = 0, nv = sizeof with_value / sizeof with_value[0];
         while (known < nv && strcmp(a, with_value[known]))
             known++;
@@ -100,7 +80,7 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
         } else if (!strcmp(a, "--low") || !strcmp(a, "--high") || !strcmp(a, "--lower") ||
                    !strcmp(a, "--upper")) {
             double t;
-            if (!parse_double(v, &t))
+            if (!cli_parse_double(v, &t))
                 return usage(err, errlen, "%s wants a finite number, not '%s'", a, v);
             const int low = a[2] == 'l';
             *(low ? &opt->params.low_threshold : &opt->params.high_threshold) = t;
@@ -113,12 +93,12 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             else
                 return usage(err, errlen, "--preset is opencv or itk, not '%s'", v);
         } else if (!strcmp(a, "--variance")) {
-            if (!parse_double(v, &opt->params.variance) || opt->params.variance < 0 ||
+            if (!cli_parse_double(v, &opt->params.variance) || opt->params.variance < 0 ||
                 opt->params.variance > 700)
                 return usage(err, errlen, "--variance is a number 0..700, not '%s'", v);
         } else if (!strcmp(a, "--maximum-error")) {
             double e;
-            if (!parse_double(v, &e) || !(e > 0 && e < 1))
+            if (!cli_parse_double(v, &e) || !(e > 0 && e < 1))
                 return usage(err, errlen, "--maximum-error is a number in (0, 1), not '%s'", v);
             opt->params.maximum_error = e;
         } else if (!strcmp(a, "--aperture")) {
@@ -133,9 +113,10 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                 opt->params.blur = EDGEL_BLUR_5X5_159;
             } else if (!strcmp(v, "none")) {
                 opt->params.blur = EDGEL_BLUR_NONE;
+                blur_none = 1;
             } else {
                 double s;
-                if (!parse_double(v, &s) || s <= 0)
+                if (!cli_parse_double(v, &s) || s <= 0)
                     return usage(err, errlen, "--blur is a positive sigma, 5x5 or none, not '%s'",
                                  v);
                 opt->params.blur = EDGEL_BLUR_GAUSSIAN;
@@ -143,11 +124,12 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             }
         } else if (!strcmp(a, "--blur-size")) {
             int k;
-            if (!parse_int(v, 1, 129, &k) || k % 2 == 0)
+            if (!cli_parse_int(v, 1, 129, &k) || k % 2 == 0)
                 return usage(err, errlen, "--blur-size is an odd number 1..129, not '%s'", v);
             opt->params.blur_ksize = k;
-            if (opt->params.blur == EDGEL_BLUR_NONE)
-                opt->params.blur = EDGEL_BLUR_GAUSSIAN;
+        } else if (!strcmp(a, "--memory")) {
+            if (!cli_parse_size(v, &opt->memory))
+                return usage(err, errlen, "--memory is a size such as 512M or 2G, not '%s'", v);
         } else if (!strcmp(a, "--gray")) {
             if (!strcmp(v, "luma"))
                 opt->params.gray = EDGEL_GRAY_RGB;
@@ -165,7 +147,7 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             else
                 return usage(err, errlen, "--backend is auto, cpu or cuda, not '%s'", v);
         } else if (!strcmp(a, "--threads")) {
-            if (!parse_int(v, 0, 1024, &opt->threads))
+            if (!cli_parse_int(v, 0, 1024, &opt->threads))
                 return usage(err, errlen, "--threads is 0 (all cores) to 1024, not '%s'", v);
         } else if (!strcmp(a, "--stage")) {
             size_t k, n = sizeof stage_names / sizeof stage_names[0];
@@ -180,6 +162,12 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
         }
     }
     const int itk = opt->params.preset == EDGEL_PRESET_ITK;
+    if (opt->params.blur_ksize) { /* --blur-size alone is a Gaussian of that size */
+        if (blur_none || opt->params.blur == EDGEL_BLUR_5X5_159)
+            return usage(err, errlen, "--blur-size is the size of a Gaussian blur; it does not "
+                                      "go with --blur %s", blur_none ? "none" : "5x5");
+        opt->params.blur = EDGEL_BLUR_GAUSSIAN;
+    }
     if (itk && opencv_only)
         return usage(err, errlen, "%s belongs to the opencv preset", opencv_only);
     if (!itk && itk_only)
@@ -197,6 +185,8 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
         return usage(err, errlen, "no output file (-o OUT)");
     if (opt->params.aperture == EDGEL_APERTURE_SCHARR && !opt->params.l2_gradient)
         return usage(err, errlen, "--aperture scharr needs --l2 (as in OpenCV)");
+    if (edgel_canny_params_check(&opt->params) != EDGEL_OK) /* ranges: the library's own */
+        return usage(err, errlen, "%s", edgel_last_error());
     return ARGS_OK;
 }
 

@@ -203,6 +203,9 @@ typedef struct edgel_canny_params {
 } edgel_canny_params;
 
 EDGEL_API void edgel_canny_params_default(edgel_canny_params *params);
+/** EDGEL_OK when every value of `params` is in its documented range, else the status and
+ * message a Canny call with them would give (for checking options before any work). */
+EDGEL_API edgel_status edgel_canny_params_check(const edgel_canny_params *params);
 
 /*
  * Optional intermediate results. Each non-NULL view must be sized like the input and is
@@ -305,6 +308,9 @@ typedef struct edgel_filter_params {
 } edgel_filter_params;
 
 EDGEL_API void edgel_filter_params_default(edgel_filter_params *params);
+/** EDGEL_OK when every value of `params` is in its documented range (anchors are checked
+ * against the kernel by the call), else the status and message a call would give. */
+EDGEL_API edgel_status edgel_filter_params_check(const edgel_filter_params *params);
 
 /**
  * dst(x, y) = sum over the kernel of kernel(i, j) * src(x + i - anchor_x, y + j - anchor_y),

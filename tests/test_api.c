@@ -332,6 +332,44 @@ static void test_stages(edgel_context *ctx)
     CHECK(memcmp(inplace, edges, sizeof edges) == 0);
 }
 
+/* Stage views that share memory are refused (before: gray == smoothed gave a wrong smoothed
+ * stage); the parameter checks give the call's own status before any work. */
+static void test_aliased_stages_and_param_checks(edgel_context *ctx)
+{
+    enum { W = 32, H = 24 };
+    static uint8_t rgb[W * H * 3], edges[W * H], both[W * H];
+    static int16_t grad[W * H];
+    fill_image(rgb, W, H, 3);
+    edgel_image src = edgel_image_host(rgb, W, H, EDGEL_U8, 3);
+    edgel_image e = edgel_image_host(edges, W, H, EDGEL_U8, 1);
+    edgel_image shared = edgel_image_host(both, W, H, EDGEL_U8, 1);
+    edgel_image g = edgel_image_host(grad, W, H, EDGEL_S16, 1);
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    p.gray = EDGEL_GRAY_RGB;
+    p.blur = EDGEL_BLUR_GAUSSIAN;
+    p.blur_sigma = 1.0;
+    edgel_canny_stages st = {&shared, &shared, NULL, NULL, NULL, NULL};
+    CHECK_STATUS(edgel_canny(ctx, &p, &src, &e, &st), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "gray and smoothed stages overlap");
+    edgel_canny_stages st2 = {NULL, NULL, &g, &g, NULL, NULL};
+    CHECK_STATUS(edgel_canny(ctx, &p, &src, &e, &st2), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "dx and dy stages overlap");
+
+    CHECK(edgel_canny_params_check(&p) == EDGEL_OK);
+    p.low_threshold = 1e10;
+    CHECK_STATUS(edgel_canny_params_check(&p), EDGEL_ERROR_INVALID_ARGUMENT, "low threshold");
+    p.low_threshold = 50;
+    p.blur_sigma = 21.4; /* a kernel of 129 + 2 */
+    CHECK_STATUS(edgel_canny_params_check(&p), EDGEL_ERROR_INVALID_ARGUMENT, "");
+    CHECK_STATUS(edgel_canny_params_check(NULL), EDGEL_ERROR_NULL_ARGUMENT, "params");
+    edgel_filter_params f;
+    edgel_filter_params_default(&f);
+    CHECK(edgel_filter_params_check(&f) == EDGEL_OK);
+    f.border_value = 1e300;
+    CHECK_STATUS(edgel_filter_params_check(&f), EDGEL_ERROR_INVALID_ARGUMENT, "border value");
+}
+
 int main(void)
 {
     test_status_and_version();
@@ -343,6 +381,7 @@ int main(void)
     test_bad_other_input(ctx);
     test_step_edge(ctx);
     test_stages(ctx);
+    test_aliased_stages_and_param_checks(ctx);
     edgel_context_destroy(ctx);
     test_invariance();
     return check_summary("test_api");

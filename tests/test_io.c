@@ -1,10 +1,16 @@
 /* Image files: round trips of every writable format, and truncated or hostile input giving
  * a clear error (never a crash; ASan/UBSan builds run this too). */
+#define _XOPEN_SOURCE 700 /* rmdir, setrlimit, chmod */
 #include "check.h"
 #include "io/image_io.h"
 
+#include <dirent.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static unsigned char *slurp(const char *path, size_t *n)
 {
@@ -37,7 +43,7 @@ static void round_trip(const char *path, const edgel_image *img)
 {
     CHECK(edgel_io_write(path, img) == EDGEL_OK);
     edgel_image back;
-    CHECK(edgel_io_read(path, &back) == EDGEL_OK);
+    CHECK(edgel_io_read(path, NULL, &back) == EDGEL_OK);
     CHECK(same_pixels(img, &back));
     edgel_io_free(&back);
     size_t n;
@@ -46,7 +52,7 @@ static void round_trip(const char *path, const edgel_image *img)
     int all_failed_cleanly = 1;
     for (size_t cut = 0; bytes && cut < n; cut += 1 + cut / 16) {
         edgel_image part;
-        edgel_status st = edgel_io_decode(bytes, cut, &part);
+        edgel_status st = edgel_io_decode(bytes, cut, NULL, &part);
         if (st == EDGEL_OK) { /* a PNG may end before its IEND; then pixels must match */
             all_failed_cleanly &= same_pixels(img, &part);
             edgel_io_free(&part);
@@ -99,7 +105,7 @@ static void test_pfm_layout(void)
     const float rows[4] = {1, 2, 3, 4}; /* little-endian host assumed by the -1.0 scale */
     memcpy(buf + sizeof text - 1, rows, 16);
     edgel_image img;
-    CHECK(edgel_io_decode(buf, sizeof buf, &img) == EDGEL_OK);
+    CHECK(edgel_io_decode(buf, sizeof buf, NULL, &img) == EDGEL_OK);
     const float *p = img.data;
     CHECK(p[0] == 3 && p[1] == 4 && p[2] == 1 && p[3] == 2);
     edgel_io_free(&img);
@@ -108,7 +114,7 @@ static void test_pfm_layout(void)
 static void expect_format_error(const char *bytes, size_t n, const char *needle)
 {
     edgel_image img;
-    edgel_status st = edgel_io_decode(bytes, n, &img);
+    edgel_status st = edgel_io_decode(bytes, n, NULL, &img);
     int ok = st == EDGEL_ERROR_FORMAT && strstr(edgel_io_last_error(), needle) && !img.data;
     if (!ok)
         fprintf(stderr, "decode gave %s \"%s\", expected a format error with \"%s\"\n",
@@ -141,7 +147,7 @@ static void test_hostile(void)
         0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1, 8, 0, 0, 0, 0, 0x00, 0x00, 0x00, 0x00};
     expect_format_error((const char *)huge_png, sizeof huge_png, "PNG");
     edgel_image img;
-    CHECK(edgel_io_read("/nonexistent/file.png", &img) == EDGEL_ERROR_IO);
+    CHECK(edgel_io_read("/nonexistent/file.png", NULL, &img) == EDGEL_ERROR_IO);
     CHECK(strstr(edgel_io_last_error(), "/nonexistent/file.png") != NULL);
     uint8_t px[4] = {0};
     edgel_image small = edgel_image_host(px, 2, 2, EDGEL_U8, 1);
@@ -161,20 +167,80 @@ static void test_jpeg(const char *dir)
     if (!bytes)
         return;
     edgel_image img;
-    CHECK(edgel_io_decode(bytes, n, &img) == EDGEL_OK);
+    CHECK(edgel_io_decode(bytes, n, NULL, &img) == EDGEL_OK);
     CHECK(img.width == 16 && img.height == 8 && img.channels == 3 && img.type == EDGEL_U8);
     edgel_io_free(&img);
     int clean = 1;
     for (size_t cut = 0; cut < n; cut++) {
-        edgel_status st = edgel_io_decode(bytes, cut, &img);
+        edgel_status st = edgel_io_decode(bytes, cut, NULL, &img);
         clean &= st == EDGEL_ERROR_FORMAT && img.data == NULL;
     }
     CHECK(clean);
     free(bytes);
 }
 
+/* Files in `dir` whose names contain `part`. */
+static int count_files(const char *dir, const char *part)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strstr(e->d_name, part) != NULL;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A write that fails half-way (the file size limit stands in for a full disk) leaves the
+ * target as it was and no temporary behind; permissions of a replaced file are kept. */
+static void test_failed_write_keeps_target(void)
+{
+    const char *dir = "write-test";
+    mkdir(dir, 0777);
+    static uint8_t px[300 * 300 * 3];
+    for (size_t i = 0; i < sizeof px; i++)
+        px[i] = (uint8_t)(i * 7 + i / 300);
+    edgel_image big = edgel_image_host(px, 300, 300, EDGEL_U8, 3);
+    edgel_image small = edgel_image_host(px, 4, 4, EDGEL_U8, 1);
+    const char *names[] = {"write-test/t.png", "write-test/t.ppm", "write-test/t.pfm"};
+    static float fpx[300 * 300];
+    edgel_image fbig = edgel_image_host(fpx, 300, 300, EDGEL_F32, 1);
+    edgel_image fsmall = edgel_image_host(fpx, 4, 4, EDGEL_F32, 1);
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old;
+    getrlimit(RLIMIT_FSIZE, &old);
+    for (int i = 0; i < 3; i++) {
+        const int pfm = i == 2;
+        CHECK(edgel_io_write(names[i], pfm ? &fsmall : &small) == EDGEL_OK);
+        chmod(names[i], 0640);
+        size_t before_n, after_n;
+        unsigned char *before = slurp(names[i], &before_n);
+        struct rlimit lim = {4096, old.rlim_max};
+        setrlimit(RLIMIT_FSIZE, &lim);
+        edgel_status st = edgel_io_write(names[i], pfm ? &fbig : &big);
+        setrlimit(RLIMIT_FSIZE, &old);
+        CHECK(st == EDGEL_ERROR_IO && strstr(edgel_io_last_error(), "nothing written"));
+        unsigned char *after = slurp(names[i], &after_n);
+        CHECK(before && after && before_n == after_n && !memcmp(before, after, before_n));
+        CHECK(count_files(dir, ".edgel-") == 0);
+        free(before);
+        free(after);
+        CHECK(edgel_io_write(names[i], pfm ? &fbig : &big) == EDGEL_OK); /* no limit: works */
+        struct stat sb;
+        CHECK(stat(names[i], &sb) == 0 && (sb.st_mode & 0777) == 0640 &&
+              sb.st_size > 4096);
+        CHECK(count_files(dir, ".edgel-") == 0);
+        remove(names[i]);
+    }
+    /* An unsupported type is refused before any file is made. */
+    CHECK(edgel_io_write("write-test/f.png", &fsmall) == EDGEL_ERROR_UNSUPPORTED);
+    CHECK(count_files(dir, "f.png") == 0);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
+    test_failed_write_keeps_target();
     test_round_trips();
     test_pfm_layout();
     test_hostile();

@@ -162,6 +162,22 @@ static edgel_status check_stage(const edgel_image *stage, const char *name, edge
     return EDGEL_OK;
 }
 
+/* No two stage views may overlap (each stage is written by the call). */
+static edgel_status check_stages_apart(const edgel_canny_stages *stages)
+{
+    const edgel_image *v[] = {stages->gray, stages->smoothed, stages->dx, stages->dy,
+                              stages->magnitude, stages->suppressed};
+    static const char *const names[] = {"gray", "smoothed", "dx", "dy", "magnitude",
+                                        "suppressed"};
+    for (int i = 0; i < 6; i++)
+        for (int j = i + 1; j < 6; j++)
+            if (v[i] && v[j] && edgel_images_overlap(v[i], v[j]))
+                return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                                  "the %s and %s stages overlap (each needs its own memory)",
+                                  names[i], names[j]);
+    return EDGEL_OK;
+}
+
 /* Edges of type `type`; they may share only an identical 1-channel view of the input. */
 static edgel_status check_edges(const edgel_image *edges, edgel_pixel_type type,
                                 const edgel_image *src)
@@ -201,6 +217,7 @@ static edgel_status check_itk_call(edgel_context *ctx, const edgel_image *src,
                               "the itk preset has only the smoothed and suppressed stages");
         EDGEL_TRY(check_stage(stages->smoothed, "smoothed stage", EDGEL_F32, 1, src, edges));
         EDGEL_TRY(check_stage(stages->suppressed, "suppressed stage", EDGEL_F32, 1, src, edges));
+        EDGEL_TRY(check_stages_apart(stages));
     }
     return EDGEL_OK;
 }
@@ -311,6 +328,7 @@ static edgel_status check_canny_call(edgel_context *ctx, const edgel_canny_param
         if (stages->gray && params->gray == EDGEL_GRAY_NONE)
             return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
                               "the gray stage needs a gray mode (params.gray)");
+        EDGEL_TRY(check_stages_apart(stages));
     }
     return EDGEL_OK;
 }
@@ -371,6 +389,7 @@ static edgel_status canny_gradients_held(edgel_context *ctx, const edgel_canny_p
         EDGEL_TRY(check_stage(stages->suppressed, "suppressed stage", EDGEL_U8, 1, dx, edges));
         st.magnitude = stages->magnitude;
         st.suppressed = stages->suppressed;
+        EDGEL_TRY(check_stages_apart(&st));
     }
 #ifdef EDGEL_HAVE_CUDA
     if (on_gpu(ctx))

@@ -333,13 +333,8 @@ static edgel_status load_taps(edgel_filter_plan *p, const edgel_image *kernel, c
     return EDGEL_OK;
 }
 
-edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edgel_image *src,
-                                    const edgel_image *dst, const edgel_image *kernel,
-                                    const float *kx, int kw, const float *ky, int kh,
-                                    edgel_backend backend, int threads, int fft_ok,
-                                    edgel_filter_plan *plan)
+edgel_status edgel_filter_params_check(const edgel_filter_params *params)
 {
-    memset(plan, 0, sizeof *plan);
     if (!params)
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "params is NULL");
     if ((unsigned)params->method > EDGEL_CONV_FFT)
@@ -347,9 +342,22 @@ edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edg
     if ((unsigned)params->border > EDGEL_BORDER_WRAP)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "unknown border %d", (int)params->border);
     if (!isfinite(params->border_value) || fabs(params->border_value) > 3.4e38)
-        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "border value must be a finite float");
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                          "border value %g must be a finite float (|v| <= 3.4e38)",
+                          params->border_value);
     if (params->convolve != 0 && params->convolve != 1)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "convolve must be 0 or 1");
+    return EDGEL_OK;
+}
+
+edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edgel_image *src,
+                                    const edgel_image *dst, const edgel_image *kernel,
+                                    const float *kx, int kw, const float *ky, int kh,
+                                    edgel_backend backend, int threads, int fft_ok,
+                                    edgel_filter_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    EDGEL_TRY(edgel_filter_params_check(params));
     if (kernel) {
         kw = kernel->width;
         kh = kernel->height;

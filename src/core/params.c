@@ -171,3 +171,8 @@ void edgel_gaussian_kernel_q8(int n, double sigma, uint16_t *kernel)
     }
     kernel[half] = (uint16_t)(256 - 2 * total);
 }
+
+edgel_status edgel_canny_params_check(const edgel_canny_params *params)
+{
+    return edgel_check_canny_params(params, 0);
+}

@@ -1,12 +1,17 @@
 /* Reading and writing image files: format detection, dispatch, limits, error messages. */
+#define _XOPEN_SOURCE 700 /* fdopen, fsync, fchmod, O_CLOEXEC */
 #include "io/image_io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static _Thread_local char io_error[512];
 
@@ -47,6 +52,49 @@ edgel_status edgel_io_alloc(edgel_image *out, long long width, long long height,
     return EDGEL_OK;
 }
 
+const char *edgel_io_format_bytes(double bytes, char *buf, size_t cap)
+{
+    static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB"};
+    int u = 0;
+    while (bytes >= 1000 && u < 4)
+        bytes /= 1000, u++;
+    snprintf(buf, cap, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+    return buf;
+}
+
+static const char *type_name(edgel_pixel_type type)
+{
+    return type == EDGEL_U8 ? "8-bit" : type == EDGEL_U16 ? "16-bit" : "32-bit float";
+}
+
+edgel_status edgel_io_alloc_decoded(edgel_image *out, long long width, long long height,
+                                    int channels, edgel_pixel_type type, const char *what,
+                                    const edgel_io_limits *limits)
+{
+    const unsigned channel_mask = !limits ? 0
+                                : type != EDGEL_U8 && limits->wide_channels ? limits->wide_channels
+                                                                           : limits->channels;
+    if (limits && ((limits->types && !(limits->types & (1u << type))) ||
+                   (channel_mask && !(channel_mask & (1u << channels)))))
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: %s with %d channel%s; %s", what,
+                             type_name(type), channels, channels == 1 ? "" : "s",
+                             limits->wants ? limits->wants : "not accepted here");
+    if (limits && limits->max_image_bytes && width > 0 && height > 0 &&
+        width <= EDGEL_MAX_DIMENSION && height <= EDGEL_MAX_DIMENSION) {
+        const double bytes = (double)width * (double)height * channels * edgel_pixel_size(type);
+        if (bytes > (double)limits->max_image_bytes) {
+            char need[32], cap[32];
+            return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY,
+                                 "%s: %lldx%lld decodes to %s, more than the memory limit of %s",
+                                 what, width, height,
+                                 edgel_io_format_bytes(bytes, need, sizeof need),
+                                 edgel_io_format_bytes((double)limits->max_image_bytes, cap,
+                                                       sizeof cap));
+        }
+    }
+    return edgel_io_alloc(out, width, height, channels, type, what);
+}
+
 edgel_file_format edgel_io_sniff(const void *bytes, size_t size)
 {
     const unsigned char *b = bytes;
@@ -61,23 +109,39 @@ edgel_file_format edgel_io_sniff(const void *bytes, size_t size)
     return EDGEL_FILE_UNKNOWN;
 }
 
-edgel_status edgel_io_decode(const void *bytes, size_t size, edgel_image *out)
+static edgel_status not_an_image(void)
+{
+    return edgel_io_fail(EDGEL_ERROR_FORMAT, "not a PNG, JPEG, PGM/PPM (P5/P6) or PFM file");
+}
+
+edgel_status edgel_io_decode(const void *bytes, size_t size, const edgel_io_limits *limits,
+                             edgel_image *out)
 {
     if (!bytes || !out)
         return edgel_io_fail(EDGEL_ERROR_NULL_ARGUMENT, "decode: NULL argument");
     memset(out, 0, sizeof *out);
     switch (edgel_io_sniff(bytes, size)) {
-    case EDGEL_FILE_PNG: return edgel_png_decode(bytes, size, out);
-    case EDGEL_FILE_JPEG: return edgel_jpeg_decode(bytes, size, out);
-    case EDGEL_FILE_PNM: return edgel_pnm_decode(bytes, size, out);
-    case EDGEL_FILE_PFM: return edgel_pfm_decode(bytes, size, out);
+    case EDGEL_FILE_PNG: return edgel_png_decode(bytes, size, limits, out);
+    case EDGEL_FILE_JPEG: return edgel_jpeg_decode(bytes, size, limits, out);
+    case EDGEL_FILE_PNM: return edgel_pnm_decode(bytes, size, limits, out);
+    case EDGEL_FILE_PFM: return edgel_pfm_decode(bytes, size, limits, out);
     case EDGEL_FILE_UNKNOWN: break;
     }
-    return edgel_io_fail(EDGEL_ERROR_FORMAT,
-                         "not a PNG, JPEG, PGM/PPM (P5/P6) or PFM file");
+    return not_an_image();
 }
 
-edgel_status edgel_io_read(const char *path, edgel_image *out)
+/* The most file bytes worth reading for these limits: an image's file is not much larger
+ * than its pixels (PNM and PFM are the pixels; deflate and JPEG add well under 1%), so
+ * twice the decoded cap and a megabyte of headers. */
+static size_t max_file_bytes(const edgel_io_limits *limits)
+{
+    if (!limits || !limits->max_image_bytes ||
+        limits->max_image_bytes > (EDGEL_IO_MAX_FILE_BYTES - (1u << 20)) / 2)
+        return EDGEL_IO_MAX_FILE_BYTES;
+    return 2 * limits->max_image_bytes + (1u << 20);
+}
+
+edgel_status edgel_io_read(const char *path, const edgel_io_limits *limits, edgel_image *out)
 {
     if (!path || !out)
         return edgel_io_fail(EDGEL_ERROR_NULL_ARGUMENT, "read: NULL argument");
@@ -85,16 +149,29 @@ edgel_status edgel_io_read(const char *path, edgel_image *out)
     FILE *f = fopen(path, "rb");
     if (!f)
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", path, strerror(errno));
+    const size_t cap_bytes = max_file_bytes(limits);
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: is a directory", path);
+    }
+    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (size_t)sb.st_size > cap_bytes) {
+        fclose(f);
+        char a[32], b[32];
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: file of %s is larger than the %s allowed",
+                             path, edgel_io_format_bytes((double)sb.st_size, a, sizeof a),
+                             edgel_io_format_bytes((double)cap_bytes, b, sizeof b));
+    }
     unsigned char *buf = NULL;
     size_t len = 0, cap = 0;
     edgel_status st = EDGEL_OK;
     for (;;) {
         if (len == cap) {
-            cap = cap ? cap * 2 : 1 << 16;
-            if (cap > EDGEL_IO_MAX_FILE_BYTES) {
+            if (cap >= cap_bytes) {
                 st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: file too large", path);
                 break;
             }
+            cap = cap ? (cap > cap_bytes / 2 ? cap_bytes : cap * 2) : 1 << 16;
             unsigned char *nb = realloc(buf, cap);
             if (!nb) {
                 st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
@@ -109,15 +186,19 @@ edgel_status edgel_io_read(const char *path, edgel_image *out)
                 st = edgel_io_fail(EDGEL_ERROR_IO, "%s: read error", path);
             break;
         }
+        if (len >= 8 && len - got < 8 && edgel_io_sniff(buf, len) == EDGEL_FILE_UNKNOWN) {
+            st = not_an_image(); /* a stream of something else is not read to its end */
+            break;
+        }
     }
     fclose(f);
-    if (st == EDGEL_OK) {
-        st = edgel_io_decode(buf, len, out);
-        if (st != EDGEL_OK) {
-            char msg[512];
-            snprintf(msg, sizeof msg, "%s", io_error);
+    if (st == EDGEL_OK)
+        st = edgel_io_decode(buf, len, limits, out);
+    if (st != EDGEL_OK) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", io_error);
+        if (strncmp(msg, path, strlen(path)))
             edgel_io_fail(st, "%s: %s", path, msg);
-        }
     }
     free(buf);
     return st;
@@ -139,20 +220,86 @@ edgel_file_format edgel_io_format_for_path(const char *path)
     return EDGEL_FILE_UNKNOWN;
 }
 
+/* A new file beside `path` (same directory, so that rename is atomic), named
+ * .NAME.edgel-PID-N, created exclusively with the usual 0666 less the umask. */
+static FILE *create_temporary(const char *path, char *tmp, size_t cap)
+{
+    static atomic_uint counter;
+    const char *slash = strrchr(path, '/');
+    const int dir_len = slash ? (int)(slash - path + 1) : 0;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned n = atomic_fetch_add(&counter, 1);
+        if (snprintf(tmp, cap, "%.*s.%s.edgel-%ld-%u", dir_len, path, path + dir_len,
+                     (long)getpid(), n) >= (int)cap) {
+            errno = ENAMETOOLONG;
+            return NULL;
+        }
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            FILE *f = fdopen(fd, "wb");
+            if (!f) {
+                close(fd);
+                unlink(tmp);
+            }
+            return f;
+        }
+        if (errno != EEXIST)
+            return NULL;
+    }
+    return NULL;
+}
+
 edgel_status edgel_io_write(const char *path, const edgel_image *img)
 {
     if (!path || !img || !img->data)
         return edgel_io_fail(EDGEL_ERROR_NULL_ARGUMENT, "write: NULL argument");
+    int (*can_hold)(const edgel_image *) = NULL;
+    int (*encode)(FILE *, const edgel_image *) = NULL;
+    const char *holds = "";
     switch (edgel_io_format_for_path(path)) {
-    case EDGEL_FILE_PNG: return edgel_png_write(path, img);
-    case EDGEL_FILE_PNM: return edgel_pnm_write(path, img);
-    case EDGEL_FILE_PFM: return edgel_pfm_write(path, img);
+    case EDGEL_FILE_PNG:
+        can_hold = edgel_png_can_hold, encode = edgel_png_write;
+        holds = "PNG holds u8 or u16 with 1, 3 or 4 channels";
+        break;
+    case EDGEL_FILE_PNM:
+        can_hold = edgel_pnm_can_hold, encode = edgel_pnm_write;
+        holds = "PGM/PPM holds u8 or u16 with 1 or 3 channels";
+        break;
+    case EDGEL_FILE_PFM:
+        can_hold = edgel_pfm_can_hold, encode = edgel_pfm_write;
+        holds = "PFM holds f32 with 1 or 3 channels";
+        break;
     case EDGEL_FILE_JPEG:
         return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
                              "%s: writing JPEG is not supported (lossy); use .png, .pgm or .pfm",
                              path);
-    case EDGEL_FILE_UNKNOWN: break;
+    case EDGEL_FILE_UNKNOWN:
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
+                             "%s: unknown output extension (use .png, .pgm, .ppm or .pfm)", path);
     }
-    return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
-                         "%s: unknown output extension (use .png, .pgm, .ppm or .pfm)", path);
+    if (!can_hold(img))
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: %s", path, holds);
+
+    char tmp[4096];
+    FILE *f = create_temporary(path, tmp, sizeof tmp);
+    if (!f)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: cannot create a file in its directory: %s",
+                             path, strerror(errno));
+    struct stat old;
+    if (stat(path, &old) == 0 && S_ISREG(old.st_mode))
+        fchmod(fileno(f), old.st_mode & 07777); /* replacing a file keeps its permissions */
+    int ok = encode(f, img);
+    int err = errno;
+    if (ok && (fflush(f) != 0 || fsync(fileno(f)) != 0))
+        ok = 0, err = errno;
+    if (fclose(f) != 0 && ok)
+        ok = 0, err = errno;
+    if (ok && rename(tmp, path) != 0)
+        ok = 0, err = errno;
+    if (!ok) {
+        unlink(tmp);
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: write failed (%s); nothing written", path,
+                             err ? strerror(err) : "encoder error");
+    }
+    return EDGEL_OK;
 }

@@ -8,6 +8,7 @@
 #define EDGEL_IO_IMAGE_IO_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "edgel.h"
 
 #ifdef __cplusplus
@@ -25,15 +26,34 @@ typedef enum edgel_file_format {
     EDGEL_FILE_PFM
 } edgel_file_format;
 
+/*
+ * What a reader accepts, checked from the header before any pixel is decoded (a file outside
+ * them costs no more than its header): the decoded image's bytes, its pixel types and
+ * channel counts. Zero members mean no limit beyond the library's sizes. `wants` says what
+ * the caller needs, for the message when a type or channel count is refused.
+ */
+typedef struct edgel_io_limits {
+    size_t max_image_bytes;
+    unsigned types;         /* bits 1u << edgel_pixel_type */
+    unsigned channels;      /* bits 1u << channels, of 8-bit images */
+    unsigned wide_channels; /* the same for 16-bit and float images (0: as `channels`) */
+    const char *wants;
+} edgel_io_limits;
+
 /* Reads a file; the format comes from its first bytes. On success `out` owns tightly packed
  * host memory (free with edgel_io_free): u8 or u16 for PNG/PNM/JPEG, f32 for PFM; 1, 3 or 4
- * channels in file order (RGB for colour). */
-edgel_status edgel_io_read(const char *path, edgel_image *out);
-edgel_status edgel_io_decode(const void *bytes, size_t size, edgel_image *out);
+ * channels in file order (RGB for colour). `limits` may be NULL. Regular files larger than
+ * the limits allow, and streams that do not start like an image, are refused before they are
+ * read whole. */
+edgel_status edgel_io_read(const char *path, const edgel_io_limits *limits, edgel_image *out);
+edgel_status edgel_io_decode(const void *bytes, size_t size, const edgel_io_limits *limits,
+                             edgel_image *out);
 edgel_file_format edgel_io_sniff(const void *bytes, size_t size);
 
 /* Writes by the file name's extension: .png (u8/u16; 1, 3, 4 channels), .pgm/.ppm/.pnm
- * (u8/u16; 1 or 3), .pfm (f32; 1 or 3). */
+ * (u8/u16; 1 or 3), .pfm (f32; 1 or 3). All or nothing: the file is written to a temporary
+ * beside the target, flushed to disk and renamed over it; on any failure the temporary is
+ * removed and an existing target is left as it was. */
 edgel_status edgel_io_write(const char *path, const edgel_image *img);
 edgel_file_format edgel_io_format_for_path(const char *path);
 
@@ -47,18 +67,44 @@ edgel_status edgel_io_fail(edgel_status status, const char *fmt, ...)
 #endif
     ;
 
-/* Per-format decoders and encoders (image_io.c dispatches). */
-edgel_status edgel_png_decode(const unsigned char *bytes, size_t size, edgel_image *out);
-edgel_status edgel_jpeg_decode(const unsigned char *bytes, size_t size, edgel_image *out);
-edgel_status edgel_pnm_decode(const unsigned char *bytes, size_t size, edgel_image *out);
-edgel_status edgel_pfm_decode(const unsigned char *bytes, size_t size, edgel_image *out);
-edgel_status edgel_png_write(const char *path, const edgel_image *img);
-edgel_status edgel_pnm_write(const char *path, const edgel_image *img);
-edgel_status edgel_pfm_write(const char *path, const edgel_image *img);
+/* Per-format decoders and encoders (image_io.c dispatches). `limits` may be NULL. */
+edgel_status edgel_png_decode(const unsigned char *bytes, size_t size,
+                              const edgel_io_limits *limits, edgel_image *out);
+edgel_status edgel_jpeg_decode(const unsigned char *bytes, size_t size,
+                               const edgel_io_limits *limits, edgel_image *out);
+edgel_status edgel_pnm_decode(const unsigned char *bytes, size_t size,
+                              const edgel_io_limits *limits, edgel_image *out);
+edgel_status edgel_pfm_decode(const unsigned char *bytes, size_t size,
+                              const edgel_io_limits *limits, edgel_image *out);
+/* Encoders write the whole file to `f` and return 0 on a failure; *_can_hold tells whether
+ * the format holds the image's type and channels. edgel_io_write owns the file. */
+int edgel_png_can_hold(const edgel_image *img);
+int edgel_pnm_can_hold(const edgel_image *img);
+int edgel_pfm_can_hold(const edgel_image *img);
+int edgel_png_write(FILE *f, const edgel_image *img);
+int edgel_pnm_write(FILE *f, const edgel_image *img);
+int edgel_pfm_write(FILE *f, const edgel_image *img);
+
+/* Header fields of the Netpbm family (PGM/PPM, PFM): whitespace and '#' comments between
+ * decimal fields. */
+typedef struct edgel_netpbm_cursor {
+    const unsigned char *p, *end;
+} edgel_netpbm_cursor;
+void edgel_netpbm_skip_space(edgel_netpbm_cursor *c);
+/* A decimal field; -1 when missing or above `max`. */
+long long edgel_netpbm_read_field(edgel_netpbm_cursor *c, long long max);
 
 /* Allocates a packed host image, refusing sizes beyond the library limits. */
 edgel_status edgel_io_alloc(edgel_image *out, long long width, long long height, int channels,
                             edgel_pixel_type type, const char *what);
+/* The same for a decoder, after its header: also refuses what `limits` exclude
+ * (EDGEL_ERROR_UNSUPPORTED for a type or channel count, EDGEL_ERROR_OUT_OF_MEMORY for a size
+ * beyond max_image_bytes). */
+edgel_status edgel_io_alloc_decoded(edgel_image *out, long long width, long long height,
+                                    int channels, edgel_pixel_type type, const char *what,
+                                    const edgel_io_limits *limits);
+/* "12.5 MB": bytes for messages. */
+const char *edgel_io_format_bytes(double bytes, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

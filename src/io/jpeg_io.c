@@ -30,7 +30,8 @@ static void on_message(j_common_ptr cinfo, int level)
     }
 }
 
-edgel_status edgel_jpeg_decode(const unsigned char *bytes, size_t size, edgel_image *out)
+edgel_status edgel_jpeg_decode(const unsigned char *bytes, size_t size,
+                               const edgel_io_limits *limits, edgel_image *out)
 {
     struct jpeg_decompress_struct cinfo;
     jpeg_error err;
@@ -47,17 +48,20 @@ edgel_status edgel_jpeg_decode(const unsigned char *bytes, size_t size, edgel_im
     jpeg_mem_src(&cinfo, bytes, (unsigned long)size);
     jpeg_read_header(&cinfo, TRUE);
     cinfo.out_color_space = cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
-    if ((long long)cinfo.image_width * cinfo.image_height > EDGEL_MAX_PIXELS ||
-        cinfo.image_width > EDGEL_MAX_DIMENSION || cinfo.image_height > EDGEL_MAX_DIMENSION) {
+    /* Limits before jpeg_start_decompress, which allocates the decoder's buffers. */
+    edgel_status st = edgel_io_alloc_decoded(out, cinfo.image_width, cinfo.image_height,
+                                             cinfo.num_components == 1 ? 1 : 3, EDGEL_U8, "JPEG",
+                                             limits);
+    if (st != EDGEL_OK) {
         jpeg_destroy_decompress(&cinfo);
-        return edgel_io_fail(EDGEL_ERROR_FORMAT, "JPEG: %ux%u is larger than edgel accepts",
-                             cinfo.image_width, cinfo.image_height);
+        return st;
     }
     jpeg_start_decompress(&cinfo);
-    if (edgel_io_alloc(out, cinfo.output_width, cinfo.output_height, cinfo.output_components,
-                       EDGEL_U8, "JPEG") != EDGEL_OK) {
+    if ((int)cinfo.output_width != out->width || (int)cinfo.output_height != out->height ||
+        cinfo.output_components != out->channels) {
+        edgel_io_free(out);
         jpeg_destroy_decompress(&cinfo);
-        return EDGEL_ERROR_FORMAT;
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "JPEG: unexpected output layout");
     }
     while (cinfo.output_scanline < cinfo.output_height) {
         JSAMPROW row = (JSAMPROW)out->data + (size_t)cinfo.output_scanline * out->pitch;

@@ -2,6 +2,7 @@
  * 32-bit float rows from the bottom of the image to the top. */
 #include "io/image_io.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,29 +14,33 @@ static int host_is_little_endian(void)
     return *(const unsigned char *)&one == 1;
 }
 
-edgel_status edgel_pfm_decode(const unsigned char *bytes, size_t size, edgel_image *out)
+edgel_status edgel_pfm_decode(const unsigned char *bytes, size_t size,
+                              const edgel_io_limits *limits, edgel_image *out)
 {
     if (size < 2 || bytes[0] != 'P' || (bytes[1] != 'f' && bytes[1] != 'F'))
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "not a PFM file");
-    /* The header is three whitespace-separated tokens after the magic; parse a bounded copy. */
-    char head[256];
-    size_t hn = size < sizeof head - 1 ? size : sizeof head - 1;
-    memcpy(head, bytes, hn);
-    head[hn] = 0;
+    /* Three whitespace-separated fields after the magic (any amount of whitespace), then
+     * exactly one whitespace byte before the samples. */
+    edgel_netpbm_cursor c = {bytes + 2, bytes + size};
     const int channels = bytes[1] == 'F' ? 3 : 1;
-    long long w, h;
-    double scale;
-    int consumed = 0;
-    if (sscanf(head + 2, "%lld %lld %lf%n", &w, &h, &scale, &consumed) != 3 || consumed <= 0)
+    const long long w = edgel_netpbm_read_field(&c, 1LL << 40);
+    const long long h = edgel_netpbm_read_field(&c, 1LL << 40);
+    edgel_netpbm_skip_space(&c);
+    char token[64];
+    size_t tn = 0;
+    while (c.p < c.end && tn < sizeof token - 1 && !isspace(*c.p))
+        token[tn++] = (char)*c.p++;
+    token[tn] = 0;
+    char *token_end = NULL;
+    const double scale = tn ? strtod(token, &token_end) : 0.0;
+    if (w < 0 || h < 0 || !tn || *token_end)
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "PFM header is malformed or truncated");
-    size_t pos = 2 + (size_t)consumed;
-    if (pos >= size || !(bytes[pos] == '\n' || bytes[pos] == ' ' || bytes[pos] == '\r' ||
-                         bytes[pos] == '\t'))
+    if (c.p >= c.end || !isspace(*c.p))
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "PFM header is not followed by whitespace");
-    pos++;
+    const size_t pos = (size_t)(c.p + 1 - bytes);
     if (!isfinite(scale) || scale == 0)
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "PFM scale must be a nonzero number");
-    edgel_status st = edgel_io_alloc(out, w, h, channels, EDGEL_F32, "PFM");
+    edgel_status st = edgel_io_alloc_decoded(out, w, h, channels, EDGEL_F32, "PFM", limits);
     if (st != EDGEL_OK)
         return st;
     const size_t row = (size_t)w * (size_t)channels * 4;
@@ -59,21 +64,18 @@ edgel_status edgel_pfm_decode(const unsigned char *bytes, size_t size, edgel_ima
     return EDGEL_OK;
 }
 
-edgel_status edgel_pfm_write(const char *path, const edgel_image *img)
+int edgel_pfm_can_hold(const edgel_image *img)
 {
-    if (img->type != EDGEL_F32 || (img->channels != 1 && img->channels != 3))
-        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: PFM holds f32 with 1 or 3 channels",
-                             path);
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return edgel_io_fail(EDGEL_ERROR_IO, "%s: cannot open for writing", path);
+    return img->type == EDGEL_F32 && (img->channels == 1 || img->channels == 3);
+}
+
+int edgel_pfm_write(FILE *f, const edgel_image *img)
+{
     fprintf(f, "P%c\n%d %d\n%s\n", img->channels == 3 ? 'F' : 'f', (int)img->width,
             (int)img->height, host_is_little_endian() ? "-1.0" : "1.0");
     const size_t n = (size_t)img->width * (size_t)img->channels * 4;
     int ok = 1;
     for (int y = img->height - 1; ok && y >= 0; y--)
         ok = fwrite((const unsigned char *)img->data + (size_t)y * img->pitch, 1, n, f) == n;
-    if (fclose(f) != 0)
-        ok = 0;
-    return ok ? EDGEL_OK : edgel_io_fail(EDGEL_ERROR_IO, "%s: write failed", path);
+    return ok;
 }

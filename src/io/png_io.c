@@ -37,7 +37,14 @@ static void warning_callback(png_structp png, png_const_charp msg)
     (void)msg; /* warnings are not errors; the library stays silent */
 }
 
-edgel_status edgel_png_decode(const unsigned char *bytes, size_t size, edgel_image *out)
+/* Ancillary chunks that edgel does not use: skipped unread, as libpng advises for untrusted
+ * input, so that text bombs and large profiles cost nothing. (Pixels are decoded as stored,
+ * without gamma or colour management, as cv2.imread does.) */
+static const png_byte skipped_chunks[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0"
+                                         "pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0tEXt\0tIME\0zTXt";
+
+edgel_status edgel_png_decode(const unsigned char *bytes, size_t size,
+                              const edgel_io_limits *limits, edgel_image *out)
 {
     png_reader reader = {bytes, size, 0, "malformed PNG"};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader, error_callback,
@@ -55,15 +62,24 @@ edgel_status edgel_png_decode(const unsigned char *bytes, size_t size, edgel_ima
     }
     png_set_read_fn(png, &reader, read_callback);
     png_set_user_limits(png, EDGEL_MAX_DIMENSION, EDGEL_MAX_DIMENSION);
-    png_set_chunk_malloc_max(png, 64u << 20);
+    png_set_chunk_cache_max(png, 128);
+    png_set_chunk_malloc_max(png, 8000000); /* libpng's default */
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped_chunks,
+                                (int)(sizeof skipped_chunks / 5));
     png_read_info(png, info);
-    int depth = png_get_bit_depth(png, info);
-    int color = png_get_color_type(png, info);
+    const int depth = png_get_bit_depth(png, info);
+    const int color = png_get_color_type(png, info);
+    /* Every transformation is set before png_read_update_info. As cv2.imread: palettes
+     * become RGB, RGBA where they have transparency; gray below 8 bits becomes 8-bit; RGB
+     * with a tRNS colour gets an alpha channel; a gray tRNS is ignored. Unlike cv2.imread,
+     * gray+alpha gives gray alone (edgel's images have 1, 3 or 4 channels). */
+    const int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
     if (color == PNG_COLOR_TYPE_PALETTE)
         png_set_palette_to_rgb(png);
     if (color == PNG_COLOR_TYPE_GRAY && depth < 8)
         png_set_expand_gray_1_2_4_to_8(png);
-    if (png_get_valid(png, info, PNG_INFO_tRNS))
+    if (has_trns && (color == PNG_COLOR_TYPE_PALETTE || color == PNG_COLOR_TYPE_RGB))
         png_set_tRNS_to_alpha(png);
     if (color == PNG_COLOR_TYPE_GRAY_ALPHA)
         png_set_strip_alpha(png);
@@ -74,19 +90,15 @@ edgel_status edgel_png_decode(const unsigned char *bytes, size_t size, edgel_ima
     }
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
-    int channels = png_get_channels(png, info);
-    if (channels == 2) { /* gray with a tRNS alpha */
-        png_set_strip_alpha(png);
-        png_read_update_info(png, info);
-        channels = png_get_channels(png, info);
-    }
+    const int channels = png_get_channels(png, info);
     const long long w = png_get_image_width(png, info), h = png_get_image_height(png, info);
     const edgel_pixel_type type = png_get_bit_depth(png, info) == 16 ? EDGEL_U16 : EDGEL_U8;
     if (channels != 1 && channels != 3 && channels != 4)
         png_error(png, "unsupported channel layout");
-    if (edgel_io_alloc(out, w, h, channels, type, "PNG") != EDGEL_OK) {
+    edgel_status st = edgel_io_alloc_decoded(out, w, h, channels, type, "PNG", limits);
+    if (st != EDGEL_OK) {
         png_destroy_read_struct(&png, &info, NULL);
-        return EDGEL_ERROR_FORMAT;
+        return st;
     }
     if (png_get_rowbytes(png, info) != out->pitch)
         png_error(png, "unexpected row size");
@@ -102,23 +114,21 @@ edgel_status edgel_png_decode(const unsigned char *bytes, size_t size, edgel_ima
     return EDGEL_OK;
 }
 
-edgel_status edgel_png_write(const char *path, const edgel_image *img)
+int edgel_png_can_hold(const edgel_image *img)
 {
-    if ((img->type != EDGEL_U8 && img->type != EDGEL_U16) ||
-        (img->channels != 1 && img->channels != 3 && img->channels != 4))
-        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: PNG holds u8 or u16 with 1, 3 or 4 channels",
-                             path);
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return edgel_io_fail(EDGEL_ERROR_IO, "%s: cannot open for writing", path);
+    return (img->type == EDGEL_U8 || img->type == EDGEL_U16) &&
+           (img->channels == 1 || img->channels == 3 || img->channels == 4);
+}
+
+int edgel_png_write(FILE *f, const edgel_image *img)
+{
     png_reader err = {NULL, 0, 0, "write failed"};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &err, error_callback,
                                               warning_callback);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info || setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, info ? &info : NULL);
-        fclose(f);
-        return edgel_io_fail(EDGEL_ERROR_IO, "%s: PNG %s", path, err.message);
+        return 0;
     }
     png_init_io(png, f);
     const int color = img->channels == 1 ? PNG_COLOR_TYPE_GRAY
@@ -137,7 +147,5 @@ edgel_status edgel_png_write(const char *path, const edgel_image *img)
         png_write_row(png, (png_const_bytep)img->data + (size_t)y * img->pitch);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
-    if (fclose(f) != 0)
-        return edgel_io_fail(EDGEL_ERROR_IO, "%s: write failed", path);
-    return EDGEL_OK;
+    return 1;
 }

@@ -5,12 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct cursor {
-    const unsigned char *p, *end;
-} cursor;
-
 /* Skips whitespace and '#' comments between header fields. */
-static void skip_space(cursor *c)
+void edgel_netpbm_skip_space(edgel_netpbm_cursor *c)
 {
     while (c->p < c->end) {
         if (*c->p == '#') {
@@ -26,9 +22,9 @@ static void skip_space(cursor *c)
 }
 
 /* A decimal header field; -1 when missing or above `max`. */
-static long long read_field(cursor *c, long long max)
+long long edgel_netpbm_read_field(edgel_netpbm_cursor *c, long long max)
 {
-    skip_space(c);
+    edgel_netpbm_skip_space(c);
     long long v = 0;
     int digits = 0;
     while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
@@ -41,14 +37,15 @@ static long long read_field(cursor *c, long long max)
     return digits ? v : -1;
 }
 
-edgel_status edgel_pnm_decode(const unsigned char *bytes, size_t size, edgel_image *out)
+edgel_status edgel_pnm_decode(const unsigned char *bytes, size_t size,
+                              const edgel_io_limits *limits, edgel_image *out)
 {
     if (size < 2 || bytes[0] != 'P' || (bytes[1] != '5' && bytes[1] != '6'))
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "not a binary PGM/PPM (P5/P6) file");
-    cursor c = {bytes + 2, bytes + size};
+    edgel_netpbm_cursor c = {bytes + 2, bytes + size};
     const int channels = bytes[1] == '6' ? 3 : 1;
-    long long w = read_field(&c, 1LL << 40), h = read_field(&c, 1LL << 40);
-    long long maxval = read_field(&c, 65535);
+    long long w = edgel_netpbm_read_field(&c, 1LL << 40), h = edgel_netpbm_read_field(&c, 1LL << 40);
+    long long maxval = edgel_netpbm_read_field(&c, 65535);
     if (w < 0 || h < 0 || maxval < 0)
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "PNM header is malformed or truncated");
     if (maxval == 0)
@@ -58,7 +55,7 @@ edgel_status edgel_pnm_decode(const unsigned char *bytes, size_t size, edgel_ima
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "PNM header is not followed by whitespace");
     c.p++;
     const edgel_pixel_type type = maxval < 256 ? EDGEL_U8 : EDGEL_U16;
-    edgel_status st = edgel_io_alloc(out, w, h, channels, type, "PNM");
+    edgel_status st = edgel_io_alloc_decoded(out, w, h, channels, type, "PNM", limits);
     if (st != EDGEL_OK)
         return st;
     const size_t samples = (size_t)w * (size_t)h * (size_t)channels;
@@ -78,15 +75,14 @@ edgel_status edgel_pnm_decode(const unsigned char *bytes, size_t size, edgel_ima
     return EDGEL_OK;
 }
 
-edgel_status edgel_pnm_write(const char *path, const edgel_image *img)
+int edgel_pnm_can_hold(const edgel_image *img)
 {
-    if ((img->type != EDGEL_U8 && img->type != EDGEL_U16) ||
-        (img->channels != 1 && img->channels != 3))
-        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
-                             "%s: PGM/PPM holds u8 or u16 with 1 or 3 channels", path);
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return edgel_io_fail(EDGEL_ERROR_IO, "%s: cannot open for writing", path);
+    return (img->type == EDGEL_U8 || img->type == EDGEL_U16) &&
+           (img->channels == 1 || img->channels == 3);
+}
+
+int edgel_pnm_write(FILE *f, const edgel_image *img)
+{
     fprintf(f, "P%c\n%d %d\n%d\n", img->channels == 3 ? '6' : '5', (int)img->width,
             (int)img->height, img->type == EDGEL_U8 ? 255 : 65535);
     const size_t n = (size_t)img->width * (size_t)img->channels;
@@ -108,7 +104,5 @@ edgel_status edgel_pnm_write(const char *path, const edgel_image *img)
         }
     }
     free(tmp);
-    if (fclose(f) != 0)
-        ok = 0;
-    return ok ? EDGEL_OK : edgel_io_fail(EDGEL_ERROR_IO, "%s: write failed", path);
+    return ok;
 }

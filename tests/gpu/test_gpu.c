@@ -206,7 +206,7 @@ static int load_photos(const char *dir, edgel_image *photos, int max)
                 continue;
             char file[2048];
             snprintf(file, sizeof file, "%s/%s", path, e->d_name);
-            if (edgel_io_read(file, &photos[n]) == EDGEL_OK)
+            if (edgel_io_read(file, NULL, &photos[n]) == EDGEL_OK)
                 n++;
         }
         if (d)

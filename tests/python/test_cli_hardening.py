@@ -1,0 +1,326 @@
+"""The command under hostile conditions and input: failed writes leave the target as it was,
+decoders stay within their bounds, every PNG layout reads as cv2.imread reads it, and
+out-of-range options are usage errors (exit 2) before any work."""
+import os
+import resource
+import signal
+import struct
+import subprocess
+import sys
+import time
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+
+from conftest import ROOT
+
+SAMPLES = ROOT / "samples"
+
+
+def run(cmd, *args, limit_file_bytes=None):
+    def limit():
+        if limit_file_bytes is not None:  # a full disk: writes past it fail with EFBIG
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_bytes, resource.RLIM_INFINITY))
+    return subprocess.run([cmd, *map(str, args)], capture_output=True, text=True, timeout=120,
+                          preexec_fn=limit)
+
+
+def child_peak_mb(cmd, *args):
+    """Exit status, stderr, seconds and peak resident MB of one run of the command."""
+    code = ("import resource, subprocess, sys, time; t = time.time(); "
+            "r = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+            "print(r.returncode, time.time() - t, "
+            "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024); "
+            "sys.stderr.write(r.stderr)")
+    r = subprocess.run([sys.executable, "-c", code, cmd, *map(str, args)], capture_output=True,
+                       text=True, timeout=300)
+    rc, seconds, mb = r.stdout.split()
+    return int(rc), r.stderr, float(seconds), float(mb)
+
+
+# ---- 2. a failed write loses nothing ----------------------------------------------------
+
+@pytest.mark.parametrize("ext,extra", [(".png", []), (".pgm", []),
+                                       (".pfm", ["--preset", "itk", "--variance", "2"])])
+def test_failed_write_leaves_target_untouched(edgel_cmd, tmp_path, ext, extra):
+    target = tmp_path / ("scan" + ext)
+    target.write_bytes(b"the user's precious file" * 10)
+    before = target.read_bytes()
+    r = run(edgel_cmd, "detect", SAMPLES / "coffee.png", "-o", target, *extra,
+            limit_file_bytes=4096)
+    assert r.returncode == 1 and "nothing written" in r.stderr, r.stderr
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]  # no temporary left
+    r = run(edgel_cmd, "detect", SAMPLES / "coffee.png", "-o", target, *extra)
+    assert r.returncode == 0 and target.read_bytes() != before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+
+
+def test_failed_write_of_a_new_file_leaves_nothing(edgel_cmd, tmp_path):
+    r = run(edgel_cmd, "convolve", SAMPLES / "coffee.png", "-o", tmp_path / "out.png",
+            "--kernel", write_kernel(tmp_path), limit_file_bytes=2048)
+    assert r.returncode == 1 and "nothing written" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.txt"]
+
+
+def write_kernel(tmp_path):
+    k = tmp_path / "k.txt"
+    k.write_text("0 -1 0\n-1 5 -1\n0 -1 0\n")
+    return k
+
+
+def test_output_may_not_be_the_input(edgel_cmd, tmp_path):
+    scan = tmp_path / "scan.png"
+    scan.write_bytes((SAMPLES / "camera.png").read_bytes())
+    before = scan.read_bytes()
+    for args in (["detect", scan, "-o", scan],
+                 ["detect", scan, "-o", tmp_path / "." / "scan.png"],
+                 ["convolve", scan, "-o", scan, "--kernel", write_kernel(tmp_path)]):
+        r = run(edgel_cmd, *args)
+        assert r.returncode == 2 and "is the input file" in r.stderr, r.stderr
+    os.link(scan, tmp_path / "hard.png")
+    r = run(edgel_cmd, "detect", scan, "-o", tmp_path / "hard.png")
+    assert r.returncode == 2
+    assert scan.read_bytes() == before
+
+
+# ---- 3. decoders within bounds ---------------------------------------------------------
+
+def chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def png_bytes(w, h, depth, color, raw_rows: bytes, extra=b"", interlace=0, before_idat=b""):
+    ihdr = struct.pack(">IIBBBBB", w, h, depth, color, 0, 0, interlace)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + before_idat + extra +
+            chunk(b"IDAT", zlib.compress(raw_rows, 9)) + chunk(b"IEND", b""))
+
+
+def test_text_chunk_bomb_is_skipped(edgel_cmd, tmp_path):
+    """20 zTXt chunks of 50 MB each (before: each inflated, 4.4 s for an 8x8 image)."""
+    z = zlib.compressobj(9)
+    body = z.compress(b"\0" * (50 << 20)) + z.flush()
+    bomb = b"".join(chunk(b"zTXt", b"k%d\0\0" % i + body) for i in range(20))
+    img = np.tile(np.arange(8, dtype=np.uint8) * 30, (8, 1))
+    rows = b"".join(b"\0" + img[y].tobytes() for y in range(8))
+    f = tmp_path / "bomb.png"
+    f.write_bytes(png_bytes(8, 8, 8, 0, rows, extra=bomb))
+    rc, err, seconds, mb = child_peak_mb(edgel_cmd, "detect", f, "-o", tmp_path / "e.png")
+    assert rc == 0, err
+    assert seconds < 1 and mb < 100, (seconds, mb)
+    assert np.array_equal(cv2.imread(str(tmp_path / "e.png"), cv2.IMREAD_UNCHANGED),
+                          cv2.Canny(img, 50, 150))
+
+
+def test_wide_png_bomb_refused_before_decoding(edgel_cmd, tmp_path):
+    """16-bit RGBA, 6000x6000 (288 MB of pixels, 0.3 MB of file): the opencv preset needs
+    8-bit, which the header says; nothing is inflated."""
+    w = h = 6000
+    z = zlib.compressobj(9)
+    row = b"\0" * (1 + 8 * w)
+    data = b"".join(z.compress(row) for _ in range(h)) + z.flush()
+    ihdr = struct.pack(">IIBBBBB", w, h, 16, 6, 0, 0, 0)
+    f = tmp_path / "wide.png"
+    f.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", data) +
+                  chunk(b"IEND", b""))
+    rc, err, seconds, mb = child_peak_mb(edgel_cmd, "detect", f, "-o", tmp_path / "e.png")
+    assert rc == 1 and "16-bit with 4 channels" in err and "8-bit" in err, err
+    assert seconds < 2 and mb < 100, (seconds, mb)
+    assert not (tmp_path / "e.png").exists()
+
+
+def test_stream_that_is_no_image_is_not_read_to_its_end(edgel_cmd, tmp_path):
+    t = time.time()
+    r = run(edgel_cmd, "detect", "/dev/zero", "-o", tmp_path / "e.png")
+    assert r.returncode == 1 and "not a PNG" in r.stderr
+    assert time.time() - t < 5
+
+
+def test_memory_limit(edgel_cmd, tmp_path):
+    img = np.random.default_rng(1).integers(0, 256, (1000, 2000), dtype=np.uint8)
+    f = tmp_path / "big.pgm"
+    cv2.imwrite(str(f), img)
+    r = run(edgel_cmd, "detect", f, "-o", tmp_path / "e.png", "--memory", "1M")
+    assert r.returncode == 1 and "2.0 MB" in r.stderr and "memory limit" in r.stderr
+    assert not (tmp_path / "e.png").exists()
+    r = run(edgel_cmd, "detect", f, "-o", tmp_path / "e.png", "--memory", "3M")
+    assert r.returncode == 0, r.stderr
+    for bad in ("0", "-5", "2X", "lots", "1e300"):
+        r = run(edgel_cmd, "detect", f, "-o", tmp_path / "e.png", "--memory", bad)
+        assert r.returncode == 2 and "--memory" in r.stderr, bad
+
+
+# ---- 4. every valid file reads as cv2.imread reads it -----------------------------------
+
+def adam7_passes(h, w):
+    for x0, y0, dx, dy in ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4),
+                           (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)):
+        yield slice(y0, h, dy), slice(x0, w, dx)
+
+
+def pack_rows(samples, depth):
+    """Rows of samples (H, W*C) at `depth` bits, each with filter byte 0."""
+    out = []
+    for row in samples:
+        if depth == 16:
+            data = row.astype(">u2").tobytes()
+        elif depth == 8:
+            data = row.astype(np.uint8).tobytes()
+        else:
+            data = np.packbits(np.unpackbits(row.astype(np.uint8)[:, None], axis=1)[:, 8 - depth:]
+                               .ravel()).tobytes()
+        out.append(b"\0" + data)
+    return b"".join(out)
+
+
+def encode_png(samples, depth, color, interlace, extra=b""):
+    """A PNG of samples (H, W, C) with any colour type, depth and interlacing."""
+    h, w = samples.shape[:2]
+    flat = samples.reshape(h, w, -1)
+    if interlace:
+        raw = b"".join(pack_rows(flat[ys, xs].reshape(len(range(h)[ys]), -1), depth)
+                       for ys, xs in adam7_passes(h, w) if flat[ys, xs].size)
+    else:
+        raw = pack_rows(flat.reshape(h, -1), depth)
+    return png_bytes(w, h, depth, color, raw, extra=extra, interlace=interlace)
+
+
+CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
+CASES = [(color, depth, trns, interlace) for color in DEPTHS for depth in DEPTHS[color]
+         for trns in ((False, True) if color in (0, 2, 3) else (False,)) for interlace in (0, 1)]
+
+
+@pytest.mark.parametrize("color,depth,trns,interlace", CASES)
+def test_png_layouts_read_as_opencv(edgel_cmd, tmp_path, color, depth, trns, interlace):
+    """edgel's decoded pixels (seen through the gray stage, which is the luma of colour
+    files) against cv2.imread(IMREAD_UNCHANGED), converted the same way; channel counts as
+    OpenCV's, except gray+alpha, whose alpha edgel drops."""
+    rng = np.random.default_rng(color * 100 + depth * 3 + trns * 7 + interlace)
+    h, w = 13, 11
+    top = (1 << depth) - 1
+    samples = rng.integers(0, top + 1, (h, w, CHANNELS[color]), dtype=np.int64)
+    extra = b""
+    if color == 3:
+        palette = rng.integers(0, 256, (top + 1, 3), dtype=np.uint8)
+        extra += chunk(b"PLTE", palette.tobytes())
+        if trns:
+            extra += chunk(b"tRNS", rng.integers(0, 256, top + 1, dtype=np.uint8).tobytes())
+    elif trns:
+        key = samples[0, 0]
+        extra += chunk(b"tRNS", b"".join(struct.pack(">H", int(v)) for v in key))
+    extra += chunk(b"tEXt", b"Comment\0ignored") + chunk(b"gAMA", struct.pack(">I", 45455))
+    f = tmp_path / "in.png"
+    f.write_bytes(encode_png(samples, depth, color, interlace, extra))
+    ref = cv2.imread(str(f), cv2.IMREAD_UNCHANGED)
+    assert ref is not None
+    ref = ref if ref.ndim == 3 else ref[:, :, None]
+    if color == 4:  # OpenCV: gray+alpha as BGRA; edgel: the gray
+        ref = ref[:, :, :1]
+    elif ref.shape[2] >= 3:
+        ref = ref[:, :, [2, 1, 0] + ([3] if ref.shape[2] == 4 else [])]  # BGR(A) -> RGB(A)
+    if depth == 16:  # the itk preset reads 16-bit gray; the smoothed stage is its values
+        if ref.shape[2] != 1:
+            r = run(edgel_cmd, "detect", f, "-o", tmp_path / "s.pfm", "--preset", "itk")
+            assert r.returncode == 1 and "16-bit with" in r.stderr
+            return
+        r = run(edgel_cmd, "detect", f, "-o", tmp_path / "s.pfm", "--preset", "itk",
+                "--stage", "smoothed")
+        assert r.returncode == 0, r.stderr
+        got = cv2.imread(str(tmp_path / "s.pfm"), cv2.IMREAD_UNCHANGED)
+        assert np.array_equal(got, ref[:, :, 0].astype(np.float32))
+        return
+    r = run(edgel_cmd, "detect", f, "-o", tmp_path / "s.png", "--stage", "smoothed",
+            "--gray", "max-channel")
+    assert r.returncode == 0, r.stderr
+    got = cv2.imread(str(tmp_path / "s.png"), cv2.IMREAD_UNCHANGED)
+    got = got if got.ndim == 3 else got[:, :, None]
+    if got.shape[2] >= 3:
+        got = got[:, :, [2, 1, 0] + ([3] if got.shape[2] == 4 else [])]
+    assert got.shape == ref.shape and np.array_equal(got, ref)
+
+
+@pytest.mark.parametrize("header", [b"Pf\n3 2\n-1.0\n", b"Pf" + b" " * 300 + b"3\t2\r\n-1\n",
+                                    b"Pf\n3\n\n\n2" + b"\n" * 400 + b"-1.0\n"])
+def test_pfm_header_whitespace(edgel_cmd, tmp_path, header):
+    """Any amount of whitespace between PFM header fields (before: > 255 bytes refused)."""
+    px = np.arange(6, dtype="<f4").reshape(2, 3) * 10
+    f = tmp_path / "in.pfm"
+    f.write_bytes(header + px[::-1].tobytes())
+    r = run(edgel_cmd, "detect", f, "-o", tmp_path / "s.pfm", "--preset", "itk",
+            "--stage", "smoothed")
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(cv2.imread(str(tmp_path / "s.pfm"), cv2.IMREAD_UNCHANGED), px)
+
+
+@pytest.mark.parametrize("header", [b"Pf\n3 2\n-1.0x\n", b"Pf\n3 2\n\n", b"Pf 3 2 -1.0",
+                                    b"Pf\n3 2\n" + b"1" * 100 + b"\n"])
+def test_pfm_bad_headers(edgel_cmd, tmp_path, header):
+    f = tmp_path / "in.pfm"
+    f.write_bytes(header + b"\0" * 24)
+    r = run(edgel_cmd, "detect", f, "-o", tmp_path / "s.pfm", "--preset", "itk")
+    assert r.returncode == 1 and "PFM" in r.stderr and "EDGEL_ERROR_FORMAT" in r.stderr
+
+
+# ---- 8. exit codes and parsing ----------------------------------------------------------
+
+@pytest.mark.parametrize("args,needle", [
+    (["detect", "a.png", "-o", "x.png", "--low", "1e10"], "low threshold"),
+    (["detect", "a.png", "-o", "x.png", "--blur", "21.4"], "129"),
+    (["detect", "a.png", "-o", "x.png", "--blur-size", "5", "--blur", "none"], "--blur none"),
+    (["detect", "a.png", "-o", "x.png", "--blur", "none", "--blur-size", "5"], "--blur none"),
+    (["detect", "a.png", "-o", "x.png", "--blur", "5x5", "--blur-size", "5"], "--blur 5x5"),
+    (["detect", "a.png", "-o", "x.png", "--threads", "4294967296"], "--threads"),
+    (["detect", "a.png", "-o", "x.png", "--wat"], "unknown option '--wat'"),
+    (["convolve", "a.png", "-o", "x.png", "--kernel", "k.txt", "--border-value", "1e300"],
+     "border value"),
+    (["convolve", "a.png", "-o", "x.png", "--kernel", "k.txt", "--anchor", ","], "--anchor"),
+    (["convolve", "a.png", "-o", "x.png", "--kernel", "k.txt", "--anchor", "1,"], "--anchor"),
+    (["convolve", "a.png", "-o", "x.png", "--kernel", "k.txt", "--anchor", "4294967297,0"],
+     "--anchor"),
+    (["convolve", "a.png", "-o", "x.png", "--kernel", "k.txt", "--threads", "4294967296"],
+     "--threads"),
+    (["convolve", "a.png", "-o", "x.png", "--kernel", "k.txt", "--wat"], "unknown option"),
+    (["bench", "--low", "nan"], "--low"),
+    (["bench", "--low", "1e10"], "low threshold"),
+    (["bench", "--runs", "4294967297"], "--runs"),
+    (["bench", "--threads", "4294967296"], "--threads"),
+    (["bench", "--sizes", "4294967297x1"], "bad size"),
+    (["bench", "--sizes", "65536x16385"], "bad size"),
+    (["bench", "--sizes", "64x48,"], ""),
+    (["bench", "--wat"], "unknown option"),
+])
+def test_out_of_range_options_are_usage_errors(edgel_cmd, args, needle):
+    r = run(edgel_cmd, *args)
+    if args[-1] == "64x48,":  # a trailing comma is allowed; the image is missing here
+        return
+    assert r.returncode == 2 and needle in r.stderr and r.stderr.strip(), (args, r.stderr)
+
+
+def test_stage_output_format_checked_before_work(edgel_cmd, tmp_path):
+    rgba = np.random.default_rng(3).integers(0, 256, (40, 30, 4), dtype=np.uint8)
+    f = tmp_path / "rgba.png"
+    cv2.imwrite(str(f), rgba)
+    r = run(edgel_cmd, "detect", f, "-o", tmp_path / "s.pgm", "--stage", "smoothed",
+            "--gray", "max-channel")
+    assert r.returncode == 2 and "PGM/PPM holds 1 or 3 channels" in r.stderr
+    r = run(edgel_cmd, "convolve", f, "-o", tmp_path / "s.pgm", "--kernel",
+            write_kernel(tmp_path))
+    assert r.returncode == 2 and "1 or 3 channels" in r.stderr
+    deep = tmp_path / "deep.png"
+    cv2.imwrite(str(deep), np.zeros((4, 4, 3), np.uint16))
+    r = run(edgel_cmd, "convolve", deep, "-o", tmp_path / "s.png", "--kernel",
+            write_kernel(tmp_path))
+    assert r.returncode == 2 and ".pfm" in r.stderr
+    assert not list(tmp_path.glob("s.*"))
+
+
+def test_compare_nan_is_identical(edgel_cmd, tmp_path):
+    px = np.array([[1.0, np.nan], [np.inf, -0.5]], np.float32)
+    f = tmp_path / "n.pfm"
+    f.write_bytes(b"Pf\n2 2\n-1.0\n" + px[::-1].astype("<f4").tobytes())
+    r = run(edgel_cmd, "compare", f, f)
+    assert r.returncode == 0 and "identical: yes" in r.stdout
