@@ -320,6 +320,9 @@ EDGEL_API edgel_status edgel_filter_params_check(const edgel_filter_params *para
  * EDGEL_MAX_KERNEL_SIZE a side, odd or even. On a CUDA context src and dst may be device
  * views. Linear (never cyclic) results for every method and border.
  *
+ * Sums that are not finite (NaN or infinite pixels, or sums past the float range) are stored
+ * alike by every method: NaN in f32 output, 0 in u8 output (as cv2.filter2D on x86).
+ *
  * u8 to u8 with the direct method sums each pixel in cv2.filter2D's order (fused
  * multiply-adds in float over the non-zero taps, row by row), so it is identical to
  * cv2.filter2D wherever OpenCV filters directly (kernels of fewer than 130 taps); auto picks

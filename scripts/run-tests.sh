@@ -26,7 +26,7 @@ EDGEL_REQUIRE_BSDS=${EDGEL_REQUIRE_BSDS:-1} EDGEL_REQUIRE_ITK=1 "$py" -m pytest 
   tests/python
 
 echo "== sanitizers (ASan + UBSan)"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DEDGEL_SANITIZE=address,undefined \
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DEDGEL_SANITIZE=address,undefined,float-cast-overflow \
   -DEDGEL_WITH_CUDA=OFF >/dev/null
 cmake --build build-asan -j"$(nproc)" >/dev/null
 ctest --test-dir build-asan --output-on-failure

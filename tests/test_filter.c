@@ -303,7 +303,7 @@ static void test_fixed_point_is_exact(void)
 
 /* u8 results: each float rounded half to even and saturated, over rows long enough for the
  * vector loop and its tail: halves (0.5 and 1.5 times a ramp), negative sums, sums past 255
- * and infinite ones. */
+ * and infinite ones (0, as cv2.filter2D on x86). */
 static void test_u8_rounding(edgel_context *ctx)
 {
     enum { W = 77, H = 3 };
@@ -324,10 +324,65 @@ static void test_u8_rounding(edgel_context *ctx)
         int bad = 0;
         for (int i = 0; i < W * H; i++) {
             const float v = k == 0.0f ? 0.0f : k * in[i]; /* (the direct method skips zero taps) */
-            const float r = nearbyintf(v);
-            bad += out[i] != (r <= 0.0f ? 0 : r >= 255.0f ? 255 : (int)r);
+            const float r = nearbyintf(v); /* infinite sums store 0 (core/filter_math.h) */
+            bad += out[i] != (!isfinite(v) ? 0 : r <= 0.0f ? 0 : r >= 255.0f ? 255 : (int)r);
         }
         CHECK(bad == 0);
+    }
+}
+
+/* Sums that overflow (taps of 3e38) or read NaN and infinite pixels: every method stores
+ * the same bytes (u8: 0 where not finite) and the same floats (NaN where not finite), with
+ * no float-to-int conversion of NaN (UBSan's float-cast-overflow watches this test). */
+static void test_non_finite_sums_agree(edgel_context *ctx)
+{
+    enum { W = 64, H = 64, K = 5 };
+    static unsigned char in8[W * H], out8[4][W * H];
+    static float in32[W * H], out32[4][W * H];
+    for (int i = 0; i < W * H; i++) {
+        in8[i] = (unsigned char)(next_random() % 256);
+        in32[i] = (float)in8[i];
+    }
+    in32[100] = NAN;
+    in32[2000] = INFINITY;
+    in32[3000] = -INFINITY;
+    float huge[K * K]; /* rank 1, so the separable method applies; signs mixed */
+    for (int i = 0; i < K * K; i++)
+        huge[i] = ((i / K + i % K) % 2 ? -3e38f : 3e38f);
+    const edgel_conv_method methods[] = {EDGEL_CONV_DIRECT, EDGEL_CONV_SEPARABLE,
+                                         EDGEL_CONV_FFT};
+    edgel_image ker = edgel_image_host(huge, K, K, EDGEL_F32, 1);
+    for (int input = 0; input < 2; input++) {
+        int ran = 0;
+        for (int m = 0; m < 3; m++) {
+            edgel_filter_params p;
+            edgel_filter_params_default(&p);
+            p.method = methods[m];
+            edgel_image src = input ? edgel_image_host(in32, W, H, EDGEL_F32, 1)
+                                    : edgel_image_host(in8, W, H, EDGEL_U8, 1);
+            edgel_image d8 = edgel_image_host(out8[m], W, H, EDGEL_U8, 1);
+            edgel_image d32 = edgel_image_host(out32[m], W, H, EDGEL_F32, 1);
+            edgel_status st = edgel_filter2d(ctx, &p, &src, input ? &d32 : &d8, &ker);
+            if (st == EDGEL_ERROR_UNSUPPORTED && methods[m] == EDGEL_CONV_FFT)
+                continue; /* a build without KissFFT */
+            CHECK(st == EDGEL_OK);
+            if (!input) { /* u8 in, u8 out */
+                int zero = 0;
+                for (int i = 0; i < W * H; i++)
+                    zero += out8[m][i] == 0;
+                CHECK(zero > W * H / 2);
+                CHECK(m == 0 || !memcmp(out8[m], out8[0], sizeof out8[0]));
+            } else { /* f32: NaN where not finite, never an infinity */
+                int inf = 0, nan_mismatch = 0;
+                for (int i = 0; i < W * H; i++) {
+                    inf += isinf(out32[m][i]);
+                    nan_mismatch += isnan(out32[m][i]) != isnan(out32[0][i]);
+                }
+                CHECK(inf == 0 && nan_mismatch == 0);
+            }
+            ran++;
+        }
+        CHECK(ran >= 2);
     }
 }
 
@@ -341,6 +396,7 @@ int main(void)
         test_direct_is_raster_fma();
         test_fixed_point_is_exact();
         test_u8_rounding(ctx);
+        test_non_finite_sums_agree(ctx);
     }
     edgel_context_destroy(ctx);
     return check_summary("test_filter");

@@ -8,6 +8,7 @@
  */
 #include "core/border.h"
 #include "core/filter.h"
+#include "core/filter_math.h"
 #include "core/image.h"
 #include "core/status.h"
 #include "cpu/cpu.h"
@@ -121,12 +122,10 @@ static void filter_tile(const edgel_filter_plan *p, const edgel_image *src,
         for (int q = 0; q < bx && x0 + q < p->w; q++) {
             const float v = t->line[q] * scale;
             const int i = (x0 + q) * cn + c;
-            if (p->out_type == EDGEL_F32) {
-                ((float *)out)[i] = v;
-            } else {
-                const float rv = nearbyintf(v);
-                out[i] = (unsigned char)(rv <= 0 ? 0 : rv >= 255 ? 255 : (int)rv);
-            }
+            if (p->out_type == EDGEL_F32)
+                ((float *)out)[i] = edgel_filter_store_f32(v);
+            else
+                out[i] = edgel_filter_store_u8(v);
         }
     }
 }

@@ -6,6 +6,7 @@
  */
 #include "core/border.h"
 #include "core/filter.h"
+#include "core/filter_math.h"
 #include "core/image.h"
 #include "core/status.h"
 #include "cpu/cpu.h"
@@ -214,17 +215,22 @@ static void extended_row(const edgel_filter_plan *p, const edgel_image *src, int
     EDGEL_EXTEND_BORDERS(out, n, cn, p->ax, p->w, xmap, bv);
 }
 
-/* Rounded to nearest (half to even, the current rounding mode) and saturated. */
+/* Rounded half to even and saturated; 0 where not finite (core/filter_math.h). */
 static void round_to_u8_generic(const float *acc, int n, unsigned char *row)
 {
-    for (int i = 0; i < n; i++) {
-        const float v = nearbyintf(acc[i]);
-        row[i] = (unsigned char)(v <= 0.0f ? 0 : v >= 255.0f ? 255 : (int)v);
-    }
+    for (int i = 0; i < n; i++)
+        row[i] = edgel_filter_store_u8(acc[i]);
+}
+
+/* f32 results in place: NaN where not finite (core/filter_math.h). */
+static void store_f32(float *row, int n)
+{
+    for (int i = 0; i < n; i++)
+        row[i] = edgel_filter_store_f32(row[i]);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
-/* The same, 32 values a step: clamped to [0, 255] first (NaN becomes 0, as above), then
+/* The same, 32 values a step: non-finite values zeroed, clamped to [0, 255], then
  * converted in the current rounding mode and packed. (nearbyintf is a call per value
  * without SSE4.1, and GCC's own vectorisation of the loop above blends its compares: each
  * took a third of a u8 3x3 filter.) */
@@ -236,9 +242,12 @@ __attribute__((target("avx2"))) static void round_to_u8_avx2(const float *acc, i
     int i = 0;
     for (; i + 32 <= n; i += 32) {
         __m256i q[4];
-        for (int v = 0; v < 4; v++) /* max(v, 0) gives 0 for NaN */
-            q[v] = _mm256_cvtps_epi32(
-                _mm256_min_ps(_mm256_max_ps(_mm256_loadu_ps(acc + i + 8 * v), lo), hi));
+        for (int v = 0; v < 4; v++) {
+            const __m256 x = _mm256_loadu_ps(acc + i + 8 * v);
+            const __m256 finite = _mm256_cmp_ps(_mm256_sub_ps(x, x), lo, _CMP_EQ_OQ);
+            q[v] = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(_mm256_and_ps(x, finite),
+                                                                  lo), hi));
+        }
         const __m256i b = _mm256_packus_epi16(_mm256_packs_epi32(q[0], q[1]),
                                               _mm256_packs_epi32(q[2], q[3]));
         _mm256_storeu_si256((__m256i *)(row + i), _mm256_permutevar8x32_epi32(b, order));
@@ -263,9 +272,10 @@ static void store_row(const edgel_filter_plan *p, const edgel_image *dst, int y,
 {
     const int n = p->w * p->cn;
     unsigned char *row = edgel_row_u8(dst, y);
-    if (p->out_type == EDGEL_F32)
+    if (p->out_type == EDGEL_F32) {
         memcpy(row, acc, sizeof(float) * (size_t)n);
-    else
+        store_f32((float *)row, n);
+    } else
         round_to_u8(acc, n, row);
 }
 
@@ -377,8 +387,11 @@ static int filter_task(const filter_job *job)
             ring_rows(p, job->src, job->xmap, y - p->ay, p->kh + count - 1, &s);
             direct_rows(p->taps, p->kw, p->kh, cn, s.rows, out, stride, n, count, job->dense);
         }
-        for (int o = 0; o < count && !job->in_place; o++)
-            store_row(p, job->dst, y + o, s.acc + (size_t)o * n);
+        for (int o = 0; o < count; o++)
+            if (job->in_place)
+                store_f32(out + (size_t)o * stride, n);
+            else
+                store_row(p, job->dst, y + o, s.acc + (size_t)o * n);
     }
     scratch_free(&s);
     return !ok;

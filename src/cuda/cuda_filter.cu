@@ -18,6 +18,7 @@
 
 #include "core/border.h"
 #include "core/filter.h"
+#include "core/filter_math.h"
 #include "core/image.h"
 
 #define FT 32     /* output tile width of the direct kernel (blockDim.x) */
@@ -48,12 +49,10 @@ __device__ __forceinline__ float source(const filter_geometry &g, int x, int y, 
 __device__ __forceinline__ void store(const filter_geometry &g, int x, int y, int c, float v)
 {
     uint8_t *row = g.dst + (size_t)y * g.dst_pitch;
-    if (g.out_u8) {
-        const int r = __float2int_rn(v);
-        row[x * g.cn + c] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
-    } else {
-        ((float *)row)[x * g.cn + c] = v;
-    }
+    if (g.out_u8)
+        row[x * g.cn + c] = edgel_filter_store_u8(v);
+    else
+        ((float *)row)[x * g.cn + c] = edgel_filter_store_f32(v);
 }
 
 __global__ void filter_direct(filter_geometry g, const float *taps)
