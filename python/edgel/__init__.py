@@ -176,6 +176,21 @@ def _check(status: int) -> None:
         raise EdgelError(status)
 
 
+def _int32(value, name: str) -> int:
+    """value as a C int32, or ValueError: nothing wraps (2**32 + 3 is not 3)."""
+    v = int(value)
+    if not -2**31 <= v < 2**31:
+        raise ValueError(f"{name} {v} is out of range")
+    return v
+
+
+def _check_sizes(h: int, w: int, c: int) -> None:
+    """Image sizes that fit the C view (the library then checks its own limits)."""
+    if max(h, w, c) >= 2**31:
+        raise ValueError(f"image of {h}x{w}x{c} is larger than edgel accepts (65536 a side, "
+                         f"2**30 pixels)")
+
+
 def _data_pointer(a: np.ndarray) -> int:
     """The address of a's first element. Through the buffer protocol where numpy allows it
     (writable C-contiguous arrays): 0.5 us, against 2 us for a.ctypes.data, which small frames
@@ -205,6 +220,7 @@ def _view_fields(a: np.ndarray, output: bool) -> tuple:
         raise ValueError("image must be 2-D (H, W) or 3-D (H, W, C)")
     if (not packed or strides[0] < 0) and a.size:  # (empty arrays: the library's size error)
         raise ValueError("rows must hold packed pixels")
+    _check_sizes(h, w, c)
     return _data_pointer(a), w, h, strides[0] if h > 1 else w * c * item, t, c, 0
 
 
@@ -355,6 +371,7 @@ def _device_view(a) -> tuple:
         h, w, c = shape
     else:
         raise ValueError("image must be 2-D (H, W) or 3-D (H, W, C)")
+    _check_sizes(h, w, c)
     item = dtype.itemsize
     strides = strides or tuple(int(np.prod(shape[i + 1:])) * item for i in range(len(shape)))
     if strides[1] != c * item or (len(shape) == 3 and strides[2] != item):
@@ -390,8 +407,10 @@ class Context:
         self._handle = None
         self._stream = None  # the stream bound with edgel_context_set_stream (None: its own)
         handle = ctypes.c_void_p()
-        _check(_lib.edgel_context_create(_BACKENDS[backend],
-                                         ctypes.byref(_ContextOptions(threads, device)),
+        if backend not in _BACKENDS:
+            raise ValueError(f"backend must be one of {sorted(_BACKENDS)}, not {backend!r}")
+        options = _ContextOptions(_int32(threads, "threads"), _int32(device, "device"))
+        _check(_lib.edgel_context_create(_BACKENDS[backend], ctypes.byref(options),
                                          ctypes.byref(handle)))
         self._handle = handle
 
@@ -428,12 +447,13 @@ def _params(low, high, aperture, l2, blur, blur_size, gray) -> _CannyParams:
     p = _CannyParams()
     _lib.edgel_canny_params_default(ctypes.byref(p))
     p.low_threshold, p.high_threshold = float(low), float(high)
-    p.aperture, p.l2_gradient = int(aperture), int(bool(l2))
+    p.aperture, p.l2_gradient = _int32(aperture, "aperture"), int(bool(l2))
     p.gray = _GRAY[gray]
     if blur == "5x5":
         p.blur = _BLUR_5X5
     elif blur is not None or blur_size:
-        p.blur, p.blur_sigma, p.blur_ksize = _BLUR_GAUSSIAN, float(blur or 0), int(blur_size)
+        p.blur, p.blur_sigma = _BLUR_GAUSSIAN, float(blur or 0)
+        p.blur_ksize = _int32(blur_size, "blur_size")
     return p
 
 
@@ -585,7 +605,7 @@ def gaussian_blur(image: np.ndarray, ksize: int = 0, sigma: float = 0.0,
     out = np.empty_like(image)
     a, b = _view(image), _view(out)
     _check(_lib.edgel_gaussian_blur(_ctx(ctx)._handle, ctypes.byref(a), ctypes.byref(b),
-                                    int(ksize), float(sigma)))
+                                    _int32(ksize, "ksize"), float(sigma)))
     return out
 
 
@@ -618,7 +638,7 @@ def _make_filter_params(method, border, border_value, anchor, convolve) -> _Filt
         raise ValueError(f"border must be one of {sorted(_BORDERS)}, not {border!r}")
     p.method, p.border, p.border_value = _METHODS[method], _BORDERS[border], float(border_value)
     if anchor is not None:
-        p.anchor_x, p.anchor_y = int(anchor[0]), int(anchor[1])
+        p.anchor_x, p.anchor_y = _int32(anchor[0], "anchor x"), _int32(anchor[1], "anchor y")
     p.convolve = int(bool(convolve))
     return p
 

@@ -114,3 +114,26 @@ def test_host_out_filled_in_place(image):
         edgel.canny(image, 40, 120, out=frozen)
     with pytest.raises(TypeError):
         edgel.canny(image, 40, 120, out=[[0]])
+
+
+def test_integers_past_32_bits_raise():
+    """No argument wraps to 32 bits (before: 2**32 + 64 columns ran as 64, aperture 2**32 + 3
+    as 3, threads 2**32 as 0)."""
+    base = np.zeros(4096, np.uint8)
+    wide = np.lib.stride_tricks.as_strided(base, (1, 2**32 + 64), (2**32 + 64, 1))
+    with pytest.raises(ValueError, match="larger than edgel accepts"):
+        edgel.canny(wide)
+    with pytest.raises(ValueError, match="larger than edgel accepts"):
+        edgel.filter2d(wide, np.ones((3, 3), np.float32))
+    img = np.zeros((16, 16), np.uint8)
+    for call, name in [(lambda: edgel.canny(img, aperture=2**32 + 3), "aperture"),
+                       (lambda: edgel.canny(img, blur_size=2**32 + 3), "blur_size"),
+                       (lambda: edgel.Context("cpu", threads=2**32), "threads"),
+                       (lambda: edgel.Context("cpu", device=-2**40), "device"),
+                       (lambda: edgel.filter2d(img, np.ones((3, 3)), anchor=(2**32 + 1, 0)),
+                        "anchor"),
+                       (lambda: edgel.gaussian_blur(img, ksize=2**32 + 3), "ksize")]:
+        with pytest.raises(ValueError, match=name):
+            call()
+    with pytest.raises(ValueError, match="backend"):
+        edgel.Context("tpu")
