@@ -5,7 +5,7 @@
 #      ../shared/data/bsds500)
 #   3. the same C tests in an ASan + UBSan build, and a sanitized run of the randomised
 #      conformance tests and the convolution tests through that library
-#   4. each libFuzzer target for a short run (clang)
+#   4. each libFuzzer target for a short run (clang; scripts/fuzz.sh, the library instrumented)
 #   5. install, then build a small program against it with pkg-config and with CMake
 #   6. `pip install .` in a clean virtual environment, and the installed package against cv2
 #   7. the Octave mex (edgel_canny, CudaEdgeRGB, CudaEdge) against the edgel command
@@ -37,17 +37,8 @@ ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc
   EDGEL_BUILD_DIR=$root/build-asan "$py" -m pytest -q -p no:warnings tests/python/test_filter.py \
   tests/python/test_hostcall.py
 
-echo "== fuzzing (libFuzzer, ${EDGEL_FUZZ_SECONDS:=15} s per target)"
-CC=clang cmake -S . -B build-fuzz -DEDGEL_BUILD_FUZZ=ON -DEDGEL_BUILD_TESTS=OFF \
-  -DEDGEL_WITH_OPENMP=OFF -DEDGEL_WITH_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j"$(nproc)" >/dev/null
-for t in png jpeg pnm pfm detect_args; do
-  work=$(mktemp -d)
-  ./build-fuzz/fuzz/fuzz_$t -max_total_time="$EDGEL_FUZZ_SECONDS" -print_final_stats=0 \
-    "$work" fuzz/corpus/$t >build-fuzz/fuzz_$t.log 2>&1 || { tail -40 build-fuzz/fuzz_$t.log; exit 1; }
-  echo "fuzz_$t: $(grep -c . build-fuzz/fuzz_$t.log) log lines, no crash"
-  rm -rf "$work"
-done
+echo "== fuzzing (libFuzzer, ${EDGEL_FUZZ_SECONDS:=15} s per target, library instrumented)"
+JOBS=$(nproc) bash scripts/fuzz.sh "$EDGEL_FUZZ_SECONDS"
 
 echo "== install and consume"
 prefix=$(mktemp -d)

@@ -1,0 +1,110 @@
+/* libFuzzer target for the whole path a file takes: decode (any format edgel reads), then
+ * Canny with both presets and filter2d with every method and border, on the CPU. The last
+ * 12 bytes of the input choose the options; the rest is the file. Any input must give a
+ * status, never a crash or an out-of-bounds access (the library is instrumented too). */
+#include "edgel.h"
+#include "io/image_io.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+enum { OPTION_BYTES = 12 };
+
+static edgel_context *context(void)
+{
+    static edgel_context *ctx; /* one for the process: libFuzzer calls from one thread */
+    if (!ctx) {
+        edgel_context_options o;
+        edgel_context_options_default(&o);
+        o.threads = 1;
+        edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx);
+    }
+    return ctx;
+}
+
+static void canny_opencv(edgel_context *ctx, const uint8_t *opt, const edgel_image *in,
+                         const edgel_image *edges)
+{
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    static const int apertures[] = {3, 5, 7, EDGEL_APERTURE_SCHARR};
+    p.low_threshold = opt[0] * 4.0 - 100;
+    p.high_threshold = opt[1] * 4.0 - 100;
+    p.aperture = apertures[opt[2] & 3];
+    p.l2_gradient = (opt[2] >> 2) & 1 || p.aperture == EDGEL_APERTURE_SCHARR;
+    p.gray = (edgel_gray)((opt[2] >> 3) % 3);
+    p.blur = (edgel_blur)((opt[2] >> 5) % 3);
+    p.blur_sigma = opt[3] / 64.0;
+    p.blur_ksize = opt[3] & 1 ? (opt[4] % 16) * 2 + 1 : 0;
+    edgel_canny(ctx, &p, in, edges, NULL);
+}
+
+static void canny_itk(edgel_context *ctx, const uint8_t *opt, const edgel_image *in,
+                      const edgel_image *edges)
+{
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    p.preset = EDGEL_PRESET_ITK;
+    p.variance = opt[5] / 16.0;
+    p.maximum_error = (opt[6] + 1) / 260.0;
+    p.low_threshold = opt[0] / 8.0;
+    p.high_threshold = opt[1] / 8.0;
+    edgel_canny(ctx, &p, in, edges, NULL);
+}
+
+static void filter(edgel_context *ctx, const uint8_t *opt, const edgel_image *in,
+                   const edgel_image *out)
+{
+    float taps[7 * 7];
+    const int kw = opt[7] % 7 + 1, kh = (opt[7] / 7) % 7 + 1;
+    for (int i = 0; i < kw * kh; i++)
+        taps[i] = (float)((int)opt[(8 + i) % OPTION_BYTES] - 128) / 32.0f;
+    edgel_image kernel = edgel_image_host(taps, kw, kh, EDGEL_F32, 1);
+    edgel_filter_params p;
+    edgel_filter_params_default(&p);
+    p.border = (edgel_border)(opt[8] % 5);
+    p.border_value = opt[9];
+    p.convolve = opt[9] & 1;
+    for (int m = EDGEL_CONV_AUTO; m <= EDGEL_CONV_FFT; m++) {
+        p.method = (edgel_conv_method)m;
+        edgel_filter2d(ctx, &p, in, out, &kernel);
+        edgel_sep_filter2d(ctx, &p, in, out, taps, kw, taps + kw, kh > 1 ? kh : 1);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < OPTION_BYTES + 2)
+        return 0;
+    const uint8_t *opt = data + size - OPTION_BYTES;
+    edgel_context *ctx = context();
+    /* Small images keep executions fast; the sizes themselves are the decoders' target. */
+    const edgel_io_limits limits = {(size_t)1 << 16, 0, 0, 0, NULL};
+    edgel_image img;
+    if (!ctx || edgel_io_decode(data, size - OPTION_BYTES, &limits, &img) != EDGEL_OK)
+        return 0;
+    const size_t px = (size_t)img.width * (size_t)img.height;
+    uint8_t *edges = malloc(px * 4);
+    void *filtered = malloc(px * (size_t)img.channels * 4);
+    if (edges && filtered) {
+        edgel_image e8 = edgel_image_host(edges, img.width, img.height, EDGEL_U8, 1);
+        edgel_image ef = edgel_image_host(edges, img.width, img.height, EDGEL_F32, 1);
+        if (img.type == EDGEL_U8)
+            canny_opencv(ctx, opt, &img, &e8);
+        if (img.channels == 1)
+            canny_itk(ctx, opt, &img, opt[10] & 1 ? &ef : &e8);
+        if (img.type == EDGEL_U8 || img.type == EDGEL_F32) {
+            const edgel_pixel_type out = img.type == EDGEL_U8 && (opt[10] & 2) ? EDGEL_U8
+                                                                                : EDGEL_F32;
+            edgel_image o = edgel_image_host(filtered, img.width, img.height, out, img.channels);
+            filter(ctx, opt, &img, &o);
+        }
+    }
+    free(edges);
+    free(filtered);
+    edgel_io_free(&img);
+    return 0;
+}
