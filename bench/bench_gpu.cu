@@ -130,7 +130,7 @@ int main(int argc, char **argv)
             char file[2048];
             snprintf(file, sizeof file, "%s/%s", path, e->d_name);
             edgel_image rgb;
-            if (edgel_io_read(file, &rgb) != EDGEL_OK)
+            if (edgel_io_read(file, NULL, &rgb) != EDGEL_OK)
                 continue;
             edgel_image g = edgel_image_host(malloc((size_t)rgb.width * rgb.height), rgb.width,
                                              rgb.height, EDGEL_U8, 1);

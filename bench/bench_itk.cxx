@@ -52,7 +52,7 @@ static std::vector<float> load_gray(const char *dir, int *w, int *h)
     struct dirent *e;
     edgel_image img = {};
     while (d && (e = readdir(d)))
-        if (strstr(e->d_name, ".jpg") && edgel_io_read((path + "/" + e->d_name).c_str(), &img) == EDGEL_OK)
+        if (strstr(e->d_name, ".jpg") && edgel_io_read((path + "/" + e->d_name).c_str(), NULL, &img) == EDGEL_OK)
             break;
     if (d)
         closedir(d);

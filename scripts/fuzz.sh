@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 jobs=${JOBS:-1}
 CC=clang cmake -S . -B build-fuzz -DEDGEL_BUILD_FUZZ=ON -DEDGEL_BUILD_TESTS=OFF \
-  -DEDGEL_WITH_OPENMP=OFF -DEDGEL_WITH_CUDA=OFF -DEDGEL_PYTHON_EXTENSION=OFF \
+  -DEDGEL_WITH_CUDA=OFF -DEDGEL_PYTHON_EXTENSION=OFF \
   -DCMAKE_BUILD_TYPE=Debug >build-fuzz-configure.log 2>&1 || { cat build-fuzz-configure.log; exit 1; }
 cmake --build build-fuzz -j"$(nproc)" >/dev/null
 

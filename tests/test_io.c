@@ -213,7 +213,7 @@ static void test_failed_write_keeps_target(void)
         const int pfm = i == 2;
         CHECK(edgel_io_write(names[i], pfm ? &fsmall : &small) == EDGEL_OK);
         chmod(names[i], 0640);
-        size_t before_n, after_n;
+        size_t before_n = 0, after_n = 0;
         unsigned char *before = slurp(names[i], &before_n);
         struct rlimit lim = {4096, old.rlim_max};
         setrlimit(RLIMIT_FSIZE, &lim);

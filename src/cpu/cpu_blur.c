@@ -5,6 +5,7 @@
  * fixed-point separable method (cpu_fixed_filter.c) with edgel_filter_plan_gaussian's plan.
  */
 #include "cpu/cpu.h"
+#include "cpu/cpu_pool.h"
 #include "core/filter.h"
 #include "core/image.h"
 #include "core/pixel_math.h"
@@ -17,18 +18,22 @@ edgel_status edgel_cpu_gaussian_blur(int threads, const edgel_image *src, const 
     return edgel_cpu_filter_fixed(threads, &plan, src, dst);
 }
 
-/* The 5x5 kernel of the Canny literature, sum 159, applied directly with reflect-101. */
-edgel_status edgel_cpu_blur_5x5_159(int threads, const edgel_image *src, const edgel_image *dst)
+typedef struct blur_job {
+    const edgel_image *src, *dst;
+} blur_job;
+
+/* Row y of the 5x5 kernel of the Canny literature, sum 159, with reflect-101. */
+static void blur_5x5_row(void *arg, int y)
 {
     static const int k[5][5] = {{2, 4, 5, 4, 2},
                                 {4, 9, 12, 9, 4},
                                 {5, 12, 15, 12, 5},
                                 {4, 9, 12, 9, 4},
                                 {2, 4, 5, 4, 2}};
+    const blur_job *job = arg;
+    const edgel_image *src = job->src, *dst = job->dst;
     const int w = src->width, h = src->height, cn = src->channels;
-    (void)threads;
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int y = 0; y < h; y++) {
+    {
         const uint8_t *rows[5];
         for (int i = 0; i < 5; i++)
             rows[i] = edgel_row_u8(src, edgel_reflect101(y + i - 2, h));
@@ -46,5 +51,11 @@ edgel_status edgel_cpu_blur_5x5_159(int threads, const edgel_image *src, const e
             }
         }
     }
+}
+
+edgel_status edgel_cpu_blur_5x5_159(int threads, const edgel_image *src, const edgel_image *dst)
+{
+    blur_job job = {src, dst};
+    edgel_cpu_parallel_for(threads, src->height, blur_5x5_row, &job);
     return EDGEL_OK;
 }

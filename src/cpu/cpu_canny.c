@@ -10,11 +10,13 @@
  * the same bytes.
  */
 #include "cpu/cpu.h"
+#include "cpu/cpu_pool.h"
 #include "cpu/cpu_hysteresis.h"
 #include "core/image.h"
 #include "core/pixel_math.h"
 #include "core/status.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +59,8 @@ typedef struct canny_job {
     sobel_kernel k;
     edgel_cpu_map map;
     const edgel_canny_stages *stages;
+    int nstripes;      /* hysteresis runs inside each, then across them */
+    atomic_int failed; /* out of memory in a stripe */
 } canny_job;
 
 /* Gradient line of image row y for aperture 3, one channel: int16 all the way, vectorisable. */
@@ -299,6 +303,15 @@ static int run_stripe(const canny_job *job, int y0, int y1)
 }
 
 
+static void canny_stripe(void *arg, int i)
+{
+    canny_job *job = arg;
+    int y0, y1;
+    edgel_stripe(i, job->nstripes, job->h, &y0, &y1);
+    if (!run_stripe(job, y0, y1))
+        atomic_store(&job->failed, 1);
+}
+
 edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
                                   const edgel_cpu_canny_input *in, const edgel_image *edges,
                                   const edgel_canny_stages *stages)
@@ -313,17 +326,15 @@ edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
     job.stages = stages;
     EDGEL_TRY(edgel_cpu_map_init(&ws->map, job.w, job.h, &job.map));
 
-    const int nstripes = threads < job.h ? threads : job.h;
-    int failed = 0;
-    (void)threads;
-#pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(| : failed)
-    for (int i = 0; i < nstripes; i++) {
-        int y0, y1;
-        edgel_stripe(i, nstripes, job.h, &y0, &y1);
-        failed |= !run_stripe(&job, y0, y1);
-    }
+    /* Two stripes a thread, taken as threads finish: a thread that loses its core to
+     * another process delays one small stripe, not half the frame. */
+    job.nstripes = threads > 1 ? (2 * threads < job.h ? 2 * threads : job.h) : 1;
+    atomic_init(&job.failed, 0);
+    edgel_cpu_parallel_for(threads, job.nstripes, canny_stripe, &job);
 
     /* Across stripe borders. */
+    const int nstripes = job.nstripes;
+    int failed = atomic_load(&job.failed);
     if (!failed)
         failed = !edgel_cpu_grow_across(&job.map, nstripes);
     if (failed)

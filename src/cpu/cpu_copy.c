@@ -1,7 +1,20 @@
 /* Parallel row copies (the GPU backend's staging through pinned memory). */
 #include "cpu/cpu.h"
+#include "cpu/cpu_pool.h"
 
 #include <string.h>
+
+typedef struct copy_job {
+    const uint8_t *src;
+    uint8_t *dst;
+    size_t src_pitch, dst_pitch, row_bytes;
+} copy_job;
+
+static void copy_row(void *arg, int y)
+{
+    const copy_job *j = arg;
+    memcpy(j->dst + (size_t)y * j->dst_pitch, j->src + (size_t)y * j->src_pitch, j->row_bytes);
+}
 
 void edgel_cpu_copy_rows(int threads, const uint8_t *src, size_t src_pitch, uint8_t *dst,
                          size_t dst_pitch, size_t row_bytes, int rows)
@@ -9,8 +22,6 @@ void edgel_cpu_copy_rows(int threads, const uint8_t *src, size_t src_pitch, uint
     /* Below about 1 MB a second thread costs more than it saves. */
     if ((size_t)rows * row_bytes < ((size_t)1 << 20))
         threads = 1;
-    (void)threads;
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int y = 0; y < rows; y++)
-        memcpy(dst + (size_t)y * dst_pitch, src + (size_t)y * src_pitch, row_bytes);
+    copy_job job = {src, dst, src_pitch, dst_pitch, row_bytes};
+    edgel_cpu_parallel_for(threads, rows, copy_row, &job);
 }

@@ -12,8 +12,10 @@
 #include "core/image.h"
 #include "core/status.h"
 #include "cpu/cpu.h"
+#include "cpu/cpu_pool.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +132,31 @@ static void filter_tile(const edgel_filter_plan *p, const edgel_image *src,
     }
 }
 
+/* One call's tiles, handed out one at a time to the threads as they finish (tiles at the
+ * image's edge are cheaper). */
+typedef struct fft_job {
+    const edgel_filter_plan *p;
+    const edgel_image *src, *dst;
+    const kiss_fft_cpx *kernel_spectrum;
+    int nx, ny, tiles_x, tiles_y, jobs;
+    atomic_int next, failed;
+} fft_job;
+
+static void fft_tiles(void *arg, int thread, int nthreads)
+{
+    (void)thread, (void)nthreads;
+    fft_job *job = arg;
+    fft_tile t;
+    if (!tile_alloc(job->nx, job->ny, &t)) {
+        atomic_store(&job->failed, 1);
+        return;
+    }
+    for (int j; (j = atomic_fetch_add(&job->next, 1)) < job->jobs;)
+        filter_tile(job->p, job->src, job->dst, job->kernel_spectrum, &t, j % job->tiles_x,
+                    j / job->tiles_x % job->tiles_y, j / (job->tiles_x * job->tiles_y));
+    tile_free(&t);
+}
+
 edgel_status edgel_cpu_filter_fft(int threads, const edgel_filter_plan *p, const edgel_image *src,
                                   const edgel_image *dst)
 {
@@ -149,22 +176,11 @@ edgel_status edgel_cpu_filter_fft(int threads, const edgel_filter_plan *p, const
         }
         columns(&k, NULL);
     }
-    const int tasks = threads < jobs ? threads : jobs;
-    (void)tasks;
-#pragma omp parallel num_threads(tasks) reduction(| : failed) if (!failed)
-    {
-        fft_tile t;
-        const int ok = tile_alloc(nx, ny, &t);
-        failed |= !ok;
-#pragma omp for schedule(dynamic, 1)
-        for (int job = 0; job < jobs; job++)
-            if (ok)
-                filter_tile(p, src, dst, k.spec, &t, job % tiles_x, job / tiles_x % tiles_y,
-                            job / (tiles_x * tiles_y));
-        tile_free(&t);
-    }
+    fft_job job = {p, src, dst, k.spec, nx, ny, tiles_x, tiles_y, jobs, 0, failed};
+    if (!failed)
+        edgel_cpu_parallel(threads < jobs ? threads : jobs, fft_tiles, &job);
     tile_free(&k);
-    if (failed)
+    if (atomic_load(&job.failed))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for %dx%d FFT tiles", nx, ny);
     return EDGEL_OK;
 }

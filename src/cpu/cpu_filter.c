@@ -10,8 +10,10 @@
 #include "core/image.h"
 #include "core/status.h"
 #include "cpu/cpu.h"
+#include "cpu/cpu_pool.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -346,34 +348,48 @@ typedef struct filter_job {
     const int *xmap;
     float *rows; /* separable: the row-filtered image, plus one row for a constant border */
     int separable, dense, in_place, blocks;
+    atomic_int failed; /* out of memory for a thread's rows */
 } filter_job;
 
-/* The job's rows, split with the rest of the team by its worksharing loops (a caller outside
- * a parallel region runs them all, without OpenMP's barrier wake-ups, which cost a small
- * frame two futex calls). Returns 1 when out of memory. */
-static int filter_task(const filter_job *job)
+/* Thread t of n: the separable method's row pass over its share of the rows (row h: the
+ * constant row). */
+static void filter_row_pass(void *arg, int t, int nthreads)
 {
+    filter_job *job = arg;
     const edgel_filter_plan *p = job->p;
     const int n = p->w * p->cn, cn = p->cn;
     row_scratch s;
-    const int ok = scratch_alloc(p, &s);
-    if (job->separable) {
-#pragma omp for schedule(static)
-        for (int y = 0; y <= p->h; y++) { /* the row pass (row h: the constant row) */
-            if (!ok)
-                continue;
-            extended_row(p, job->src, y < p->h ? y : -1, job->xmap, s.ring);
-            const float *one = s.ring;
-            direct_rows(p->kx, p->kw, 1, cn, &one, job->rows + (size_t)y * n, 0, n, 1, 0);
-        }
+    if (!scratch_alloc(p, &s)) {
+        atomic_store(&job->failed, 1);
+        return;
     }
-    /* BLOCK_ROWS output rows a step: the column pass (separable) or the whole filter */
-#pragma omp for schedule(static)
-    for (int b = 0; b < job->blocks; b++) {
+    int y0, y1;
+    edgel_stripe(t, nthreads, p->h + 1, &y0, &y1);
+    for (int y = y0; y < y1; y++) {
+        extended_row(p, job->src, y < p->h ? y : -1, job->xmap, s.ring);
+        const float *one = s.ring;
+        direct_rows(p->kx, p->kw, 1, cn, &one, job->rows + (size_t)y * n, 0, n, 1, 0);
+    }
+    scratch_free(&s);
+}
+
+/* Thread t of n: its share of the blocks of BLOCK_ROWS output rows, the column pass
+ * (separable) or the whole filter. */
+static void filter_blocks(void *arg, int t, int nthreads)
+{
+    filter_job *job = arg;
+    const edgel_filter_plan *p = job->p;
+    const int n = p->w * p->cn, cn = p->cn;
+    row_scratch s;
+    if (!scratch_alloc(p, &s)) {
+        atomic_store(&job->failed, 1);
+        return;
+    }
+    int b0, b1;
+    edgel_stripe(t, nthreads, job->blocks, &b0, &b1);
+    for (int b = b0; b < b1; b++) {
         const int y = b * BLOCK_ROWS;
         const int count = p->h - y < BLOCK_ROWS ? p->h - y : BLOCK_ROWS;
-        if (!ok)
-            continue;
         /* f32 results go straight into dst where its rows hold whole floats */
         float *out = job->in_place ? (float *)edgel_row_u8(job->dst, y) : s.acc;
         const size_t stride = job->in_place ? job->dst->pitch / sizeof(float) : (size_t)n;
@@ -394,7 +410,6 @@ static int filter_task(const filter_job *job)
                 store_row(p, job->dst, y + o, s.acc + (size_t)o * n);
     }
     scratch_free(&s);
-    return !ok;
 }
 
 edgel_status edgel_cpu_filter(int threads, const edgel_filter_plan *p, const edgel_image *src,
@@ -405,7 +420,7 @@ edgel_status edgel_cpu_filter(int threads, const edgel_filter_plan *p, const edg
     if (p->method == EDGEL_CONV_SEPARABLE && p->fixed_point)
         return edgel_cpu_filter_fixed(threads, p, src, dst);
     const int ext = p->w + p->kw - 1, n = p->w * p->cn;
-    filter_job job = {p, src, dst, NULL, NULL, p->method == EDGEL_CONV_SEPARABLE, 0, 0, 0};
+    filter_job job = {p, src, dst, NULL, NULL, p->method == EDGEL_CONV_SEPARABLE, 0, 0, 0, 0};
     int *xmap = malloc(sizeof(int) * (size_t)ext);
     job.rows = job.separable ? malloc(sizeof(float) * (size_t)n * (size_t)(p->h + 1)) : NULL;
     if (!xmap || (job.separable && !job.rows)) {
@@ -424,16 +439,13 @@ edgel_status edgel_cpu_filter(int threads, const edgel_filter_plan *p, const edg
     int tasks = (int)(work / 2e5) + 1;
     tasks = tasks < threads ? tasks : threads;
     tasks = tasks < job.blocks ? tasks : job.blocks;
-    int failed = 0;
-    if (tasks > 1) {
-#pragma omp parallel num_threads(tasks) reduction(| : failed)
-        failed |= filter_task(&job);
-    } else {
-        failed = filter_task(&job);
-    }
+    if (job.separable)
+        edgel_cpu_parallel(tasks, filter_row_pass, &job);
+    if (!atomic_load(&job.failed))
+        edgel_cpu_parallel(tasks, filter_blocks, &job);
     free(xmap);
     free(job.rows);
-    if (failed)
+    if (atomic_load(&job.failed))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the filter's rows");
     return EDGEL_OK;
 }

@@ -11,7 +11,9 @@
 #include "core/pixel_math.h"
 #include "core/status.h"
 #include "cpu/cpu.h"
+#include "cpu/cpu_pool.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +97,23 @@ static int fixed_stripe(const edgel_filter_plan *p, const edgel_image *src,
     return failed;
 }
 
+typedef struct fixed_job {
+    const edgel_filter_plan *p;
+    const edgel_image *src, *dst;
+    const int *xmap;
+    int stripes;
+    atomic_int failed;
+} fixed_job;
+
+static void fixed_stripe_job(void *arg, int s)
+{
+    fixed_job *job = arg;
+    int y0, y1;
+    edgel_stripe(s, job->stripes, job->p->h, &y0, &y1);
+    if (fixed_stripe(job->p, job->src, job->dst, job->xmap, y0, y1))
+        atomic_store(&job->failed, 1);
+}
+
 edgel_status edgel_cpu_filter_fixed(int threads, const edgel_filter_plan *p,
                                     const edgel_image *src, const edgel_image *dst)
 {
@@ -104,24 +123,15 @@ edgel_status edgel_cpu_filter_fixed(int threads, const edgel_filter_plan *p,
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the filter");
     for (int xx = 0; xx < ext; xx++)
         xmap[xx] = edgel_border_index(xx - p->ax, w, p->border);
-    /* Small images: fewer stripes (a parallel region costs microseconds per thread); one
-     * stripe runs without OpenMP at all. */
+    /* Small images: fewer stripes (waking a thread costs microseconds); one stripe runs on
+     * the calling thread alone. */
     int stripes = (int)((double)w * p->cn * h * (p->kw + p->kh) / 1e6) + 1;
     stripes = stripes < threads ? stripes : threads;
     stripes = stripes < h ? stripes : h;
-    int failed = 0;
-    if (stripes > 1) {
-#pragma omp parallel for num_threads(stripes) schedule(static, 1) reduction(| : failed)
-        for (int s = 0; s < stripes; s++) {
-            int y0, y1;
-            edgel_stripe(s, stripes, h, &y0, &y1);
-            failed |= fixed_stripe(p, src, dst, xmap, y0, y1);
-        }
-    } else {
-        failed = fixed_stripe(p, src, dst, xmap, 0, h);
-    }
+    fixed_job job = {p, src, dst, xmap, stripes, 0};
+    edgel_cpu_parallel_for(stripes, stripes, fixed_stripe_job, &job);
     free(xmap);
-    if (failed)
+    if (atomic_load(&job.failed))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the filter's rows");
     return EDGEL_OK;
 }

@@ -1,5 +1,6 @@
 /* Hysteresis over a stripe-filled map (see cpu_hysteresis.h). */
 #include "cpu/cpu_hysteresis.h"
+#include "cpu/cpu_pool.h"
 #include "core/image.h"
 #include "core/pixel_math.h"
 #include "core/status.h"
@@ -104,12 +105,18 @@ int edgel_cpu_grow_across(const edgel_cpu_map *map, int nstripes)
     return ok;
 }
 
-void edgel_cpu_write_edges(int threads, const edgel_cpu_map *map, const edgel_image *edges)
+typedef struct edges_job {
+    const edgel_cpu_map *map;
+    const edgel_image *edges;
+} edges_job;
+
+static void write_edges_row(void *arg, int y)
 {
+    const edges_job *job = arg;
+    const edgel_cpu_map *map = job->map;
+    const edgel_image *edges = job->edges;
     const int w = map->w;
-    (void)threads;
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int y = 0; y < map->h; y++) {
+    {
         const uint8_t *m = edgel_map_row(map, y);
         if (edges->type == EDGEL_F32) {
             float *e = (float *)edgel_row_u8(edges, y);
@@ -121,4 +128,10 @@ void edgel_cpu_write_edges(int threads, const edgel_cpu_map *map, const edgel_im
                 e[x] = (uint8_t)(-(m[x] >> 1)); /* 2 -> 255; 0, 1 -> 0 */
         }
     }
+}
+
+void edgel_cpu_write_edges(int threads, const edgel_cpu_map *map, const edgel_image *edges)
+{
+    edges_job job = {map, edges};
+    edgel_cpu_parallel_for(threads, map->h, write_edges_row, &job);
 }

@@ -15,7 +15,9 @@
 #include "core/status.h"
 #include "cpu/cpu.h"
 #include "cpu/cpu_hysteresis.h"
+#include "cpu/cpu_pool.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +29,9 @@ typedef struct itk_job {
     float lower, upper;
     edgel_cpu_map map;
     const edgel_canny_stages *stages;
+    int nstripes;      /* each phase runs on all, the next after it */
+    int phase;         /* 0 Gaussian rows, 1 Gaussian columns, 2 derivatives, 3 suppression */
+    atomic_int failed; /* out of memory */
 } itk_job;
 
 /* acc[x] += c * pixel, the pixel converted to double as ITK does (u8/u16 go through float
@@ -121,6 +126,31 @@ static int suppress_stripe(const itk_job *job, int y0, int y1)
     return ok;
 }
 
+/* Stripe i of the current phase. */
+static void itk_stripe(void *arg, int i)
+{
+    itk_job *job = arg;
+    int y0, y1;
+    edgel_stripe(i, job->nstripes, job->h, &y0, &y1);
+    if (job->phase == 2) {
+        second_derivative_rows(job, y0, y1);
+    } else if (job->phase == 3) {
+        if (!suppress_stripe(job, y0, y1))
+            atomic_store(&job->failed, 1);
+    } else {
+        double *acc = malloc(sizeof(double) * (size_t)job->w);
+        float *pad = malloc(sizeof(float) * (size_t)(job->w + 2 * job->radius));
+        if (acc && pad && job->phase == 0)
+            gaussian_rows(job, y0, y1, acc);
+        else if (acc && pad)
+            gaussian_columns(job, y0, y1, acc, pad);
+        else
+            atomic_store(&job->failed, 1);
+        free(acc);
+        free(pad);
+    }
+}
+
 edgel_status edgel_cpu_canny_itk(int threads, edgel_cpu_workspace *ws,
                                  const edgel_canny_params *params, const edgel_image *src,
                                  const edgel_image *edges, const edgel_canny_stages *stages)
@@ -140,41 +170,15 @@ edgel_status edgel_cpu_canny_itk(int threads, edgel_cpu_workspace *ws,
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the itk preset's images");
     EDGEL_TRY(edgel_cpu_map_init(&ws->map, job.w, job.h, &job.map));
 
-    const int nstripes = threads < job.h ? threads : job.h;
-    int failed = 0;
-    (void)threads;
-#pragma omp parallel num_threads(threads) reduction(| : failed)
-    {
-        double *acc = malloc(sizeof(double) * (size_t)job.w);
-        float *pad = malloc(sizeof(float) * (size_t)(job.w + 2 * job.radius));
-        const int ok = acc && pad;
-        int y0, y1;
-#pragma omp for schedule(static)
-        for (int i = 0; i < nstripes; i++) {
-            edgel_stripe(i, nstripes, job.h, &y0, &y1);
-            if (ok)
-                gaussian_rows(&job, y0, y1, acc);
-        }
-#pragma omp for schedule(static)
-        for (int i = 0; i < nstripes; i++) {
-            edgel_stripe(i, nstripes, job.h, &y0, &y1);
-            if (ok)
-                gaussian_columns(&job, y0, y1, acc, pad);
-        }
-        free(acc);
-        free(pad);
-        failed |= !ok;
-#pragma omp for schedule(static)
-        for (int i = 0; i < nstripes; i++) {
-            edgel_stripe(i, nstripes, job.h, &y0, &y1);
-            second_derivative_rows(&job, y0, y1);
-        }
-#pragma omp for schedule(static)
-        for (int i = 0; i < nstripes; i++) {
-            edgel_stripe(i, nstripes, job.h, &y0, &y1);
-            failed |= !suppress_stripe(&job, y0, y1);
-        }
+    /* Two stripes a thread, taken as threads finish (as the opencv preset's). */
+    job.nstripes = threads > 1 ? (2 * threads < job.h ? 2 * threads : job.h) : 1;
+    const int nstripes = job.nstripes;
+    atomic_init(&job.failed, 0);
+    for (int phase = 0; phase < 4 && !atomic_load(&job.failed); phase++) {
+        job.phase = phase;
+        edgel_cpu_parallel_for(threads, nstripes, itk_stripe, &job);
     }
+    int failed = atomic_load(&job.failed);
     if (!failed)
         failed = !edgel_cpu_grow_across(&job.map, nstripes);
     if (failed)
