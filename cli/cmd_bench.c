@@ -4,7 +4,7 @@
  * on a photograph tiled to each size (natural content: not noise, not blank).
  * Each figure is the median of --runs timed runs after one warm-up run.
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, readlink */
 #include "cli.h"
 #include "io/image_io.h"
 
@@ -12,10 +12,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-#ifndef EDGEL_SAMPLE_IMAGE
-#define EDGEL_SAMPLE_IMAGE "samples/coffee.png"
-#endif
+/* The default photograph: coffee.png of the samples that travel with the program (the
+ * source tree's samples/ beside build/, share/edgel/ of an installation or of the Python
+ * package), else samples/coffee.png under the current directory. */
+static const char *sample_image(char *buf, size_t cap)
+{
+    static const char *const beside[] = {"/../samples/coffee.png", "/../share/edgel/coffee.png"};
+    char exe[4096];
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = 0;
+        for (size_t i = 0; i < sizeof beside / sizeof beside[0]; i++) {
+            snprintf(buf, cap, "%s%s", exe, beside[i]);
+            if (access(buf, R_OK) == 0)
+                return buf;
+        }
+    }
+    return "samples/coffee.png";
+}
 
 const char BENCH_HELP[] =
     "usage: edgel bench [--image FILE] [--sizes WxH,...] [--threads N] [--runs N]\n"
@@ -29,7 +48,8 @@ const char BENCH_HELP[] =
     "are differences between calls with and without them), the copy of the edges out,\n"
     "the device-resident total and the host-to-host total (CUDA events; bench/bench_gpu\n"
     "times NPP beside edgel).\n"
-    "  --image FILE   photograph tiled to each size (default " EDGEL_SAMPLE_IMAGE ")\n"
+    "  --image FILE   photograph tiled to each size (default: the sample coffee.png\n"
+    "                 installed with edgel)\n"
     "  --sizes LIST   default 640x480,1280x720,1920x1080,3840x2160,7680x4320\n"
     "  --threads N    the multithreaded column (default all cores)\n"
     "  --runs N       timed runs per figure (default 15)\n"
@@ -133,7 +153,8 @@ static int parse_frame_size(const char *s, int *w, int *h, int *used)
 
 int cmd_bench(int argc, char **argv)
 {
-    const char *image = EDGEL_SAMPLE_IMAGE;
+    char sample[4200];
+    const char *image = sample_image(sample, sizeof sample);
     const char *sizes = "640x480,1280x720,1920x1080,3840x2160,7680x4320";
     int threads = 0, runs = 15;
     edgel_backend backend = EDGEL_BACKEND_CPU;

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# On a fresh machine: install what is missing, build, and run `edgel detect` on the bundled
-# sample images with both presets. Edge maps go to out/samples/ (NAME-edges.png: opencv
-# preset after a Gaussian; NAME-itk.png: ITK's Canny with variance 2).
+# On a fresh machine: install what is missing (the compiler and image libraries only), build,
+# and run `edgel detect` on the bundled sample images with both presets. Edge maps go to
+# out/samples/ (NAME-edges.png: opencv preset after a Gaussian; NAME-itk.png: ITK's Canny
+# with variance 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh build
+echo "build: compiling edgel into build/ (a few minutes where the CUDA compiler is present)"
 bash scripts/build.sh >/dev/null
 mkdir -p out/samples
 for img in samples/*.png; do

@@ -22,7 +22,7 @@ echo "== C tests"
 ctest --test-dir build --output-on-failure
 
 echo "== conformance and command-line tests"
-EDGEL_REQUIRE_BSDS=${EDGEL_REQUIRE_BSDS:-1} EDGEL_REQUIRE_ITK=1 "$py" -m pytest -q -p no:warnings \
+EDGEL_REQUIRE_ITK=1 "$py" -m pytest -q -p no:warnings \
   tests/python
 
 echo "== sanitizers (ASan + UBSan)"
@@ -31,7 +31,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DEDGEL_SANITIZE=address,undef
 cmake --build build-asan -j"$(nproc)" >/dev/null
 ctest --test-dir build-asan --output-on-failure
 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
-  EDGEL_BUILD_DIR=$root/build-asan EDGEL_REQUIRE_BSDS=${EDGEL_REQUIRE_BSDS:-1} \
+  EDGEL_BUILD_DIR=$root/build-asan \
   "$py" -m pytest -q tests/python/test_opencv_conformance.py -k "random_crops or noise or gradients or stages or thread"
 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
   EDGEL_BUILD_DIR=$root/build-asan "$py" -m pytest -q -p no:warnings tests/python/test_filter.py \

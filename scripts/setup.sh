@@ -1,30 +1,38 @@
 #!/usr/bin/env bash
-# Installs what edgel needs to build and test, where it is missing: Debian packages (compiler,
-# CMake, libpng, libjpeg-turbo, KissFFT for the CPU's FFT, clang for the fuzzers, Octave for
-# the mex, Python headers for the module's compiled call path) and a Python virtual environment in .venv with NumPy, OpenCV, ITK and SciPy (the
-# references of the presets and of the convolution engine) and pytest.
+# Installs what edgel needs, where it is missing, and says what it installs.
+#   bash scripts/setup.sh build   compiler, CMake, libpng, libjpeg-turbo, KissFFT (the CPU's
+#                                 FFT): enough to build the library and the edgel command
+#   bash scripts/setup.sh test    (default) also clang (fuzzers), Octave (the mex), Python
+#                                 headers, and a virtual environment in .venv with NumPy,
+#                                 OpenCV, ITK, SciPy and pytest (the presets' references)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+what=${1:-test}
+case $what in build|test) ;; *) echo "usage: setup.sh [build|test]" >&2; exit 2 ;; esac
 
-packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev libkissfft-dev clang
-          libclang-rt-14-dev python3-venv python3-dev octave liboctave-dev)
+packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev libkissfft-dev)
+if [ "$what" = test ]; then
+  packages+=(clang libclang-rt-14-dev python3-venv python3-dev octave liboctave-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
+  echo "setup: installing Debian packages: ${missing[*]} (a minute or more)"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends \
+    "${missing[@]}" | grep -E '^(Setting up|E:)' || true
 fi
+[ "$what" = test ] || exit 0
 
 if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating the virtual environment .venv"
   python3 -m venv .venv
 fi
 if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy" 2>/dev/null; then
   echo "setup: installing numpy, opencv-python-headless, itk, scipy, pytest into .venv"
-  .venv/bin/pip install -q --disable-pip-version-check numpy opencv-python-headless itk scipy \
-    pytest
+  .venv/bin/pip install --disable-pip-version-check --progress-bar off numpy \
+    opencv-python-headless itk scipy pytest | grep -E '^(Successfully|ERROR)' || true
 fi

@@ -22,7 +22,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["EdgelError", "Context", "canny", "canny_itk", "canny_gradients", "to_gray",
+__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_itk", "canny_gradients", "to_gray",
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version"]
 
 VERSION_NUMBER = 200  # 0.2.0, must equal the library's EDGEL_VERSION_NUMBER
@@ -86,6 +86,7 @@ def _load() -> ctypes.CDLL:
     path = _library_path()
     lib = ctypes.CDLL(path)
     lib.edgel_version_number.restype = ctypes.c_uint
+    lib.edgel_version_string.restype = ctypes.c_char_p
     lib.edgel_status_name.restype = ctypes.c_char_p
     lib.edgel_last_error.restype = ctypes.c_char_p
     lib.edgel_context_create.argtypes = [ctypes.c_int, ctypes.POINTER(_ContextOptions),
@@ -159,6 +160,9 @@ _ADDRESS = {name: ctypes.cast(getattr(_lib, name), ctypes.c_void_p).value
 
 def library_version() -> int:
     return int(_lib.edgel_version_number())
+
+
+__version__ = _lib.edgel_version_string().decode()  # the library's: one version for both
 
 
 class EdgelError(RuntimeError):

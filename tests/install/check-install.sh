@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds tests/install/consumer.c against an installed edgel (argument: the prefix), once
-# through pkg-config and once through CMake's find_package, and runs both.
+# Checks an installed edgel (argument: the prefix): tests/install/consumer.c built once
+# through pkg-config and once through CMake's find_package, each run; and the installed
+# command, which must run without LD_LIBRARY_PATH and find its sample image from any
+# directory.
 set -euo pipefail
 prefix=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -8,8 +10,11 @@ work=$(mktemp -d)
 libdir=$(dirname "$(find "$prefix" -name libedgel.so | head -n1)")
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 cc "$here/consumer.c" -o "$work/pc" $(pkg-config --cflags --libs edgel)
-LD_LIBRARY_PATH=$libdir "$work/pc"
+echo "pkg-config consumer: $(LD_LIBRARY_PATH=$libdir "$work/pc")"
 cmake -S "$here" -B "$work/cm" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$work/cm" >/dev/null
-LD_LIBRARY_PATH=$libdir "$work/cm/consumer"
+echo "CMake consumer:      $(LD_LIBRARY_PATH=$libdir "$work/cm/consumer")"
+(cd "$work" && env -u LD_LIBRARY_PATH "$prefix/bin/edgel" --version >/dev/null &&
+ env -u LD_LIBRARY_PATH "$prefix/bin/edgel" bench --sizes 64x48 --runs 1 >/dev/null)
+echo "installed command:   $prefix/bin/edgel runs and finds its sample from $work"
 rm -rf "$work"

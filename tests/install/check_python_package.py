@@ -2,7 +2,10 @@
 must load its own bundled library and give cv2.Canny's bytes. Argument: the samples folder."""
 import os
 import pathlib
+import shutil
+import subprocess
 import sys
+import tempfile
 
 import cv2
 import numpy as np
@@ -44,5 +47,28 @@ try:
     check(False, "NaN threshold accepted")
 except edgel.EdgelError as e:
     check(e.status == "EDGEL_ERROR_INVALID_ARGUMENT", f"NaN threshold gave {e.status}")
+# The package's version, and its `edgel` command on PATH: it runs the bundled program, which
+# finds the bundled library and sample image from any directory.
+check(edgel.__version__ == "%d.%d.%d" % (edgel.VERSION_NUMBER // 10000,
+                                         edgel.VERSION_NUMBER // 100 % 100,
+                                         edgel.VERSION_NUMBER % 100),
+      f"__version__ {edgel.__version__}")
+command = shutil.which("edgel", path=os.path.dirname(sys.executable))
+check(command is not None, "pip install . put no edgel command beside python")
+if command:
+    with tempfile.TemporaryDirectory() as work:
+        env = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "EDGEL_LIBRARY")}
+        r = subprocess.run([command, "--version"], capture_output=True, text=True, cwd=work, env=env)
+        check(r.returncode == 0 and edgel.__version__ in r.stdout, f"edgel --version: {r.stderr}")
+        r = subprocess.run([command, "bench", "--sizes", "64x48", "--runs", "1"],
+                           capture_output=True, text=True, cwd=work, env=env)
+        check(r.returncode == 0 and "| 64x48 |" in r.stdout, f"edgel bench: {r.stderr}")
+        out = os.path.join(work, "e.png")
+        r = subprocess.run([command, "detect", str(samples / "camera.png"), "-o", out, "-q"],
+                           capture_output=True, text=True, cwd=work, env=env)
+        gray = cv2.imread(str(samples / "camera.png"), cv2.IMREAD_GRAYSCALE)
+        check(r.returncode == 0 and np.array_equal(cv2.imread(out, cv2.IMREAD_UNCHANGED),
+                                                   cv2.Canny(gray, 50, 150)),
+              f"edgel detect: {r.stderr}")
 print(f"python_package: {checks - failures} passed, {failures} failed")
 sys.exit(1 if failures else 0)

@@ -1,6 +1,10 @@
 """Shared set-up of the Python test suites: where libedgel, the edgel command and the test
 images are, and OpenCV run multi-threaded (its single-thread path may switch to IPP, which
-is a different implementation)."""
+is a different implementation).
+
+Photographs: every run tests the bundled samples (CC0, samples/) and JPEG versions of them;
+the 500 BSDS500 photographs are an extended set, added where ../shared/data/bsds500 (or
+$EDGEL_BSDS500) holds them, and required with EDGEL_REQUIRE_BSDS=1."""
 import os
 import pathlib
 import sys
@@ -23,18 +27,33 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs an NVIDIA GPU (run by scripts/gpu-check.sh)")
 
 
+SAMPLES = ROOT / "samples"
+
+
+def default_photos(folder):
+    """The samples, each also as JPEG of quality 75 and 95 (written here with cv2), JPEGs
+    first: the photographs every run tests."""
+    jpegs, pngs = [], sorted(SAMPLES.glob("*.png"))
+    for png in pngs:
+        img = cv2.imread(str(png), cv2.IMREAD_COLOR)
+        for quality in (75, 95):
+            f = folder / f"{png.stem}-q{quality}.jpg"
+            cv2.imwrite(str(f), img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+            jpegs.append(f)
+    return jpegs + pngs
+
+
 def bsds_images():
     files = sorted(BSDS.glob("*/*.jpg"))
-    if not files:
-        if os.environ.get("EDGEL_REQUIRE_BSDS") == "1":
-            raise RuntimeError(f"BSDS500 images not found under {BSDS}")
-        pytest.skip(f"BSDS500 images not found under {BSDS}")
+    if not files and os.environ.get("EDGEL_REQUIRE_BSDS") == "1":
+        raise RuntimeError(f"BSDS500 images not found under {BSDS} (EDGEL_REQUIRE_BSDS=1)")
     return files
 
 
 @pytest.fixture(scope="session")
-def bsds():
-    return bsds_images()
+def photo_files(tmp_path_factory):
+    """Every photograph of this run: the default set, then BSDS500 where present."""
+    return default_photos(tmp_path_factory.mktemp("photos")) + bsds_images()
 
 
 @pytest.fixture(scope="session")

@@ -110,8 +110,8 @@ def test_detect_colour_max_channel_pgm_and_ppm(edgel_cmd, tmp_path):
     assert np.array_equal(cv2.imread(str(out), cv2.IMREAD_UNCHANGED), cv2.Canny(gray, 50, 150))
 
 
-def test_detect_jpeg_and_stages(edgel_cmd, tmp_path, bsds):
-    jpg = bsds[0]
+def test_detect_jpeg_and_stages(edgel_cmd, tmp_path, photo_files):
+    jpg = photo_files[0]
     bgr = cv2.imread(str(jpg), cv2.IMREAD_COLOR)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     r = run(edgel_cmd, "detect", jpg, "-o", tmp_path / "g.png", "--stage", "gray")

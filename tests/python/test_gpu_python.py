@@ -17,8 +17,8 @@ except cupy.cuda.runtime.CUDARuntimeError:
 
 
 @pytest.fixture(scope="module")
-def photos(bsds):
-    return [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in bsds[:20]]
+def photos(photo_files):
+    return [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in photo_files[:20]]
 
 
 def test_cupy_in_cupy_out(photos):

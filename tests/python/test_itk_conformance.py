@@ -53,8 +53,8 @@ def check(a, variance, upper, lower, what, maximum_error=0.01, ctx=None):
     return edges
 
 
-def test_bsds500_every_image(bsds):
-    for i, path in enumerate(bsds):
+def test_every_photo(photo_files):
+    for i, path in enumerate(photo_files):
         gray = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE).astype(np.float32)
         variance = VARIANCES[1 + i % (len(VARIANCES) - 3)]
         upper, lower = THRESHOLDS[1 + i % (len(THRESHOLDS) - 1)]
