@@ -326,9 +326,10 @@ edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
     job.stages = stages;
     EDGEL_TRY(edgel_cpu_map_init(&ws->map, job.w, job.h, &job.map));
 
-    /* Two stripes a thread, taken as threads finish: a thread that loses its core to
-     * another process delays one small stripe, not half the frame. */
-    job.nstripes = threads > 1 ? (2 * threads < job.h ? 2 * threads : job.h) : 1;
+    /* A stripe a thread (the pool runs no more threads than cores): each stripe's halo rows
+     * and its joins across stripe borders cost time that more stripes would multiply. */
+    job.nstripes = threads < edgel_cpu_count() ? threads : edgel_cpu_count();
+    job.nstripes = job.nstripes < job.h ? job.nstripes : job.h;
     atomic_init(&job.failed, 0);
     edgel_cpu_parallel_for(threads, job.nstripes, canny_stripe, &job);
 

@@ -170,8 +170,9 @@ edgel_status edgel_cpu_canny_itk(int threads, edgel_cpu_workspace *ws,
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the itk preset's images");
     EDGEL_TRY(edgel_cpu_map_init(&ws->map, job.w, job.h, &job.map));
 
-    /* Two stripes a thread, taken as threads finish (as the opencv preset's). */
-    job.nstripes = threads > 1 ? (2 * threads < job.h ? 2 * threads : job.h) : 1;
+    /* A stripe a thread, as the opencv preset's. */
+    job.nstripes = threads < edgel_cpu_count() ? threads : edgel_cpu_count();
+    job.nstripes = job.nstripes < job.h ? job.nstripes : job.h;
     const int nstripes = job.nstripes;
     atomic_init(&job.failed, 0);
     for (int phase = 0; phase < 4 && !atomic_load(&job.failed); phase++) {

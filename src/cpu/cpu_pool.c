@@ -1,29 +1,39 @@
-/* The CPU backend's worker pool (cpu_pool.h): workers spin briefly, then sleep. */
+/* The CPU backend's worker pool (cpu_pool.h): workers spin briefly, then sleep. A job is
+ * published by a generation number; workers read it without a lock (a seqlock), and the
+ * condition variables are touched only when a thread actually sleeps, so that the stages of
+ * one call pass between threads without system calls. */
 #define _GNU_SOURCE /* pthread_atfork is POSIX; clock_gettime */
 #include "cpu/cpu_pool.h"
 #include "cpu/cpu.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
 
-/* How long a waiting thread spins before it sleeps: long enough to catch the next stage of a
- * call, short enough to cost nothing on a busy machine. */
-#define SPIN_NS 50000
+/* How a waiting thread waits: it spins for SPIN_NS, then yields its core to whoever else
+ * wants it until YIELD_NS, then sleeps. Long enough to catch the next stage of a call
+ * without a wake-up (a futex wake of 15 sleeping threads costs more than a small stage),
+ * short enough to cost little on a busy machine (OpenMP's default spin lasts milliseconds,
+ * and a thread spinning at a barrier keeps the core its late partner needs). */
+#define SPIN_NS 20000
+#define YIELD_NS 300000
 
 enum { MAX_WORKERS = 1023 };
 
+typedef void (*job_fn)(void *, int, int);
+
 static struct {
-    pthread_mutex_t lock; /* guards the job, `workers` and the condition variables */
+    pthread_mutex_t lock; /* guards `workers` and the sleeps on the condition variables */
     pthread_cond_t wake, done;
-    int workers;                   /* started (each waits for jobs until the process ends) */
-    unsigned long generation;      /* of the job below; workers run each generation once */
-    void (*fn)(void *, int, int);
-    void *arg;
-    int nthreads;
-    atomic_ulong published;        /* generation, readable without the lock (the spin) */
-    atomic_int pending;            /* workers of this job that have not returned */
+    int workers;                 /* started (each waits for jobs until the process ends) */
+    _Atomic(job_fn) fn;          /* the job, written before its generation is published */
+    _Atomic(void *) arg;
+    atomic_int nthreads;
+    atomic_ulong generation;     /* of the job, even; odd while the job is being written */
+    atomic_int pending;          /* workers of this job that have not returned */
+    atomic_int sleeping_workers, caller_sleeping;
 } pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER,
           .done = PTHREAD_COND_INITIALIZER};
 
@@ -43,24 +53,49 @@ static long long now_ns(void)
     return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Spins until cond(arg) holds or SPIN_NS pass; true when it holds. */
-static int spin_until(int (*cond)(unsigned long), unsigned long arg)
-{
-    const long long end = now_ns() + SPIN_NS;
-    for (int i = 1;; i++) {
-        if (cond(arg))
-            return 1;
-        relax();
-        if (i % 64 == 0 && now_ns() > end)
-            return 0;
-    }
-}
-
-static int published_after(unsigned long seen) { return atomic_load(&pool.published) != seen; }
+static int new_generation(unsigned long seen) { return atomic_load(&pool.generation) != seen; }
 static int all_returned(unsigned long unused)
 {
     (void)unused;
     return atomic_load(&pool.pending) == 0;
+}
+
+/* Waits until cond(arg): spins, yields, then sleeps on `cv`, counted in `sleepers`
+ * (the waker signals only when someone sleeps: it publishes first and then reads the count,
+ * the sleeper counts itself first and then re-checks, so one of them sees the other). */
+static void wait_until(int (*cond)(unsigned long), unsigned long arg, pthread_cond_t *cv,
+                       atomic_int *sleepers)
+{
+    const long long start = now_ns();
+    for (int i = 1; !cond(arg); i++) {
+        relax();
+        if (i % 64 != 0)
+            continue;
+        const long long waited = now_ns() - start;
+        if (waited > SPIN_NS && waited <= YIELD_NS) {
+            sched_yield();
+        } else if (waited > YIELD_NS) {
+            pthread_mutex_lock(&pool.lock);
+            atomic_fetch_add(sleepers, 1);
+            while (!cond(arg))
+                pthread_cond_wait(cv, &pool.lock);
+            atomic_fetch_sub(sleepers, 1);
+            pthread_mutex_unlock(&pool.lock);
+            return;
+        }
+    }
+}
+
+static void wake_sleepers(pthread_cond_t *cv, atomic_int *sleepers, int all)
+{
+    if (atomic_load(sleepers) == 0)
+        return;
+    pthread_mutex_lock(&pool.lock);
+    if (all)
+        pthread_cond_broadcast(cv);
+    else
+        pthread_cond_signal(cv);
+    pthread_mutex_unlock(&pool.lock);
 }
 
 static void *worker(void *index)
@@ -68,32 +103,35 @@ static void *worker(void *index)
     const int t = (int)(intptr_t)index; /* 1..workers: the caller is thread 0 */
     unsigned long seen = 0;
     for (;;) {
-        spin_until(published_after, seen);
-        pthread_mutex_lock(&pool.lock);
-        while (pool.generation == seen)
-            pthread_cond_wait(&pool.wake, &pool.lock);
-        seen = pool.generation;
-        void (*fn)(void *, int, int) = pool.fn;
-        void *arg = pool.arg;
-        const int n = pool.nthreads;
-        pthread_mutex_unlock(&pool.lock);
+        wait_until(new_generation, seen, &pool.wake, &pool.sleeping_workers);
+        /* The job of one generation: read again if a newer one came meanwhile. */
+        unsigned long g;
+        job_fn fn;
+        void *arg;
+        int n;
+        do {
+            while ((g = atomic_load(&pool.generation)) & 1)
+                relax(); /* the caller is writing the job (a few stores) */
+            fn = atomic_load(&pool.fn);
+            arg = atomic_load(&pool.arg);
+            n = atomic_load(&pool.nthreads);
+        } while (g != atomic_load(&pool.generation));
+        seen = g;
         if (t >= n)
             continue; /* not needed for this job */
         fn(arg, t, n);
-        if (atomic_fetch_sub(&pool.pending, 1) == 1) {
-            pthread_mutex_lock(&pool.lock);
-            pthread_cond_signal(&pool.done);
-            pthread_mutex_unlock(&pool.lock);
-        }
+        if (atomic_fetch_sub(&pool.pending, 1) == 1)
+            wake_sleepers(&pool.done, &pool.caller_sleeping, 0);
     }
     return NULL;
 }
 
-/* Starts workers up to `want`; returns how many there are. Called holding the lock. */
+/* Starts workers up to `want`; returns how many there are. */
 static int grow(int want)
 {
     if (want > MAX_WORKERS)
         want = MAX_WORKERS;
+    pthread_mutex_lock(&pool.lock);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -104,7 +142,9 @@ static int grow(int want)
         pool.workers++;
     }
     pthread_attr_destroy(&attr);
-    return pool.workers;
+    const int n = pool.workers;
+    pthread_mutex_unlock(&pool.lock);
+    return n;
 }
 
 /* A child of fork() has none of the parent's workers: it starts afresh. */
@@ -115,6 +155,8 @@ static void forget_workers(void)
     pthread_cond_init(&pool.done, NULL);
     pool.workers = 0;
     atomic_store(&pool.pending, 0);
+    atomic_store(&pool.sleeping_workers, 0);
+    atomic_store(&pool.caller_sleeping, 0);
     atomic_flag_clear(&pool_in_use);
 }
 
@@ -132,26 +174,19 @@ void edgel_cpu_parallel(int threads, void (*fn)(void *arg, int thread, int nthre
         return;
     }
     pthread_once(&atfork_once, register_atfork);
-    pthread_mutex_lock(&pool.lock);
     const int workers = grow(threads - 1);
     const int n = workers + 1 < threads ? workers + 1 : threads;
-    pool.fn = fn;
-    pool.arg = arg;
-    pool.nthreads = n;
+    atomic_fetch_add(&pool.generation, 1); /* odd: a reader of the last job reads again */
+    atomic_store(&pool.fn, fn);
+    atomic_store(&pool.arg, arg);
+    atomic_store(&pool.nthreads, n);
     atomic_store(&pool.pending, n - 1);
-    pool.generation++;
-    atomic_store(&pool.published, pool.generation);
-    pthread_cond_broadcast(&pool.wake);
-    pthread_mutex_unlock(&pool.lock);
+    atomic_fetch_add(&pool.generation, 1);
+    wake_sleepers(&pool.wake, &pool.sleeping_workers, 1);
 
     fn(arg, 0, n);
 
-    if (!spin_until(all_returned, 0)) {
-        pthread_mutex_lock(&pool.lock);
-        while (atomic_load(&pool.pending) != 0)
-            pthread_cond_wait(&pool.done, &pool.lock);
-        pthread_mutex_unlock(&pool.lock);
-    }
+    wait_until(all_returned, 0, &pool.done, &pool.caller_sleeping);
     atomic_flag_clear(&pool_in_use);
 }
 
@@ -183,6 +218,11 @@ void edgel_cpu_parallel_for(int threads, int count, void (*fn)(void *arg, int in
         return;
     if (threads > count)
         threads = count;
+    if (threads <= 1) { /* no job to share */
+        for (int i = 0; i < count; i++)
+            fn(arg, i);
+        return;
+    }
     const int chunk = count / (threads * 8) > 1 ? count / (threads * 8) : 1;
     for_job job = {fn, arg, count, chunk, 0};
     edgel_cpu_parallel(threads, run_chunks, &job);
