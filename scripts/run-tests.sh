@@ -18,6 +18,9 @@ py=$root/.venv/bin/python
 echo "== build"
 bash scripts/build.sh >/dev/null
 
+echo "== layers (includes follow src/'s layers)"
+bash scripts/check-layers.sh
+
 echo "== C tests"
 ctest --test-dir build --output-on-failure
 

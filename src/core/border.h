@@ -6,7 +6,7 @@
 #ifndef EDGEL_CORE_BORDER_H
 #define EDGEL_CORE_BORDER_H
 
-#include "core/pixel_math.h"
+#include "core/host_device.h"
 #include "edgel.h"
 
 /* The index p reads from, or -1 where a constant border gives border_value. */

@@ -1,4 +1,5 @@
 /* The convolution engine's parameters, kernel normalisation and method choice. */
+#include "core/backend.h"
 #include "core/filter.h"
 #include "core/params.h"
 #include "core/status.h"
@@ -28,8 +29,7 @@ void edgel_filter_plan_free(edgel_filter_plan *plan)
     plan->taps = plan->kx = plan->ky = NULL;
 }
 
-/* The least m >= n whose prime factors are all at most `largest` (5 or 7), even if asked. */
-static int smooth_size(int n, int largest, int even)
+int edgel_smooth_size(int n, int largest, int even)
 {
     static const int primes[] = {2, 3, 5, 7};
     for (int m = n > 2 ? n : 2;; m++) {
@@ -42,108 +42,8 @@ static int smooth_size(int n, int largest, int even)
     }
 }
 
-int edgel_fft_size(int n) { return n <= 1 ? 1 : smooth_size(n, 7, 0); }
+int edgel_fft_size(int n) { return n <= 1 ? 1 : edgel_smooth_size(n, 7, 0); }
 
-/* An even product of 2, 3 and 5 (KissFFT is fastest there) of at least n. */
-static int even_235(int n) { return smooth_size(n, 5, 1); }
-
-/* Output blocks of n - k + 1 along an axis of extended side e. */
-static int tile_blocks(int n, int k, int e)
-{
-    const int b = n - k + 1;
-    return (e - k + 1 + b - 1) / b;
-}
-
-/* Blocks of n - k + 1 outputs, each an n-point transform plus a fixed cost per block. */
-static double tile_work(int n, int k, int e)
-{
-    return (double)tile_blocks(n, k, e) * (n * log2((double)n) + 64.0);
-}
-
-/* The CPU FFT's predicted time (ns) for a grid whose sides have tile_work wx, wy and
- * tile_blocks bx, by: the work over the threads the tiles can keep busy (a frame of few
- * tiles leaves threads idle). */
-static double grid_cost(const edgel_filter_plan *p, double wx, int bx, double wy, int by,
-                        int threads)
-{
-    const double jobs = (double)bx * by * p->cn;
-    return 0.64 * wx * wy * p->cn / (jobs < threads ? jobs : threads);
-}
-
-static double tiles_cost(const edgel_filter_plan *p, int nx, int ny, int threads)
-{
-    const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
-    return grid_cost(p, tile_work(nx, p->kw, ew), tile_blocks(nx, p->kw, ew),
-                     tile_work(ny, p->kh, eh), tile_blocks(ny, p->kh, eh), threads);
-}
-
-/* Even products of 2, 3 and 5 in [lo, hi], ascending, at most `max` of them. */
-static int grid_sides(int lo, int hi, int *out, int max)
-{
-    int n = 0;
-    for (long p2 = 2; p2 <= hi; p2 *= 2)
-        for (long p3 = p2; p3 <= hi; p3 *= 3)
-            for (long v = p3; v <= hi && n < max; v *= 5)
-                if (v >= lo)
-                    out[n++] = (int)v;
-    for (int i = 1; i < n; i++) /* insertion sort: a few dozen values */
-        for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
-            const int t = out[j];
-            out[j] = out[j - 1];
-            out[j - 1] = t;
-        }
-    return n;
-}
-
-/* The CPU FFT's grid (nx x ny, even products of 2, 3 and 5) with the least predicted time on
- * EDGEL_FFT_TILE_THREADS threads: little work per output, and enough tiles to share. Found
- * once per plan and kept in it. */
-static void fft_tiles(edgel_filter_plan *p)
-{
-    if (p->fft_nx)
-        return;
-    /* The last grid found on this thread: calls repeat sizes, and the search costs a call
-     * of 1024x1024 about 20 us. */
-    static _Thread_local struct {
-        int w, h, cn, kw, kh, nx, ny;
-    } last;
-    if (last.nx && last.w == p->w && last.h == p->h && last.cn == p->cn && last.kw == p->kw &&
-        last.kh == p->kh) {
-        p->fft_nx = last.nx;
-        p->fft_ny = last.ny;
-        return;
-    }
-    int *nx = &p->fft_nx, *ny = &p->fft_ny;
-    const int threads = EDGEL_FFT_TILE_THREADS; /* not the context's: see filter.h */
-    const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
-    const int capx = even_235(ew), capy = even_235(eh);
-    int xs[96], ys[96];
-    const int cx = grid_sides(p->kw + 1 > 32 ? p->kw + 1 : 32, capx < 4 * p->kw + 1024 ? capx - 1
-                             : 4 * p->kw + 1024, xs, 96);
-    const int cy = grid_sides(p->kh + 1 > 32 ? p->kh + 1 : 32, capy < 4 * p->kh + 1024 ? capy - 1
-                             : 4 * p->kh + 1024, ys, 96);
-    *nx = capx;
-    *ny = capy;
-    double best = tiles_cost(p, capx, capy, threads);
-    /* each side's terms once (the logarithms of 96 x 96 pairs cost auto 70 us a call) */
-    double wx[96], wy[96];
-    int bx[96], by[96];
-    for (int i = 0; i < cx; i++)
-        wx[i] = tile_work(xs[i], p->kw, ew), bx[i] = tile_blocks(xs[i], p->kw, ew);
-    for (int j = 0; j < cy; j++)
-        wy[j] = tile_work(ys[j], p->kh, eh), by[j] = tile_blocks(ys[j], p->kh, eh);
-    for (int i = 0; i < cx; i++)
-        for (int j = 0; j < cy; j++) {
-            const double c = grid_cost(p, wx[i], bx[i], wy[j], by[j], threads);
-            if (c < best * 0.98) { /* near ties: the larger grid, fewer fixed costs */
-                best = c;
-                *nx = xs[i];
-                *ny = ys[j];
-            }
-        }
-    last.w = p->w, last.h = p->h, last.cn = p->cn, last.kw = p->kw, last.kh = p->kh;
-    last.nx = *nx, last.ny = *ny;
-}
 
 /* kx, ky with taps = ky * kx within float precision, else 0. */
 static int separate(edgel_filter_plan *p)
@@ -250,40 +150,8 @@ void edgel_filter_plan_gaussian(int w, int h, int cn, int ksize, double sigma,
     edgel_gaussian_kernel_q8(p->kh, sigma, p->qy);
 }
 
-/* Predicted time of a method in nanoseconds, fitted to the times bench/bench_filter.py
- * measured on an NVIDIA H200 and its 16-core host (2026-11-22, docs/benchmarks.md). Only
- * the ratios between methods matter. */
-static double predicted_cost(edgel_filter_plan *p, edgel_conv_method m, edgel_backend b,
-                             int threads)
-{
-    const double values = (double)p->w * p->h * p->cn;
-    const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
-    if (b == EDGEL_BACKEND_CUDA) {
-        if (m == EDGEL_CONV_DIRECT) { /* throughput, or one block's chain of taps when few */
-            const double blocks = ceil(p->w / 32.0) * ceil(p->h / 64.0) * p->cn;
-            const double busy = values * 0.000156 * p->nonzero;
-            const double chain = ceil(blocks / 264.0) * p->nonzero * 60.0;
-            return (busy > chain ? busy : chain) + values * 0.0045 + 8000;
-        }
-        if (m == EDGEL_CONV_SEPARABLE)
-            return values * (0.0004 * (p->kw + p->kh) + 0.012) + 12000;
-        /* two transforms per channel; the kernel's spectrum is reused while it stays */
-        const double area = (double)edgel_fft_size(ew) * edgel_fft_size(eh);
-        return area * log2(area) * (2.0 * p->cn + 0.25) * 0.000636 + 45000;
-    }
-    const double rows = threads < p->h ? threads : p->h;
-    if (m == EDGEL_CONV_DIRECT) { /* rows blocked for dense kernels: fewer loads per tap */
-        const int blocked = p->nonzero == p->kw * p->kh && p->kh >= EDGEL_CPU_BLOCK_MIN_KH;
-        return values * ((blocked ? 0.05 : 0.08) * p->nonzero + 1.6) / rows + 20000;
-    }
-    if (m == EDGEL_CONV_SEPARABLE)
-        return values * (0.08 * (p->kw + p->kh) + 3.0) / rows + 30000;
-    fft_tiles(p);
-    return tiles_cost(p, p->fft_nx, p->fft_ny, threads) + 250000;
-}
-
-static edgel_conv_method choose(edgel_filter_plan *p, edgel_backend b, int fft_ok,
-                                int threads)
+/* The method for `auto`: rules of exactness first, then the backend's cost model. */
+static edgel_conv_method choose(edgel_filter_plan *p, const edgel_backend_ops *ops, void *state)
 {
     /* Integers reach the exact value, so OpenCV's bytes, faster than any float method. */
     if (p->fixed_point)
@@ -292,15 +160,15 @@ static edgel_conv_method choose(edgel_filter_plan *p, edgel_backend b, int fft_o
     if (p->in_type == EDGEL_U8 && p->out_type == EDGEL_U8 && p->nonzero < EDGEL_OPENCV_DFT_TAPS)
         return EDGEL_CONV_DIRECT;
     edgel_conv_method best = EDGEL_CONV_DIRECT;
-    double cost = predicted_cost(p, EDGEL_CONV_DIRECT, b, threads);
-    const double separable = p->kx ? predicted_cost(p, EDGEL_CONV_SEPARABLE, b, threads) : cost;
-    if (separable < cost) {
-        best = EDGEL_CONV_SEPARABLE;
-        cost = separable;
+    double cost = ops->filter_cost(state, p, EDGEL_CONV_DIRECT, INFINITY);
+    if (p->kx) {
+        const double separable = ops->filter_cost(state, p, EDGEL_CONV_SEPARABLE, cost);
+        if (separable < cost) {
+            best = EDGEL_CONV_SEPARABLE;
+            cost = separable;
+        }
     }
-    /* Where the FFT's fixed cost alone exceeds the job, there is no need to size its tiles. */
-    const double fft_fixed = b == EDGEL_BACKEND_CUDA ? 45000 : 250000;
-    if (fft_ok && cost > fft_fixed && predicted_cost(p, EDGEL_CONV_FFT, b, threads) < cost)
+    if (ops->has_fft(state) && ops->filter_cost(state, p, EDGEL_CONV_FFT, cost) < cost)
         best = EDGEL_CONV_FFT;
     return best;
 }
@@ -353,9 +221,10 @@ edgel_status edgel_filter_params_check(const edgel_filter_params *params)
 edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edgel_image *src,
                                     const edgel_image *dst, const edgel_image *kernel,
                                     const float *kx, int kw, const float *ky, int kh,
-                                    edgel_backend backend, int threads, int fft_ok,
+                                    const edgel_backend_ops *ops, void *state,
                                     edgel_filter_plan *plan)
 {
+    const int fft_ok = ops->has_fft(state);
     memset(plan, 0, sizeof *plan);
     EDGEL_TRY(edgel_filter_params_check(params));
     if (kernel) {
@@ -417,8 +286,6 @@ edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edg
         return st;
     }
     plan->method = params->method != EDGEL_CONV_AUTO ? params->method
-                                                     : choose(plan, backend, fft_ok, threads);
-    if (plan->method == EDGEL_CONV_FFT && backend != EDGEL_BACKEND_CUDA)
-        fft_tiles(plan);
+                                                     : choose(plan, ops, state);
     return EDGEL_OK;
 }

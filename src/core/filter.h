@@ -32,12 +32,13 @@ typedef struct edgel_filter_plan {
 } edgel_filter_plan;
 
 /* Builds a plan: checks the parameters and the kernel (a host f32 view, or kx/ky), flips
- * for convolution, detects rank-1 kernels, resolves the method for `backend` with `threads`
- * CPU threads (fft_ok: the backend has an FFT). The views have been checked by the caller. */
+ * for convolution, detects rank-1 kernels, resolves `auto` with the backend's cost model.
+ * The views have been checked by the caller. */
+struct edgel_backend_ops;
 edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edgel_image *src,
                                     const edgel_image *dst, const edgel_image *kernel,
                                     const float *kx, int kw, const float *ky, int kh,
-                                    edgel_backend backend, int threads, int fft_ok,
+                                    const struct edgel_backend_ops *ops, void *state,
                                     edgel_filter_plan *plan);
 void edgel_filter_plan_free(edgel_filter_plan *plan);
 
@@ -53,6 +54,8 @@ void edgel_filter_plan_gaussian(int w, int h, int cn, int ksize, double sigma,
 
 /* Padded FFT side for n (a product of 2, 3, 5 and 7, at least n). */
 int edgel_fft_size(int n);
+/* The least m >= n whose prime factors are all at most `largest` (5 or 7), even if asked. */
+int edgel_smooth_size(int n, int largest, int even);
 /* The CPU FFT's grid is sized for this many threads, not the context's: tiles decide the float
  * rounding, and every thread count must give the same floats. */
 #define EDGEL_FFT_TILE_THREADS 16

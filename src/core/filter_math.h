@@ -12,7 +12,9 @@
 #ifndef EDGEL_CORE_FILTER_MATH_H
 #define EDGEL_CORE_FILTER_MATH_H
 
-#include "core/pixel_math.h"
+#include "core/host_device.h"
+
+#include <stdint.h>
 
 #include <math.h>
 

@@ -12,8 +12,9 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#include "core/pixel_math.h"
+#include "core/opencv_math.h" /* the hysteresis map values and edgel_clamp_index */
 
 /* The 3x3 neighbourhood of (x, y) in a w x h float image of `stride` floats per row, borders
  * replicated (ITK's ZeroFluxNeumannBoundaryCondition). */

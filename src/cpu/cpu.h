@@ -3,6 +3,7 @@
 #define EDGEL_CPU_H
 
 #include "edgel.h"
+#include "core/host_pool.h"
 #include "core/params.h"
 
 #ifdef __cplusplus
@@ -31,16 +32,6 @@ extern "C" {
         for (int c_ = 0; c_ < (cn); c_++)                                            \
             (out)[xx_ * (cn) + c_] = sx_ < 0 ? (bv) : (out)[((ax) + sx_) * (cn) + c_]; \
     }
-
-/* Number of online cores (at least 1). */
-int edgel_cpu_count(void);
-
-/* Stripes of rows [y0, y1) for task `i` of `n` over `height` rows. */
-static inline void edgel_stripe(int i, int n, int height, int *y0, int *y1)
-{
-    *y0 = (int)((long long)height * i / n);
-    *y1 = (int)((long long)height * (i + 1) / n);
-}
 
 edgel_status edgel_cpu_to_gray(int threads, edgel_gray order, const edgel_image *src,
                                const edgel_image *gray);
@@ -94,15 +85,16 @@ edgel_status edgel_cpu_filter(int threads, const struct edgel_filter_plan *plan,
 /* The separable method in fixed point (plan->fixed_point; cpu_fixed_filter.c). */
 edgel_status edgel_cpu_filter_fixed(int threads, const struct edgel_filter_plan *plan,
                                     const edgel_image *src, const edgel_image *dst);
+/* The predicted time in ns of method m for a plan on `threads` threads (cpu_filter_cost.c);
+ * FFT: anything above `bound` may come back early. */
+double edgel_cpu_filter_cost(struct edgel_filter_plan *plan, edgel_conv_method m, int threads,
+                             double bound);
+/* The FFT method's tile grid, kept in the plan (plan->fft_nx, fft_ny). */
+void edgel_cpu_fft_tiles(struct edgel_filter_plan *plan);
 /* KissFFT present (the CPU's FFT method). */
 int edgel_cpu_has_fft(void);
 edgel_status edgel_cpu_filter_fft(int threads, const struct edgel_filter_plan *plan,
                                   const edgel_image *src, const edgel_image *dst);
-
-/* Copies `rows` rows of `row_bytes` between pitched buffers, on up to `threads` threads
- * (large copies only: staging for the GPU backend). */
-void edgel_cpu_copy_rows(int threads, const uint8_t *src, size_t src_pitch, uint8_t *dst,
-                         size_t dst_pitch, size_t row_bytes, int rows);
 
 #ifdef __cplusplus
 }

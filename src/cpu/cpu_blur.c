@@ -5,10 +5,10 @@
  * fixed-point separable method (cpu_fixed_filter.c) with edgel_filter_plan_gaussian's plan.
  */
 #include "cpu/cpu.h"
-#include "cpu/cpu_pool.h"
+#include "core/host_pool.h"
 #include "core/filter.h"
 #include "core/image.h"
-#include "core/pixel_math.h"
+#include "core/opencv_math.h"
 
 edgel_status edgel_cpu_gaussian_blur(int threads, const edgel_image *src, const edgel_image *dst,
                                      int32_t ksize, double sigma)
@@ -56,6 +56,6 @@ static void blur_5x5_row(void *arg, int y)
 edgel_status edgel_cpu_blur_5x5_159(int threads, const edgel_image *src, const edgel_image *dst)
 {
     blur_job job = {src, dst};
-    edgel_cpu_parallel_for(threads, src->height, blur_5x5_row, &job);
+    edgel_host_parallel_for(threads, src->height, blur_5x5_row, &job);
     return EDGEL_OK;
 }

@@ -1,6 +1,6 @@
 /*
  * The Canny core of the opencv preset on the CPU: Sobel, magnitude, non-maximum suppression,
- * double threshold and hysteresis, with the exact arithmetic of src/core/pixel_math.h.
+ * double threshold and hysteresis, with the exact arithmetic of src/core/opencv_math.h.
  *
  * Work is split into stripes of rows. Each stripe streams its rows through a 3-row ring of
  * gradient lines (recomputing the row above and below it, so stripes share nothing), writes
@@ -10,10 +10,10 @@
  * the same bytes.
  */
 #include "cpu/cpu.h"
-#include "cpu/cpu_pool.h"
+#include "core/host_pool.h"
 #include "cpu/cpu_hysteresis.h"
 #include "core/image.h"
-#include "core/pixel_math.h"
+#include "core/opencv_math.h"
 #include "core/status.h"
 
 #include <stdatomic.h>
@@ -328,10 +328,10 @@ edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
 
     /* A stripe a thread (the pool runs no more threads than cores): each stripe's halo rows
      * and its joins across stripe borders cost time that more stripes would multiply. */
-    job.nstripes = threads < edgel_cpu_count() ? threads : edgel_cpu_count();
+    job.nstripes = threads < edgel_host_cores() ? threads : edgel_host_cores();
     job.nstripes = job.nstripes < job.h ? job.nstripes : job.h;
     atomic_init(&job.failed, 0);
-    edgel_cpu_parallel_for(threads, job.nstripes, canny_stripe, &job);
+    edgel_host_parallel_for(threads, job.nstripes, canny_stripe, &job);
 
     /* Across stripe borders. */
     const int nstripes = job.nstripes;

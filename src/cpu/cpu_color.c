@@ -1,8 +1,8 @@
 /* Colour to gray, as cv::cvtColor(RGB2GRAY/BGR2GRAY/RGBA2GRAY/BGRA2GRAY) for u8. */
 #include "cpu/cpu.h"
-#include "cpu/cpu_pool.h"
+#include "core/host_pool.h"
 #include "core/image.h"
-#include "core/pixel_math.h"
+#include "core/opencv_math.h"
 
 EDGEL_VECTOR_CLONES static void gray_row(const uint8_t *s, uint8_t *d, int w, int cn, int ri)
 {
@@ -31,6 +31,6 @@ edgel_status edgel_cpu_to_gray(int threads, edgel_gray order, const edgel_image 
                                const edgel_image *gray)
 {
     gray_job job = {src, gray, order == EDGEL_GRAY_BGR ? 2 : 0};
-    edgel_cpu_parallel_for(threads, src->height, gray_image_row, &job);
+    edgel_host_parallel_for(threads, src->height, gray_image_row, &job);
     return EDGEL_OK;
 }

@@ -12,7 +12,7 @@
 #include "core/image.h"
 #include "core/status.h"
 #include "cpu/cpu.h"
-#include "cpu/cpu_pool.h"
+#include "core/host_pool.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -178,7 +178,7 @@ edgel_status edgel_cpu_filter_fft(int threads, const edgel_filter_plan *p, const
     }
     fft_job job = {p, src, dst, k.spec, nx, ny, tiles_x, tiles_y, jobs, 0, failed};
     if (!failed)
-        edgel_cpu_parallel(threads < jobs ? threads : jobs, fft_tiles, &job);
+        edgel_host_parallel(threads < jobs ? threads : jobs, fft_tiles, &job);
     tile_free(&k);
     if (atomic_load(&job.failed))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for %dx%d FFT tiles", nx, ny);

@@ -10,7 +10,7 @@
 #include "core/image.h"
 #include "core/status.h"
 #include "cpu/cpu.h"
-#include "cpu/cpu_pool.h"
+#include "core/host_pool.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -440,9 +440,9 @@ edgel_status edgel_cpu_filter(int threads, const edgel_filter_plan *p, const edg
     tasks = tasks < threads ? tasks : threads;
     tasks = tasks < job.blocks ? tasks : job.blocks;
     if (job.separable)
-        edgel_cpu_parallel(tasks, filter_row_pass, &job);
+        edgel_host_parallel(tasks, filter_row_pass, &job);
     if (!atomic_load(&job.failed))
-        edgel_cpu_parallel(tasks, filter_blocks, &job);
+        edgel_host_parallel(tasks, filter_blocks, &job);
     free(xmap);
     free(job.rows);
     if (atomic_load(&job.failed))

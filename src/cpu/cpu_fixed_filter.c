@@ -1,6 +1,6 @@
 /*
  * The convolution engine's fixed-point separable method on the CPU: u8 -> u8 with taps
- * qx / 256 and qy / 256 (see edgel_fixed_point_round in core/pixel_math.h). It is OpenCV's
+ * qx / 256 and qy / 256 (see edgel_fixed_point_round in core/opencv_math.h). It is OpenCV's
  * GaussianBlur arithmetic, and it runs edgel's Canny pre-smoothing. Integer rows of 16-bit
  * lanes: twice the float methods' lanes, and no rounding to reproduce. Each stripe of output
  * rows keeps a ring of kh row-filtered lines, so each source row is filtered once a stripe.
@@ -8,10 +8,10 @@
 #include "core/border.h"
 #include "core/filter.h"
 #include "core/image.h"
-#include "core/pixel_math.h"
+#include "core/opencv_math.h"
 #include "core/status.h"
 #include "cpu/cpu.h"
-#include "cpu/cpu_pool.h"
+#include "core/host_pool.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -129,7 +129,7 @@ edgel_status edgel_cpu_filter_fixed(int threads, const edgel_filter_plan *p,
     stripes = stripes < threads ? stripes : threads;
     stripes = stripes < h ? stripes : h;
     fixed_job job = {p, src, dst, xmap, stripes, 0};
-    edgel_cpu_parallel_for(stripes, stripes, fixed_stripe_job, &job);
+    edgel_host_parallel_for(stripes, stripes, fixed_stripe_job, &job);
     free(xmap);
     if (atomic_load(&job.failed))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the filter's rows");

@@ -1,8 +1,8 @@
 /* Hysteresis over a stripe-filled map (see cpu_hysteresis.h). */
 #include "cpu/cpu_hysteresis.h"
-#include "cpu/cpu_pool.h"
+#include "core/host_pool.h"
 #include "core/image.h"
-#include "core/pixel_math.h"
+#include "core/opencv_math.h"
 #include "core/status.h"
 
 #include <stdlib.h>
@@ -133,5 +133,5 @@ static void write_edges_row(void *arg, int y)
 void edgel_cpu_write_edges(int threads, const edgel_cpu_map *map, const edgel_image *edges)
 {
     edges_job job = {map, edges};
-    edgel_cpu_parallel_for(threads, map->h, write_edges_row, &job);
+    edgel_host_parallel_for(threads, map->h, write_edges_row, &job);
 }

@@ -15,7 +15,7 @@
 #include "core/status.h"
 #include "cpu/cpu.h"
 #include "cpu/cpu_hysteresis.h"
-#include "cpu/cpu_pool.h"
+#include "core/host_pool.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -171,13 +171,13 @@ edgel_status edgel_cpu_canny_itk(int threads, edgel_cpu_workspace *ws,
     EDGEL_TRY(edgel_cpu_map_init(&ws->map, job.w, job.h, &job.map));
 
     /* A stripe a thread, as the opencv preset's. */
-    job.nstripes = threads < edgel_cpu_count() ? threads : edgel_cpu_count();
+    job.nstripes = threads < edgel_host_cores() ? threads : edgel_host_cores();
     job.nstripes = job.nstripes < job.h ? job.nstripes : job.h;
     const int nstripes = job.nstripes;
     atomic_init(&job.failed, 0);
     for (int phase = 0; phase < 4 && !atomic_load(&job.failed); phase++) {
         job.phase = phase;
-        edgel_cpu_parallel_for(threads, nstripes, itk_stripe, &job);
+        edgel_host_parallel_for(threads, nstripes, itk_stripe, &job);
     }
     int failed = atomic_load(&job.failed);
     if (!failed)

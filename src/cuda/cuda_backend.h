@@ -1,13 +1,20 @@
-/* Internal: the CUDA backend as the rest of the library sees it (plain C). Arguments have
- * been checked by src/core/api.c; views are all host or all device memory. */
+/* Internal: the CUDA backend as the rest of the library sees it (plain C): its table of
+ * functions (core/backend.h, cuda_ops.cu) and the launches behind it. Arguments have been
+ * checked by the entry points (src/api); views are all host or all device memory. */
 #ifndef EDGEL_CUDA_BACKEND_H
 #define EDGEL_CUDA_BACKEND_H
 
+#include "core/backend.h"
 #include "edgel.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+const edgel_backend_ops *edgel_cuda_ops(void);
+/* A context's state on `device` (EDGEL_ERROR_BACKEND_UNAVAILABLE without a usable one);
+ * `threads`: CPU threads for copying host images through pinned staging. */
+edgel_status edgel_cuda_backend_create(int device, int threads, void **state);
 
 typedef struct edgel_cuda_state edgel_cuda_state;
 

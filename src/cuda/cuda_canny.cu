@@ -23,7 +23,7 @@
 #include "core/image.h"
 #include "core/params.h"
 #include "core/status.h"
-#include "cpu/cpu.h"
+#include "core/host_pool.h"
 #include "cuda/cuda_internal.h"
 #include "cuda/cuda_kernels.cuh"
 
@@ -558,14 +558,14 @@ static edgel_status canny_device(edgel_cuda_state *s, const edgel_canny_params *
 static void pack_rows(int threads, const edgel_image *img, uint8_t *dst)
 {
     const size_t row = edgel_row_bytes(img);
-    edgel_cpu_copy_rows(threads, (const uint8_t *)img->data, img->pitch, dst, row, row,
+    edgel_host_copy_rows(threads, (const uint8_t *)img->data, img->pitch, dst, row, row,
                         img->height);
 }
 
 static void unpack_rows(int threads, const uint8_t *src, const edgel_image *img)
 {
     const size_t row = edgel_row_bytes(img);
-    edgel_cpu_copy_rows(threads, src, row, (uint8_t *)img->data, img->pitch, row, img->height);
+    edgel_host_copy_rows(threads, src, row, (uint8_t *)img->data, img->pitch, row, img->height);
 }
 
 static edgel_status finish_slot(host_slot *slot, int threads)

@@ -1,6 +1,6 @@
 /*
  * The convolution engine's fixed-point separable method on the GPU: u8 -> u8 with taps
- * qx / 256 and qy / 256 (see edgel_fixed_point_round in core/pixel_math.h), the arithmetic
+ * qx / 256 and qy / 256 (see edgel_fixed_point_round in core/opencv_math.h), the arithmetic
  * of the CPU's cpu_fixed_filter.c and of OpenCV's GaussianBlur. The Canny pre-smoothing runs
  * here too, on a batch of frames a launch (blockIdx.z).
  */
@@ -8,6 +8,7 @@
 
 #include "core/border.h"
 #include "core/filter.h"
+#include "core/opencv_math.h"
 
 #define FIXED_TILE 32      /* output tile side of the tile kernel (blockDim.x) */
 #define FIXED_ROWS 8       /* its blockDim.y */

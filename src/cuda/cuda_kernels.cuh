@@ -1,7 +1,7 @@
 /*
- * The kernels of the CUDA backend. Per-pixel arithmetic comes from src/core/pixel_math.h, the
+ * The kernels of the CUDA backend. Per-pixel arithmetic comes from src/core/opencv_math.h, the
  * same functions the CPU backend runs, so both backends compute the same bytes (the streaming
- * kernel runs their float forms, which tests/test_pixel_math.c checks against them).
+ * kernel runs their float forms, which tests/test_opencv_math.c checks against them).
  *
  * Canny runs in three launches, each over up to EDGEL_CUDA_MAX_FRAMES frames (blockIdx.z):
  *   canny_stream_kernel    the common case (gray u8, Sobel 3x3, no stage outputs): gradient,
@@ -21,7 +21,7 @@
 
 #include <stdint.h>
 
-#include "core/pixel_math.h"
+#include "core/opencv_math.h"
 #include "cuda/cuda_internal.h"
 
 #define EDGEL_TILE 32         /* tile side of the tile kernels and of the hysteresis */

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "core/pixel_math.h"
+#include "core/opencv_math.h"
 #include "test_random.h"
 
 static int32_t near(int32_t m, uint32_t r)
@@ -89,5 +89,5 @@ int main(void)
             for (int l2 = 0; l2 < 2; l2++)
                 bad += (float)edgel_magnitude(dx, dy, l2) != edgel_magnitude_f32((float)dx, (float)dy, l2);
     CHECK(bad == 0);
-    return check_summary("pixel_math");
+    return check_summary("opencv_math");
 }

@@ -2,17 +2,13 @@
  * The per-pixel arithmetic of the opencv preset, shared by the CPU and CUDA backends so that
  * both compute the same function. Everything here is integer and exact.
  */
-#ifndef EDGEL_CORE_PIXEL_MATH_H
-#define EDGEL_CORE_PIXEL_MATH_H
+#ifndef EDGEL_CORE_OPENCV_MATH_H
+#define EDGEL_CORE_OPENCV_MATH_H
 
 #include <math.h>
 #include <stdint.h>
 
-#if defined(__CUDACC__)
-#  define EDGEL_HD static inline __host__ __device__
-#else
-#  define EDGEL_HD static inline
-#endif
+#include "core/host_device.h"
 
 /* Hysteresis map values, as cv::Canny: 0 = weak candidate, 1 = not an edge, 2 = edge. */
 enum { EDGEL_MAP_WEAK = 0, EDGEL_MAP_NONE = 1, EDGEL_MAP_STRONG = 2 };

@@ -1,8 +1,9 @@
 /*
- * Public entry points: contexts, argument checks, and the Canny pipeline (gray conversion,
- * pre-smoothing, Canny core) dispatched to a backend. Backends receive checked arguments.
+ * Public entry points of Canny and its building blocks: argument checks, then the context's
+ * backend (core/backend.h), which receives checked arguments only.
  */
-#include "core/context.h"
+#include "api/context.h"
+#include "cpu/cpu_backend.h"
 #include "core/image.h"
 #include "core/params.h"
 #include "core/status.h"
@@ -10,133 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-void edgel_context_options_default(edgel_context_options *options)
-{
-    if (!options)
-        return;
-    options->threads = 0;
-    options->device = 0;
-}
-
-edgel_status edgel_context_create(edgel_backend backend, const edgel_context_options *options,
-                                  edgel_context **out)
-{
-    if (!out)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "out is NULL");
-    *out = NULL;
-    edgel_context_options opts;
-    edgel_context_options_default(&opts);
-    if (options)
-        opts = *options;
-    if (opts.threads < 0 || opts.threads > 1024)
-        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "threads %d must be in 0..1024 (0 = all cores)",
-                          (int)opts.threads);
-    if (opts.device < 0)
-        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "device %d must be >= 0", (int)opts.device);
-    if (backend != EDGEL_BACKEND_AUTO && backend != EDGEL_BACKEND_CPU &&
-        backend != EDGEL_BACKEND_CUDA)
-        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "unknown backend %d", (int)backend);
-#ifndef EDGEL_HAVE_CUDA
-    if (backend == EDGEL_BACKEND_CUDA)
-        return edgel_fail(EDGEL_ERROR_BACKEND_UNAVAILABLE,
-                          "this build of edgel has no CUDA backend (built without nvcc)");
-#endif
-    edgel_context *ctx = calloc(1, sizeof *ctx);
-    if (!ctx)
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a context");
-    ctx->backend = EDGEL_BACKEND_CPU;
-#ifdef EDGEL_HAVE_CUDA
-    /* auto: the GPU when one is present, else the CPU. */
-    if (backend == EDGEL_BACKEND_CUDA ||
-        (backend == EDGEL_BACKEND_AUTO && edgel_cuda_device_count() > opts.device)) {
-        edgel_status st = edgel_cuda_create(opts.device, opts.threads ? opts.threads
-                                                                      : edgel_cpu_count(),
-                                            &ctx->cuda);
-        if (st == EDGEL_OK)
-            ctx->backend = EDGEL_BACKEND_CUDA;
-        else if (backend == EDGEL_BACKEND_CUDA) {
-            free(ctx);
-            return st;
-        }
-    }
-#endif
-    ctx->threads = opts.threads ? opts.threads : edgel_cpu_count();
-    ctx->device = opts.device;
-    *out = ctx;
-    return EDGEL_OK;
-}
-
-void edgel_context_destroy(edgel_context *ctx)
-{
-    if (!ctx)
-        return;
-    edgel_cpu_workspace_free(&ctx->cpu);
-#ifdef EDGEL_HAVE_CUDA
-    edgel_cuda_destroy(ctx->cuda);
-#endif
-    free(ctx);
-}
-
-static edgel_status context_set_stream_held(edgel_context *ctx, void *stream)
-{
-#ifdef EDGEL_HAVE_CUDA
-    if (on_gpu(ctx))
-        return edgel_cuda_set_stream(ctx->cuda, stream);
-#endif
-    (void)ctx;
-    (void)stream;
-    return EDGEL_OK;
-}
-
-static edgel_status context_synchronize_held(edgel_context *ctx)
-{
-#ifdef EDGEL_HAVE_CUDA
-    if (on_gpu(ctx))
-        return edgel_cuda_synchronize(ctx->cuda);
-#endif
-    (void)ctx;
-    return EDGEL_OK;
-}
-
-static edgel_status context_reserve_held(edgel_context *ctx, int32_t width, int32_t height,
-                                   int32_t channels, int32_t batch)
-{
-    if (width < 1 || height < 1 || width > EDGEL_MAX_DIMENSION || height > EDGEL_MAX_DIMENSION ||
-        (int64_t)width * height > EDGEL_MAX_PIXELS)
-        return edgel_fail(EDGEL_ERROR_INVALID_SIZE, "reserve: size %dx%d out of range",
-                          (int)width, (int)height);
-    if (channels != 1 && channels != 3 && channels != 4)
-        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "reserve: channels must be 1, 3 or 4");
-    if (batch < 1)
-        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "reserve: batch must be at least 1");
-#ifdef EDGEL_HAVE_CUDA
-    if (on_gpu(ctx))
-        return edgel_cuda_reserve(ctx->cuda, width, height, channels, batch);
-#endif
-    const size_t px = (size_t)width * (size_t)height;
-    if (!edgel_cpu_buffer_reserve(&ctx->cpu.map, ((size_t)width + 2) * ((size_t)height + 2)) ||
-        !edgel_cpu_buffer_reserve(&ctx->cpu.gray, px) ||
-        !edgel_cpu_buffer_reserve(&ctx->cpu.blurred, px * (size_t)channels))
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "reserve: out of memory");
-    return EDGEL_OK;
-}
-
-edgel_status edgel_context_backend(const edgel_context *ctx, edgel_backend *out)
-{
-    if (!ctx || !out)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "context or out is NULL");
-    *out = ctx->backend;
-    return EDGEL_OK;
-}
-
-edgel_status edgel_context_threads(const edgel_context *ctx, int32_t *out)
-{
-    if (!ctx || !out)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "context or out is NULL");
-    *out = ctx->threads;
-    return EDGEL_OK;
-}
 
 /* The memory kind of a call: host on the CPU; on the GPU, whatever the first view says (all
  * views of a call must agree). */
@@ -222,92 +96,6 @@ static edgel_status check_itk_call(edgel_context *ctx, const edgel_image *src,
     return EDGEL_OK;
 }
 
-/* A u8 host image in a buffer of the context's workspace. */
-static edgel_status temp_image(edgel_image *img, int w, int h, int cn, edgel_cpu_buffer *buf)
-{
-    uint8_t *mem = edgel_cpu_buffer_reserve(buf, (size_t)w * (size_t)h * (size_t)cn);
-    if (!mem)
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a %dx%dx%d image", w, h,
-                          cn);
-    *img = edgel_image_host(mem, w, h, EDGEL_U8, cn);
-    return EDGEL_OK;
-}
-
-static void copy_image(const edgel_image *src, const edgel_image *dst)
-{
-    for (int y = 0; y < src->height; y++)
-        memcpy(edgel_row_u8(dst, y), edgel_row_u8(src, y), edgel_row_bytes(src));
-}
-
-static edgel_status run_canny(edgel_context *ctx, const edgel_canny_params *params,
-                              const edgel_image *src, const edgel_image *edges,
-                              const edgel_canny_stages *stages)
-{
-    const int w = src->width, h = src->height, threads = ctx->threads;
-    edgel_image gray, blurred;
-    const edgel_image *cur = src;
-    edgel_status st = EDGEL_OK;
-
-    if (params->gray != EDGEL_GRAY_NONE && src->channels > 1) {
-        const edgel_image *target = stages ? stages->gray : NULL;
-        if (!target) {
-            st = temp_image(&gray, w, h, 1, &ctx->cpu.gray);
-            target = &gray;
-        }
-        if (st == EDGEL_OK)
-            st = edgel_cpu_to_gray(threads, params->gray, src, target);
-        cur = target;
-    } else if (stages && stages->gray && params->gray != EDGEL_GRAY_NONE) {
-        copy_image(src, stages->gray);
-    }
-    if (st == EDGEL_OK && params->blur != EDGEL_BLUR_NONE) {
-        const edgel_image *target = stages ? stages->smoothed : NULL;
-        if (!target) {
-            st = temp_image(&blurred, w, h, cur->channels, &ctx->cpu.blurred);
-            target = &blurred;
-        }
-        if (st == EDGEL_OK && params->blur == EDGEL_BLUR_GAUSSIAN) {
-            int32_t k;
-            st = edgel_resolve_gaussian(params->blur_ksize, params->blur_sigma, &k);
-            if (st == EDGEL_OK)
-                st = edgel_cpu_gaussian_blur(threads, cur, target, k, params->blur_sigma);
-        } else if (st == EDGEL_OK) {
-            st = edgel_cpu_blur_5x5_159(threads, cur, target);
-        }
-        cur = target;
-    } else if (st == EDGEL_OK && stages && stages->smoothed) {
-        copy_image(cur, stages->smoothed);
-    }
-    if (st == EDGEL_OK) {
-        edgel_cpu_canny_input in = {cur, NULL, NULL, params->aperture, params->l2_gradient,
-                                    edgel_opencv_thresholds(params, 0)};
-        st = edgel_cpu_canny_core(threads, &ctx->cpu, &in, edges, stages);
-    }
-    return st;
-}
-
-/* Checked frames to the backend of the context and the preset. */
-static edgel_status dispatch_canny(edgel_context *ctx, const edgel_canny_params *params,
-                                   const edgel_image *srcs, const edgel_image *edges,
-                                   int32_t count, const edgel_canny_stages *stages)
-{
-    const int itk = params->preset == EDGEL_PRESET_ITK;
-#ifdef EDGEL_HAVE_CUDA
-    if (on_gpu(ctx) && itk) {
-        for (int32_t i = 0; i < count; i++)
-            EDGEL_TRY(edgel_cuda_canny_itk(ctx->cuda, params, &srcs[i], &edges[i], stages));
-        return EDGEL_OK;
-    }
-    if (on_gpu(ctx))
-        return edgel_cuda_canny(ctx->cuda, params, srcs, edges, count, stages);
-#endif
-    for (int32_t i = 0; i < count; i++)
-        EDGEL_TRY(itk ? edgel_cpu_canny_itk(ctx->threads, &ctx->cpu, params, &srcs[i], &edges[i],
-                                            stages)
-                      : run_canny(ctx, params, &srcs[i], &edges[i], stages));
-    return EDGEL_OK;
-}
-
 static edgel_status check_canny_call(edgel_context *ctx, const edgel_canny_params *params,
                                      const edgel_image *src, const edgel_image *edges,
                                      const edgel_canny_stages *stages)
@@ -338,7 +126,7 @@ static edgel_status canny_held(edgel_context *ctx, const edgel_canny_params *par
                          const edgel_canny_stages *stages)
 {
     EDGEL_TRY(check_canny_call(ctx, params, src, edges, stages));
-    return dispatch_canny(ctx, params, src, edges, 1, stages);
+    return ctx->ops->canny(ctx->state, params, src, edges, 1, stages);
 }
 
 static edgel_status canny_batch_held(edgel_context *ctx, const edgel_canny_params *params,
@@ -365,7 +153,7 @@ static edgel_status canny_batch_held(edgel_context *ctx, const edgel_canny_param
                 return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "frames %d and %d overlap",
                                   (int)j, (int)i);
     }
-    return dispatch_canny(ctx, params, srcs, edges, count, NULL);
+    return ctx->ops->canny(ctx->state, params, srcs, edges, count, NULL);
 }
 
 static edgel_status canny_gradients_held(edgel_context *ctx, const edgel_canny_params *params,
@@ -391,13 +179,7 @@ static edgel_status canny_gradients_held(edgel_context *ctx, const edgel_canny_p
         st.suppressed = stages->suppressed;
         EDGEL_TRY(check_stages_apart(&st));
     }
-#ifdef EDGEL_HAVE_CUDA
-    if (on_gpu(ctx))
-        return edgel_cuda_canny_gradients(ctx->cuda, params, dx, dy, edges, stages ? &st : NULL);
-#endif
-    edgel_cpu_canny_input in = {NULL, dx, dy, 3, params->l2_gradient,
-                                edgel_opencv_thresholds(params, 1)};
-    return edgel_cpu_canny_core(ctx->threads, &ctx->cpu, &in, edges, stages ? &st : NULL);
+    return ctx->ops->canny_gradients(ctx->state, params, dx, dy, edges, stages ? &st : NULL);
 }
 
 static edgel_status to_gray_held(edgel_context *ctx, edgel_gray order, const edgel_image *src,
@@ -411,7 +193,10 @@ static edgel_status to_gray_held(edgel_context *ctx, edgel_gray order, const edg
     EDGEL_TRY(edgel_check_same_size(src, "input", gray, "gray"));
     if (edgel_images_overlap(src, gray))
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "gray overlaps the input");
-    return edgel_cpu_to_gray(ctx->threads, order, src, gray);
+    /* Host views: a backend without its own runs the CPU's (it needs no state). */
+    if (ctx->ops->to_gray)
+        return ctx->ops->to_gray(ctx->state, order, src, gray);
+    return edgel_cpu_ops()->to_gray(NULL, order, src, gray);
 }
 
 static edgel_status gaussian_blur_held(edgel_context *ctx, const edgel_image *src,
@@ -424,26 +209,15 @@ static edgel_status gaussian_blur_held(edgel_context *ctx, const edgel_image *sr
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "output overlaps the input");
     int32_t k;
     EDGEL_TRY(edgel_resolve_gaussian(ksize, sigma, &k));
-    return edgel_cpu_gaussian_blur(ctx->threads, src, dst, k, sigma);
+    if (ctx->ops->gaussian_blur)
+        return ctx->ops->gaussian_blur(ctx->state, src, dst, k, sigma);
+    return edgel_cpu_ops()->gaussian_blur(NULL, src, dst, k, sigma);
 }
 
 /* The public calls: each holds its context for the call (one thread at a time). */
 
-edgel_status edgel_context_set_stream(edgel_context *ctx, void *stream)
-{
-    EDGEL_WITH_CONTEXT(ctx, context_set_stream_held(ctx, stream));
-}
 
-edgel_status edgel_context_synchronize(edgel_context *ctx)
-{
-    EDGEL_WITH_CONTEXT(ctx, context_synchronize_held(ctx));
-}
 
-edgel_status edgel_context_reserve(edgel_context *ctx, int32_t width, int32_t height,
-                                   int32_t channels, int32_t batch)
-{
-    EDGEL_WITH_CONTEXT(ctx, context_reserve_held(ctx, width, height, channels, batch));
-}
 
 edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
                          const edgel_image *src, const edgel_image *edges,

@@ -1,7 +1,7 @@
-/* How many cores the CPU backend may use: those of this process's CPU affinity (taskset,
+/* How many cores host work may use: those of this process's CPU affinity (taskset,
  * cgroups' cpusets), counted once. */
 #define _GNU_SOURCE /* sched_getaffinity */
-#include "cpu/cpu.h"
+#include "core/host_pool.h"
 
 #include <sched.h>
 #include <stdatomic.h>
@@ -16,7 +16,7 @@ static int count_cores(void)
     return n < 1 ? 1 : (n > 1024 ? 1024 : n);
 }
 
-int edgel_cpu_count(void)
+int edgel_host_cores(void)
 {
     static atomic_int cached;
     int n = atomic_load_explicit(&cached, memory_order_relaxed);

@@ -3,13 +3,13 @@
  * condition variables are touched only when a thread actually sleeps, so that the stages of
  * one call pass between threads without system calls. */
 #define _GNU_SOURCE /* pthread_atfork is POSIX; clock_gettime */
-#include "cpu/cpu_pool.h"
-#include "cpu/cpu.h"
+#include "core/host_pool.h"
 
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 /* How a waiting thread waits: it spins for SPIN_NS, then yields its core to whoever else
@@ -163,11 +163,11 @@ static void forget_workers(void)
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static void register_atfork(void) { pthread_atfork(NULL, NULL, forget_workers); }
 
-void edgel_cpu_parallel(int threads, void (*fn)(void *arg, int thread, int nthreads), void *arg)
+void edgel_host_parallel(int threads, void (*fn)(void *arg, int thread, int nthreads), void *arg)
 {
     /* More threads than cores would only queue for them (and wait at each stage's end for
      * the last to get a core): never more than this process may run on. */
-    const int cores = edgel_cpu_count();
+    const int cores = edgel_host_cores();
     threads = threads < cores ? threads : cores;
     if (threads <= 1 || atomic_flag_test_and_set(&pool_in_use)) {
         fn(arg, 0, 1);
@@ -190,40 +190,64 @@ void edgel_cpu_parallel(int threads, void (*fn)(void *arg, int thread, int nthre
     atomic_flag_clear(&pool_in_use);
 }
 
+/* A parallel loop: thread t owns the t-th contiguous range of indices and works through it
+ * from the front; a thread whose range is done takes what is left of the others'. Threads
+ * that start together each run their own range (contiguous rows, no imbalance); one that
+ * starts late, or loses its core, has its share taken over. */
+typedef struct for_range {
+    atomic_int next;
+    int end;
+    char pad[64 - sizeof(atomic_int) - sizeof(int)]; /* one cache line each */
+} for_range;
+
 typedef struct for_job {
     void (*fn)(void *, int);
     void *arg;
-    int count, chunk;
-    atomic_int next;
+    for_range *ranges;
+    int nranges; /* one a thread asked for (the pool may run fewer: each runs them all) */
 } for_job;
 
-static void run_chunks(void *p, int thread, int nthreads)
+static void run_range(for_job *job, for_range *r)
 {
-    (void)thread;
-    (void)nthreads;
-    for_job *job = p;
-    for (;;) {
-        const int begin = atomic_fetch_add(&job->next, job->chunk);
-        if (begin >= job->count)
-            return;
-        const int end = begin + job->chunk < job->count ? begin + job->chunk : job->count;
-        for (int i = begin; i < end; i++)
-            job->fn(job->arg, i);
-    }
+    for (int i; (i = atomic_fetch_add(&r->next, 1)) < r->end;)
+        job->fn(job->arg, i);
 }
 
-void edgel_cpu_parallel_for(int threads, int count, void (*fn)(void *arg, int index), void *arg)
+static void run_ranges(void *p, int thread, int nthreads)
+{
+    for_job *job = p;
+    (void)nthreads;
+    for (int k = 0; k < job->nranges; k++)
+        run_range(job, &job->ranges[(thread + k) % job->nranges]);
+}
+
+void edgel_host_parallel_for(int threads, int count, void (*fn)(void *arg, int index), void *arg)
 {
     if (count <= 0)
         return;
-    if (threads > count)
-        threads = count;
+    const int cores = edgel_host_cores();
+    threads = threads < cores ? threads : cores;
+    threads = threads < count ? threads : count;
     if (threads <= 1) { /* no job to share */
         for (int i = 0; i < count; i++)
             fn(arg, i);
         return;
     }
-    const int chunk = count / (threads * 8) > 1 ? count / (threads * 8) : 1;
-    for_job job = {fn, arg, count, chunk, 0};
-    edgel_cpu_parallel(threads, run_chunks, &job);
+    for_range local[64];
+    for_range *ranges = threads <= 64 ? local : malloc(sizeof(for_range) * (size_t)threads);
+    if (!ranges) { /* no memory to share the loop: run it here */
+        for (int i = 0; i < count; i++)
+            fn(arg, i);
+        return;
+    }
+    for (int t = 0; t < threads; t++) {
+        int begin, end;
+        edgel_stripe(t, threads, count, &begin, &end);
+        atomic_init(&ranges[t].next, begin);
+        ranges[t].end = end;
+    }
+    for_job job = {fn, arg, ranges, threads};
+    edgel_host_parallel(threads, run_ranges, &job);
+    if (ranges != local)
+        free(ranges);
 }

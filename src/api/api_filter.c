@@ -1,5 +1,5 @@
 /* Public entry points of the convolution engine: argument checks, the plan, the backend. */
-#include "core/context.h"
+#include "api/context.h"
 #include "core/filter.h"
 #include "core/image.h"
 #include "core/status.h"
@@ -31,19 +31,14 @@ static edgel_status filter_held(edgel_context *ctx, const edgel_filter_params *p
     if (kernel)
         EDGEL_TRY(edgel_check_image(kernel, "kernel", EDGEL_F32, EDGEL_CHANNELS_1,
                                     EDGEL_MEMORY_HOST));
-    const int fft_ok = on_gpu(ctx) || edgel_cpu_has_fft();
     edgel_filter_plan plan;
-    EDGEL_TRY(edgel_filter_plan_make(params, src, dst, kernel, kx, kw, ky, kh, ctx->backend,
-                                     ctx->threads, fft_ok, &plan));
+    EDGEL_TRY(edgel_filter_plan_make(params, src, dst, kernel, kx, kw, ky, kh, ctx->ops,
+                                     ctx->state, &plan));
     edgel_status st = EDGEL_OK;
     if (method_only)
         *method_only = plan.method;
-#ifdef EDGEL_HAVE_CUDA
-    else if (on_gpu(ctx))
-        st = edgel_cuda_filter(ctx->cuda, &plan, src, dst);
-#endif
     else
-        st = edgel_cpu_filter(ctx->threads, &plan, src, dst);
+        st = ctx->ops->filter(ctx->state, &plan, src, dst);
     edgel_filter_plan_free(&plan);
     return st;
 }

@@ -2,14 +2,11 @@
 #ifndef EDGEL_CORE_CONTEXT_H
 #define EDGEL_CORE_CONTEXT_H
 
+#include "core/backend.h"
 #include "core/status.h"
-#include "cpu/cpu.h"
 #include "edgel.h"
 
 #include <stdatomic.h>
-#ifdef EDGEL_HAVE_CUDA
-#include "cuda/cuda_backend.h"
-#endif
 
 /* A context is used by one thread at a time; it keeps the CPU workspace between calls. A call
  * from a second thread while one is running is refused (EDGEL_ERROR_CONTEXT_BUSY) instead of
@@ -19,10 +16,8 @@ struct edgel_context {
     edgel_backend backend;
     int32_t threads;
     int32_t device;
-    edgel_cpu_workspace cpu;
-#ifdef EDGEL_HAVE_CUDA
-    edgel_cuda_state *cuda;
-#endif
+    const edgel_backend_ops *ops; /* the backend behind the seam, and its state */
+    void *state;
 };
 
 /* Takes the context for one call: EDGEL_OK, or BUSY while another thread's call holds it. */

@@ -1,0 +1,52 @@
+/*
+ * The seam between the public entry points (src/api) and a backend (src/cpu, src/cuda): one
+ * table of functions each backend fills in. The entry points check every argument, hold the
+ * context, and call these with checked views only; a backend owns its whole pipeline behind
+ * them (both presets, the convolution methods, its cost model) and never calls another
+ * backend. `state` is the backend's own per-context data.
+ */
+#ifndef EDGEL_CORE_BACKEND_H
+#define EDGEL_CORE_BACKEND_H
+
+#include "edgel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct edgel_filter_plan;
+
+typedef struct edgel_backend_ops {
+    edgel_backend kind;
+    void (*destroy)(void *state);
+    /* Workspaces sized for frames up to w x h x channels in batches of `batch`. */
+    edgel_status (*reserve)(void *state, int w, int h, int channels, int batch);
+    edgel_status (*set_stream)(void *state, void *stream);
+    edgel_status (*synchronize)(void *state);
+    /* `count` frames of one size and kind, either preset (batches carry no stages). */
+    edgel_status (*canny)(void *state, const edgel_canny_params *params, const edgel_image *srcs,
+                          const edgel_image *edges, int count, const edgel_canny_stages *stages);
+    edgel_status (*canny_gradients)(void *state, const edgel_canny_params *params,
+                                    const edgel_image *dx, const edgel_image *dy,
+                                    const edgel_image *edges, const edgel_canny_stages *stages);
+    /* The building blocks on host views (NULL where the backend has none: the entry points
+     * then run the CPU's, which needs no state). */
+    edgel_status (*to_gray)(void *state, edgel_gray order, const edgel_image *src,
+                            const edgel_image *gray);
+    edgel_status (*gaussian_blur)(void *state, const edgel_image *src, const edgel_image *dst,
+                                  int ksize, double sigma);
+    /* The convolution engine: whether it has an FFT; the predicted time in ns of `method` for
+     * a plan (only ratios matter; it may return early with anything above `bound`, and may
+     * note its choices in the plan, such as the CPU's FFT tiles); the filter itself. */
+    int (*has_fft)(void *state);
+    double (*filter_cost)(void *state, struct edgel_filter_plan *plan, edgel_conv_method method,
+                          double bound);
+    edgel_status (*filter)(void *state, struct edgel_filter_plan *plan, const edgel_image *src,
+                           const edgel_image *dst);
+} edgel_backend_ops;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,192 @@
+/* The CPU backend behind the seam (core/backend.h): its per-context state (worker threads,
+ * workspaces kept between calls), the opencv preset's pipeline (gray, blur, Canny core), the
+ * itk preset, and the convolution engine with its cost model. */
+#include "cpu/cpu_backend.h"
+#include "core/backend.h"
+#include "core/filter.h"
+#include "core/image.h"
+#include "core/params.h"
+#include "core/status.h"
+#include "cpu/cpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cpu_state {
+    int threads;
+    edgel_cpu_workspace ws;
+} cpu_state;
+
+static void cpu_destroy(void *state)
+{
+    cpu_state *s = state;
+    if (!s)
+        return;
+    edgel_cpu_workspace_free(&s->ws);
+    free(s);
+}
+
+static edgel_status cpu_reserve(void *state, int w, int h, int channels, int batch)
+{
+    (void)batch; /* frames run one after another */
+    cpu_state *s = state;
+    const size_t px = (size_t)w * (size_t)h;
+    if (!edgel_cpu_buffer_reserve(&s->ws.map, ((size_t)w + 2) * ((size_t)h + 2)) ||
+        !edgel_cpu_buffer_reserve(&s->ws.gray, px) ||
+        !edgel_cpu_buffer_reserve(&s->ws.blurred, px * (size_t)channels))
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "reserve: out of memory");
+    return EDGEL_OK;
+}
+
+static edgel_status cpu_no_stream(void *state, void *stream)
+{
+    (void)state, (void)stream;
+    return EDGEL_OK; /* CPU calls return with their results */
+}
+
+static edgel_status cpu_synchronize(void *state)
+{
+    (void)state;
+    return EDGEL_OK;
+}
+
+/* A u8 host image in a buffer of the workspace. */
+static edgel_status temp_image(edgel_image *img, int w, int h, int cn, edgel_cpu_buffer *buf)
+{
+    uint8_t *mem = edgel_cpu_buffer_reserve(buf, (size_t)w * (size_t)h * (size_t)cn);
+    if (!mem)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a %dx%dx%d image", w, h,
+                          cn);
+    *img = edgel_image_host(mem, w, h, EDGEL_U8, cn);
+    return EDGEL_OK;
+}
+
+static void copy_image(const edgel_image *src, const edgel_image *dst)
+{
+    for (int y = 0; y < src->height; y++)
+        memcpy(edgel_row_u8(dst, y), edgel_row_u8(src, y), edgel_row_bytes(src));
+}
+
+/* The opencv preset on one frame: gray conversion, pre-smoothing, the Canny core; each
+ * stage into the caller's stage view where one is given. */
+static edgel_status opencv_pipeline(cpu_state *s, const edgel_canny_params *params,
+                                    const edgel_image *src, const edgel_image *edges,
+                                    const edgel_canny_stages *stages)
+{
+    const int w = src->width, h = src->height, threads = s->threads;
+    edgel_image gray, blurred;
+    const edgel_image *cur = src;
+    edgel_status st = EDGEL_OK;
+
+    if (params->gray != EDGEL_GRAY_NONE && src->channels > 1) {
+        const edgel_image *target = stages ? stages->gray : NULL;
+        if (!target) {
+            st = temp_image(&gray, w, h, 1, &s->ws.gray);
+            target = &gray;
+        }
+        if (st == EDGEL_OK)
+            st = edgel_cpu_to_gray(threads, params->gray, src, target);
+        cur = target;
+    } else if (stages && stages->gray && params->gray != EDGEL_GRAY_NONE) {
+        copy_image(src, stages->gray);
+    }
+    if (st == EDGEL_OK && params->blur != EDGEL_BLUR_NONE) {
+        const edgel_image *target = stages ? stages->smoothed : NULL;
+        if (!target) {
+            st = temp_image(&blurred, w, h, cur->channels, &s->ws.blurred);
+            target = &blurred;
+        }
+        if (st == EDGEL_OK && params->blur == EDGEL_BLUR_GAUSSIAN) {
+            int32_t k;
+            st = edgel_resolve_gaussian(params->blur_ksize, params->blur_sigma, &k);
+            if (st == EDGEL_OK)
+                st = edgel_cpu_gaussian_blur(threads, cur, target, k, params->blur_sigma);
+        } else if (st == EDGEL_OK) {
+            st = edgel_cpu_blur_5x5_159(threads, cur, target);
+        }
+        cur = target;
+    } else if (st == EDGEL_OK && stages && stages->smoothed) {
+        copy_image(cur, stages->smoothed);
+    }
+    if (st == EDGEL_OK) {
+        edgel_cpu_canny_input in = {cur, NULL, NULL, params->aperture, params->l2_gradient,
+                                    edgel_opencv_thresholds(params, 0)};
+        st = edgel_cpu_canny_core(threads, &s->ws, &in, edges, stages);
+    }
+    return st;
+}
+
+static edgel_status cpu_canny(void *state, const edgel_canny_params *params,
+                              const edgel_image *srcs, const edgel_image *edges, int count,
+                              const edgel_canny_stages *stages)
+{
+    cpu_state *s = state;
+    for (int i = 0; i < count; i++)
+        EDGEL_TRY(params->preset == EDGEL_PRESET_ITK
+                      ? edgel_cpu_canny_itk(s->threads, &s->ws, params, &srcs[i], &edges[i],
+                                            stages)
+                      : opencv_pipeline(s, params, &srcs[i], &edges[i], stages));
+    return EDGEL_OK;
+}
+
+static edgel_status cpu_canny_gradients(void *state, const edgel_canny_params *params,
+                                        const edgel_image *dx, const edgel_image *dy,
+                                        const edgel_image *edges,
+                                        const edgel_canny_stages *stages)
+{
+    cpu_state *s = state;
+    edgel_cpu_canny_input in = {NULL, dx, dy, 3, params->l2_gradient,
+                                edgel_opencv_thresholds(params, 1)};
+    return edgel_cpu_canny_core(s->threads, &s->ws, &in, edges, stages);
+}
+
+static edgel_status cpu_to_gray(void *state, edgel_gray order, const edgel_image *src,
+                                const edgel_image *gray)
+{
+    return edgel_cpu_to_gray(state ? ((cpu_state *)state)->threads : edgel_host_cores(), order,
+                             src, gray);
+}
+
+static edgel_status cpu_gaussian_blur(void *state, const edgel_image *src,
+                                      const edgel_image *dst, int ksize, double sigma)
+{
+    return edgel_cpu_gaussian_blur(state ? ((cpu_state *)state)->threads : edgel_host_cores(),
+                                   src, dst, ksize, sigma);
+}
+
+static int cpu_has_fft(void *state)
+{
+    (void)state;
+    return edgel_cpu_has_fft();
+}
+
+static double cpu_filter_cost(void *state, edgel_filter_plan *plan, edgel_conv_method m,
+                              double bound)
+{
+    return edgel_cpu_filter_cost(plan, m, ((cpu_state *)state)->threads, bound);
+}
+
+static edgel_status cpu_filter(void *state, edgel_filter_plan *plan, const edgel_image *src,
+                               const edgel_image *dst)
+{
+    if (plan->method == EDGEL_CONV_FFT)
+        edgel_cpu_fft_tiles(plan); /* (found already where auto chose the FFT) */
+    return edgel_cpu_filter(((cpu_state *)state)->threads, plan, src, dst);
+}
+
+static const edgel_backend_ops cpu_ops = {
+    EDGEL_BACKEND_CPU, cpu_destroy,     cpu_reserve, cpu_no_stream, cpu_synchronize,
+    cpu_canny,         cpu_canny_gradients, cpu_to_gray, cpu_gaussian_blur, cpu_has_fft,
+    cpu_filter_cost,   cpu_filter};
+
+const edgel_backend_ops *edgel_cpu_ops(void) { return &cpu_ops; }
+
+edgel_status edgel_cpu_backend_create(int threads, void **state)
+{
+    cpu_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a context");
+    s->threads = threads;
+    *state = s;
+    return EDGEL_OK;
+}

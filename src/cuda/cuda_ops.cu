@@ -1,0 +1,92 @@
+/* The CUDA backend behind the seam (core/backend.h): its table of functions over the
+ * launches in cuda_canny.cu, cuda_itk.cu and cuda_filter.cu, and its cost model for the
+ * convolution engine's `auto`. */
+#include "cuda/cuda_backend.h"
+#include "core/backend.h"
+#include "core/filter.h"
+
+#include <math.h>
+
+namespace {
+
+edgel_cuda_state *cuda(void *state) { return static_cast<edgel_cuda_state *>(state); }
+
+void cuda_destroy(void *state) { edgel_cuda_destroy(cuda(state)); }
+
+edgel_status cuda_reserve(void *state, int w, int h, int channels, int batch)
+{
+    return edgel_cuda_reserve(cuda(state), w, h, channels, batch);
+}
+
+edgel_status cuda_set_stream(void *state, void *stream)
+{
+    return edgel_cuda_set_stream(cuda(state), stream);
+}
+
+edgel_status cuda_synchronize(void *state) { return edgel_cuda_synchronize(cuda(state)); }
+
+edgel_status cuda_canny(void *state, const edgel_canny_params *params, const edgel_image *srcs,
+                        const edgel_image *edges, int count, const edgel_canny_stages *stages)
+{
+    if (params->preset != EDGEL_PRESET_ITK)
+        return edgel_cuda_canny(cuda(state), params, srcs, edges, count, stages);
+    for (int i = 0; i < count; i++) {
+        const edgel_status st = edgel_cuda_canny_itk(cuda(state), params, &srcs[i], &edges[i],
+                                                     stages);
+        if (st != EDGEL_OK)
+            return st;
+    }
+    return EDGEL_OK;
+}
+
+edgel_status cuda_canny_gradients(void *state, const edgel_canny_params *params,
+                                  const edgel_image *dx, const edgel_image *dy,
+                                  const edgel_image *edges, const edgel_canny_stages *stages)
+{
+    return edgel_cuda_canny_gradients(cuda(state), params, dx, dy, edges, stages);
+}
+
+int cuda_has_fft(void *) { return 1; /* cuFFT */ }
+
+/* Predicted time of a method in nanoseconds, fitted to bench/bench_filter.py on an NVIDIA
+ * H200 (2026-11-22, docs/benchmarks.md); only ratios matter. */
+double cuda_filter_cost(void *, edgel_filter_plan *p, edgel_conv_method m, double)
+{
+    const double values = (double)p->w * p->h * p->cn;
+    const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
+    if (m == EDGEL_CONV_DIRECT) { /* throughput, or one block's chain of taps when few */
+        const double blocks = ceil(p->w / 32.0) * ceil(p->h / 64.0) * p->cn;
+        const double busy = values * 0.000156 * p->nonzero;
+        const double chain = ceil(blocks / 264.0) * p->nonzero * 60.0;
+        return (busy > chain ? busy : chain) + values * 0.0045 + 8000;
+    }
+    if (m == EDGEL_CONV_SEPARABLE)
+        return values * (0.0004 * (p->kw + p->kh) + 0.012) + 12000;
+    /* two transforms per channel; the kernel's spectrum is reused while it stays */
+    const double area = (double)edgel_fft_size(ew) * edgel_fft_size(eh);
+    return area * log2(area) * (2.0 * p->cn + 0.25) * 0.000636 + 45000;
+}
+
+edgel_status cuda_filter(void *state, edgel_filter_plan *plan, const edgel_image *src,
+                         const edgel_image *dst)
+{
+    return edgel_cuda_filter(cuda(state), plan, src, dst);
+}
+
+/* The building blocks on host views are the CPU's (to_gray, gaussian_blur NULL). */
+const edgel_backend_ops cuda_ops = {
+    EDGEL_BACKEND_CUDA, cuda_destroy,       cuda_reserve, cuda_set_stream, cuda_synchronize,
+    cuda_canny,         cuda_canny_gradients, nullptr,    nullptr,         cuda_has_fft,
+    cuda_filter_cost,   cuda_filter};
+
+} // namespace
+
+extern "C" const edgel_backend_ops *edgel_cuda_ops(void) { return &cuda_ops; }
+
+extern "C" edgel_status edgel_cuda_backend_create(int device, int threads, void **state)
+{
+    edgel_cuda_state *s = nullptr;
+    const edgel_status st = edgel_cuda_create(device, threads, &s);
+    *state = s;
+    return st;
+}
