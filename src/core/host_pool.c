@@ -1,22 +1,28 @@
-/* The CPU backend's worker pool (cpu_pool.h): workers spin briefly, then sleep. A job is
- * published by a generation number; workers read it without a lock (a seqlock), and the
- * condition variables are touched only when a thread actually sleeps, so that the stages of
- * one call pass between threads without system calls. */
-#define _GNU_SOURCE /* pthread_atfork is POSIX; clock_gettime */
+/* Worker threads for host work (host_pool.h): workers spin briefly, then sleep. A job is
+ * published by a generation number; workers read it without a lock (a seqlock), and sleeping
+ * threads wait on a futex that is woken only when someone sleeps, so that the stages of one
+ * call pass between threads without system calls, and a wake-up costs one. */
+#define _GNU_SOURCE /* pthread_atfork is POSIX; clock_gettime, syscall */
 #include "core/host_pool.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 /* How a waiting thread waits: it spins for SPIN_NS, then yields its core to whoever else
  * wants it until YIELD_NS, then sleeps. Long enough to catch the next stage of a call
- * without a wake-up (a futex wake of 15 sleeping threads costs more than a small stage),
- * short enough to cost little on a busy machine (OpenMP's default spin lasts milliseconds,
- * and a thread spinning at a barrier keeps the core its late partner needs). */
+ * without a wake-up, short enough to cost little on a busy machine (OpenMP's default spin
+ * lasts milliseconds, and a thread spinning at a barrier keeps the core its late partner
+ * needs). */
 #define SPIN_NS 20000
 #define YIELD_NS 300000
 
@@ -25,17 +31,17 @@ enum { MAX_WORKERS = 1023 };
 typedef void (*job_fn)(void *, int, int);
 
 static struct {
-    pthread_mutex_t lock; /* guards `workers` and the sleeps on the condition variables */
-    pthread_cond_t wake, done;
+    pthread_mutex_t lock;        /* guards starting workers */
     int workers;                 /* started (each waits for jobs until the process ends) */
     _Atomic(job_fn) fn;          /* the job, written before its generation is published */
     _Atomic(void *) arg;
     atomic_int nthreads;
     atomic_ulong generation;     /* of the job, even; odd while the job is being written */
-    atomic_int pending;          /* workers of this job that have not returned */
+    atomic_int job_seq;          /* the workers' futex: bumped after each job is published */
+    atomic_int pending;          /* workers of this job that have not returned (the caller's
+                                    futex) */
     atomic_int sleeping_workers, caller_sleeping;
-} pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER,
-          .done = PTHREAD_COND_INITIALIZER};
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static atomic_flag pool_in_use = ATOMIC_FLAG_INIT;
 
@@ -53,6 +59,27 @@ static long long now_ns(void)
     return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* Sleeps while *word == value (or returns at once); wakes every sleeper on word. */
+static void sleep_on(atomic_int *word, int value)
+{
+#if defined(__linux__)
+    syscall(SYS_futex, (int *)word, FUTEX_WAIT_PRIVATE, value, NULL, NULL, 0);
+#else
+    (void)word, (void)value;
+    struct timespec ts = {0, 50000};
+    nanosleep(&ts, NULL);
+#endif
+}
+
+static void wake_all(atomic_int *word)
+{
+#if defined(__linux__)
+    syscall(SYS_futex, (int *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+#else
+    (void)word;
+#endif
+}
+
 static int new_generation(unsigned long seen) { return atomic_load(&pool.generation) != seen; }
 static int all_returned(unsigned long unused)
 {
@@ -60,10 +87,10 @@ static int all_returned(unsigned long unused)
     return atomic_load(&pool.pending) == 0;
 }
 
-/* Waits until cond(arg): spins, yields, then sleeps on `cv`, counted in `sleepers`
- * (the waker signals only when someone sleeps: it publishes first and then reads the count,
- * the sleeper counts itself first and then re-checks, so one of them sees the other). */
-static void wait_until(int (*cond)(unsigned long), unsigned long arg, pthread_cond_t *cv,
+/* Waits until cond(arg): spins, yields, then sleeps on `word`, counted in `sleepers` (the
+ * waker changes the state, then `word`, then reads the count; the sleeper counts itself,
+ * then reads `word`, then re-checks: so either it sees the change or the waker sees it). */
+static void wait_until(int (*cond)(unsigned long), unsigned long arg, atomic_int *word,
                        atomic_int *sleepers)
 {
     const long long start = now_ns();
@@ -75,27 +102,23 @@ static void wait_until(int (*cond)(unsigned long), unsigned long arg, pthread_co
         if (waited > SPIN_NS && waited <= YIELD_NS) {
             sched_yield();
         } else if (waited > YIELD_NS) {
-            pthread_mutex_lock(&pool.lock);
             atomic_fetch_add(sleepers, 1);
-            while (!cond(arg))
-                pthread_cond_wait(cv, &pool.lock);
+            for (;;) {
+                const int value = atomic_load(word);
+                if (cond(arg))
+                    break;
+                sleep_on(word, value);
+            }
             atomic_fetch_sub(sleepers, 1);
-            pthread_mutex_unlock(&pool.lock);
             return;
         }
     }
 }
 
-static void wake_sleepers(pthread_cond_t *cv, atomic_int *sleepers, int all)
+static void wake_sleepers(atomic_int *word, atomic_int *sleepers)
 {
-    if (atomic_load(sleepers) == 0)
-        return;
-    pthread_mutex_lock(&pool.lock);
-    if (all)
-        pthread_cond_broadcast(cv);
-    else
-        pthread_cond_signal(cv);
-    pthread_mutex_unlock(&pool.lock);
+    if (atomic_load(sleepers) != 0)
+        wake_all(word);
 }
 
 static void *worker(void *index)
@@ -103,7 +126,7 @@ static void *worker(void *index)
     const int t = (int)(intptr_t)index; /* 1..workers: the caller is thread 0 */
     unsigned long seen = 0;
     for (;;) {
-        wait_until(new_generation, seen, &pool.wake, &pool.sleeping_workers);
+        wait_until(new_generation, seen, &pool.job_seq, &pool.sleeping_workers);
         /* The job of one generation: read again if a newer one came meanwhile. */
         unsigned long g;
         job_fn fn;
@@ -121,7 +144,7 @@ static void *worker(void *index)
             continue; /* not needed for this job */
         fn(arg, t, n);
         if (atomic_fetch_sub(&pool.pending, 1) == 1)
-            wake_sleepers(&pool.done, &pool.caller_sleeping, 0);
+            wake_sleepers(&pool.pending, &pool.caller_sleeping);
     }
     return NULL;
 }
@@ -151,8 +174,6 @@ static int grow(int want)
 static void forget_workers(void)
 {
     pthread_mutex_init(&pool.lock, NULL);
-    pthread_cond_init(&pool.wake, NULL);
-    pthread_cond_init(&pool.done, NULL);
     pool.workers = 0;
     atomic_store(&pool.pending, 0);
     atomic_store(&pool.sleeping_workers, 0);
@@ -182,11 +203,12 @@ void edgel_host_parallel(int threads, void (*fn)(void *arg, int thread, int nthr
     atomic_store(&pool.nthreads, n);
     atomic_store(&pool.pending, n - 1);
     atomic_fetch_add(&pool.generation, 1);
-    wake_sleepers(&pool.wake, &pool.sleeping_workers, 1);
+    atomic_fetch_add(&pool.job_seq, 1);
+    wake_sleepers(&pool.job_seq, &pool.sleeping_workers);
 
     fn(arg, 0, n);
 
-    wait_until(all_returned, 0, &pool.done, &pool.caller_sleeping);
+    wait_until(all_returned, 0, &pool.pending, &pool.caller_sleeping);
     atomic_flag_clear(&pool_in_use);
 }
 
