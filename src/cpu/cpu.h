@@ -1,4 +1,5 @@
-/* Internal: the CPU backend. Arguments have been checked by the caller (src/core/api.c). */
+/* Internal: the CPU backend's stages (cpu_backend.c puts them behind the seam). Arguments
+ * have been checked by the entry points (src/api). */
 #ifndef EDGEL_CPU_H
 #define EDGEL_CPU_H
 

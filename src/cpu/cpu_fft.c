@@ -4,7 +4,7 @@
  * its kernel-sized margin from the border-extended image into an Ny x Nx grid, and correlates
  * it with the kernel as IFFT(FFT(grid) * conj(FFT(kernel))). With B = N - k + 1 the kept part
  * never wraps around, so the result is the linear correlation. Tiles keep every transform in
- * the cache and the threads busy; their sizes come with the plan (src/core/filter.c).
+ * the cache and the threads busy; their sizes come with the plan (cpu_filter_cost.c).
  */
 #include "core/border.h"
 #include "core/filter.h"
