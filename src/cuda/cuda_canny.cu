@@ -1,6 +1,7 @@
 /*
- * The CUDA backend: device workspaces, streams, host staging, and the launch sequence of the
- * opencv preset (kernels in cuda_kernels.cuh).
+ * The opencv preset on the GPU: its launch sequence (kernels in cuda_kernels.cuh, hysteresis
+ * in cuda_hysteresis.cuh) and the staging of host images (workspaces and streams are
+ * cuda_context.cu's).
  *
  * Where the host waits, and only there:
  *  - calls on host images wait for their own results (cudaStreamSynchronize on the slot's
@@ -27,52 +28,11 @@
 #include "cuda/cuda_internal.h"
 #include "cuda/cuda_kernels.cuh"
 
-static void free_workspace(workspace *ws)
-{
-    cudaFree(ws->gray);
-    cudaFree(ws->blur);
-    cudaFree(ws->tmp);
-    cudaFree(ws->bits);
-    memset(ws, 0, sizeof *ws);
-}
-
-/* Words of one hysteresis bitmap of a w x h frame: a word per tile row per tile. */
-static size_t bitmap_words(int w, int h)
-{
-    return (size_t)((w + EDGEL_TILE - 1) / EDGEL_TILE) * ((h + EDGEL_TILE - 1) / EDGEL_TILE) * EDGEL_TILE;
-}
-
-/* uint32 elements of a frame's bitmaps and nodes (EDGEL_TILE_NODES = 4 * EDGEL_TILE per tile). */
-static size_t bits_per_frame(size_t words) { return 3 * words + 4 * words + 1; }
-
-edgel_status ensure_workspace(workspace *ws, int w, int h, size_t frames, int channels)
-{
-    size_t pixels = (size_t)w * h, words = bitmap_words(w, h);
-    if (ws->bits && ws->pixels >= pixels && ws->words >= words && ws->frames >= frames &&
-        ws->channels >= channels)
-        return EDGEL_OK;
-    pixels = pixels > ws->pixels ? pixels : ws->pixels;
-    words = words > ws->words ? words : ws->words;
-    frames = frames > ws->frames ? frames : ws->frames;
-    channels = channels > ws->channels ? channels : ws->channels;
-    free_workspace(ws);
-    const size_t n = pixels * frames;
-    CUDA_TRY(cudaMalloc(&ws->gray, n));
-    CUDA_TRY(cudaMalloc(&ws->blur, n * channels));
-    CUDA_TRY(cudaMalloc(&ws->tmp, n * channels * sizeof(uint16_t)));
-    CUDA_TRY(cudaMalloc(&ws->bits, bits_per_frame(words) * frames * sizeof(uint32_t)));
-    ws->pixels = pixels;
-    ws->words = words;
-    ws->frames = frames;
-    ws->channels = channels;
-    return EDGEL_OK;
-}
-
 /* The hysteresis arrays of a workspace for w x h frames. */
 static canny_bits bits_of(const workspace *ws, int w, int h)
 {
     canny_bits b;
-    b.stride = bits_per_frame(ws->words);
+    b.stride = edgel_cuda_bits_per_frame(ws->words);
     b.cand = ws->bits;
     b.strong = b.cand + ws->words;
     b.reach = b.strong + ws->words;
@@ -80,138 +40,6 @@ static canny_bits bits_of(const workspace *ws, int w, int h)
     b.tiles_x = (w + EDGEL_TILE - 1) / EDGEL_TILE;
     b.tiles_y = (h + EDGEL_TILE - 1) / EDGEL_TILE;
     return b;
-}
-
-edgel_status ensure_slot(host_slot *s, size_t in_bytes, size_t out_bytes)
-{
-    if (s->in_bytes < in_bytes) {
-        cudaFree(s->d_in);
-        cudaFreeHost(s->h_in);
-        s->d_in = s->h_in = NULL;
-        s->in_bytes = 0;
-        CUDA_TRY(cudaMalloc(&s->d_in, in_bytes));
-        CUDA_TRY(cudaMallocHost(&s->h_in, in_bytes));
-        s->in_bytes = in_bytes;
-    }
-    if (s->out_bytes < out_bytes) {
-        cudaFree(s->d_out);
-        cudaFreeHost(s->h_out);
-        s->d_out = s->h_out = NULL;
-        s->out_bytes = 0;
-        CUDA_TRY(cudaMalloc(&s->d_out, out_bytes));
-        CUDA_TRY(cudaMallocHost(&s->h_out, out_bytes));
-        s->out_bytes = out_bytes;
-    }
-    return EDGEL_OK;
-}
-
-extern "C" int edgel_cuda_device_count(void)
-{
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) {
-        cudaGetLastError(); /* clear the sticky "no device" error */
-        return 0;
-    }
-    return n;
-}
-
-extern "C" edgel_status edgel_cuda_create(int device, int threads, edgel_cuda_state **out)
-{
-    *out = NULL;
-    int n = edgel_cuda_device_count();
-    if (n == 0)
-        return edgel_fail(EDGEL_ERROR_BACKEND_UNAVAILABLE, "no CUDA device is present");
-    if (device >= n)
-        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "CUDA device %d requested, %d present",
-                          device, n);
-    CUDA_TRY(cudaSetDevice(device));
-    edgel_cuda_state *s = (edgel_cuda_state *)calloc(1, sizeof *s);
-    if (!s)
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a CUDA context");
-    s->device = device;
-    s->threads = threads;
-    cudaError_t err = cudaStreamCreateWithFlags(&s->own_stream, cudaStreamNonBlocking);
-    for (int i = 0; i < 2 && err == cudaSuccess; i++)
-        err = cudaStreamCreateWithFlags(&s->slots[i].stream, cudaStreamNonBlocking);
-    if (err != cudaSuccess) {
-        edgel_cuda_destroy(s);
-        return edgel_fail(EDGEL_ERROR_DEVICE, "creating CUDA streams: %s", cudaGetErrorString(err));
-    }
-    s->stream = s->own_stream;
-    *out = s;
-    return EDGEL_OK;
-}
-
-extern "C" void edgel_cuda_destroy(edgel_cuda_state *s)
-{
-    if (!s)
-        return;
-    cudaSetDevice(s->device);
-    cudaStreamSynchronize(s->stream);
-    free_workspace(&s->ws);
-    for (int i = 0; i < 2; i++) {
-        host_slot *h = &s->slots[i];
-        if (h->stream)
-            cudaStreamSynchronize(h->stream);
-        free_workspace(&h->ws);
-        cudaFree(h->d_in);
-        cudaFree(h->d_out);
-        cudaFreeHost(h->h_in);
-        cudaFreeHost(h->h_out);
-        if (h->stream)
-            cudaStreamDestroy(h->stream);
-    }
-    cudaFree(s->stages.dx);
-    cudaFree(s->stages.dy);
-    cudaFree(s->stages.mag);
-    cudaFree(s->stages.sup);
-    free_itk_buffers(&s->itk);
-    free_filter_buffers(&s->filter);
-    if (s->own_stream)
-        cudaStreamDestroy(s->own_stream);
-    free(s);
-}
-
-extern "C" edgel_status edgel_cuda_set_stream(edgel_cuda_state *s, void *stream)
-{
-    s->stream = stream ? (cudaStream_t)stream : s->own_stream;
-    return EDGEL_OK;
-}
-
-extern "C" edgel_status edgel_cuda_synchronize(edgel_cuda_state *s)
-{
-    CUDA_TRY(cudaSetDevice(s->device));
-    CUDA_TRY(cudaStreamSynchronize(s->stream));
-    for (int i = 0; i < 2; i++)
-        CUDA_TRY(cudaStreamSynchronize(s->slots[i].stream));
-    return EDGEL_OK;
-}
-
-static size_t frames_per_launch(size_t pixels, int channels)
-{
-    /* Enough frames per launch to fill the GPU with small frames, within ~1 GiB of workspace
-     * (gray, blur and its u16 rows; the bitmaps and nodes take about a byte a pixel). */
-    const size_t per_frame = pixels * (2 + 3 * (size_t)channels);
-    size_t n = ((size_t)1 << 30) / (per_frame ? per_frame : 1);
-    if (n > EDGEL_CUDA_MAX_FRAMES)
-        n = EDGEL_CUDA_MAX_FRAMES;
-    return n ? n : 1;
-}
-
-extern "C" edgel_status edgel_cuda_reserve(edgel_cuda_state *s, int width, int height,
-                                           int channels, int batch)
-{
-    CUDA_TRY(cudaSetDevice(s->device));
-    const size_t px = (size_t)width * height;
-    size_t frames = frames_per_launch(px, channels);
-    if ((size_t)batch < frames)
-        frames = (size_t)batch;
-    EDGEL_TRY(ensure_workspace(&s->ws, width, height, frames, channels));
-    for (int i = 0; i < 2; i++) {
-        EDGEL_TRY(ensure_workspace(&s->slots[i].ws, width, height, 1, channels));
-        EDGEL_TRY(ensure_slot(&s->slots[i], px * channels, px));
-    }
-    return EDGEL_OK;
 }
 
 /* Device pointers of the single-frame stages (NULL members when not wanted). */
@@ -251,8 +79,8 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
  * need more registers, so fewer fit on an SM; few warps, each walking many rows, leave the
  * GPU idle; bands of part of a tile read its four halo rows again. Four pixels a lane in
  * quarter bands measured faster at 1080p than two in half bands; eight pixels a lane need
- * 182 registers (8 warps an SM) and measured slower than four in batches and at 8K
- * (docs/gpu-runs/2026-11-22-h200-stream-eight-tried.txt; a -D to measure others). */
+ * 182 registers (8 warps an SM) and measured slower than four in batches and at 8K (a -D
+ * to measure others). */
 #ifndef EDGEL_STREAM_MIN_WARPS
 #define EDGEL_STREAM_MIN_WARPS 1980
 #endif
@@ -343,8 +171,8 @@ static bool early_launch_supported()
  * link_tiles with one warp a tile, fewer with four: a tile takes longer with one, but four
  * times as many share an SM, which pays where the tiles fill the GPU several times over.
  * Measured at 1080p (2,040 tiles: four warps 26.2 us, one 30.0) and 4K (one warp 62.5 us,
- * four 63.4) in docs/gpu-runs/2026-11-23-h200-hook-sides.txt; sizes between keep four (a -D
- * to measure others). finish_tiles always takes one warp a tile. */
+ * four 63.4) on an H200; sizes between keep four (a -D to measure others). finish_tiles
+ * always takes one warp a tile. */
 #ifndef EDGEL_LINK_SOLO_TILES
 #define EDGEL_LINK_SOLO_TILES 8000
 #endif
@@ -534,7 +362,7 @@ static edgel_status canny_device(edgel_cuda_state *s, const edgel_canny_params *
 {
     const int w = srcs[0].width, h = srcs[0].height, cn = srcs[0].channels;
     const size_t px = (size_t)w * h;
-    const size_t per_launch = frames_per_launch(px, cn);
+    const size_t per_launch = edgel_cuda_frames_per_launch(px, cn);
     EDGEL_TRY(ensure_workspace(&s->ws, w, h, count < (int)per_launch ? (size_t)count : per_launch, cn));
     device_stages ds = device_stage_pointers(stages);
     if (stages)

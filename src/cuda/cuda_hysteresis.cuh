@@ -554,8 +554,7 @@ __device__ __forceinline__ void write_edge_bytes(uint8_t *out, uint32_t bits, in
  * warp a tile, two tiles a block (as link_tiles with W = 1): a lane finds the roots of its
  * four side nodes in one loop, their loads overlapping, then the warp floods and writes the
  * bytes. Four warps a tile (a warp per side) measured slower for every frame size: at 4K
- * their blocks took four waves where these take one (63.3 against 66.5 us,
- * docs/gpu-runs/2026-11-23-h200-finish-solo.txt). */
+ * their blocks took four waves where these take one (63.3 against 66.5 us). */
 __global__ void __launch_bounds__(32 * tiles_per_block<1>())
     finish_tiles(frame_table frames, canny_bits b, int width, int height)
 {

@@ -18,6 +18,7 @@
     } while (0)
 
 #define EDGEL_CUDA_MAX_FRAMES 64
+#define EDGEL_TILE 32 /* tile side of the tile kernels and of the hysteresis */
 
 /* Where each frame of a launch lives (passed by value: no table upload, no race). */
 struct frame_table {
@@ -102,6 +103,11 @@ struct edgel_cuda_state {
     filter_buffers filter;
 };
 
+/* uint32 elements of one frame's hysteresis bitmaps and nodes, for `words` words a bitmap. */
+size_t edgel_cuda_bits_per_frame(size_t words);
+/* Frames a launch takes of `pixels` pixels and `channels` channels (the GPU filled, about
+ * 1 GiB of workspace at most). */
+size_t edgel_cuda_frames_per_launch(size_t pixels, int channels);
 /* Grow-only device buffers for w x h frames (reallocation synchronises the device; reserve to
  * avoid it). */
 edgel_status ensure_workspace(workspace *ws, int w, int h, size_t frames, int channels);

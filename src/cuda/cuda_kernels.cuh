@@ -24,7 +24,6 @@
 #include "core/opencv_math.h"
 #include "cuda/cuda_internal.h"
 
-#define EDGEL_TILE 32         /* tile side of the tile kernels and of the hysteresis */
 #define EDGEL_TILE_ROWS 8     /* blockDim.y of canny_tile_kernel; blockDim.x = EDGEL_TILE */
 
 /* Optional stage outputs of a single frame (device pointers, NULL when not wanted). */
@@ -302,7 +301,7 @@ template <int PX> __device__ __forceinline__ uint32_t tile_word(const uint32_t (
 
 /* 1: skip the NMS of rows with no magnitude above the low threshold. Without the skip the
  * loop is 7% shorter, but measured no faster in batches and slower at 1080p (28.9 against
- * 27.4 us, docs/gpu-runs/2026-11-23-h200-stream-float-2.txt; a -D to measure others). */
+ * 27.4 us; a -D to measure others). */
 #ifndef EDGEL_STREAM_SKIP_FLAT
 #define EDGEL_STREAM_SKIP_FLAT 1
 #endif
@@ -353,7 +352,7 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
                                      : lane == 31 ? x0 + SPAN + 1 : xl, w);
     const int left_lane = (lane + 31) & 31, right_lane = (lane + 1) & 31;
     /* Only these lanes' halo bytes are used; the other lanes skip the load (fewer sectors a
-     * row: batches +0.5%, docs/gpu-runs/2026-11-23-h200-halo-lanes.txt) */
+     * row: batches +0.5%) */
     const bool halo_lane = lane < 2 || lane > 29;
     /* Row y's offset, clamped (32 bits times 32: one multiply-add an address). */
     const auto row_offset = [&](int y) { return (size_t)(uint32_t)max(0, min(y, h - 1)) * pitch; };
