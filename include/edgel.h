@@ -264,8 +264,9 @@ EDGEL_API edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_p
 
 /* ---- building blocks --------------------------------------------------------------------- */
 
-/* The building blocks take host images; on a CUDA context they run on the CPU (the GPU does
- * the same steps inside edgel_canny). */
+/* The building blocks: host views run on the CPU (on a CUDA context too, on all cores); on a
+ * CUDA context device views run on the GPU, queued on the context's stream (the call returns
+ * without waiting, as edgel_canny on device views). */
 
 /** cv2.cvtColor RGB(A)->GRAY or BGR(A)->GRAY for u8; `gray` is u8 x1. */
 EDGEL_API edgel_status edgel_to_gray(edgel_context *ctx, edgel_gray order, const edgel_image *src,

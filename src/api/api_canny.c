@@ -182,36 +182,43 @@ static edgel_status canny_gradients_held(edgel_context *ctx, const edgel_canny_p
     return ctx->ops->canny_gradients(ctx->state, params, dx, dy, edges, stages ? &st : NULL);
 }
 
+/* Host views of the building blocks run on the CPU: with the context's state on a CPU
+ * context, on all cores (NULL) on another backend's. */
+static void *host_state(const edgel_context *ctx)
+{
+    return ctx->backend == EDGEL_BACKEND_CPU ? ctx->state : NULL;
+}
+
 static edgel_status to_gray_held(edgel_context *ctx, edgel_gray order, const edgel_image *src,
                            const edgel_image *gray)
 {
     if (order != EDGEL_GRAY_RGB && order != EDGEL_GRAY_BGR)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "order must be EDGEL_GRAY_RGB or _BGR");
-    /* On GPU contexts too these building blocks take host images and run on the CPU. */
-    EDGEL_TRY(edgel_check_image(src, "input", EDGEL_U8, (1u << 3) | (1u << 4), EDGEL_MEMORY_HOST));
-    EDGEL_TRY(edgel_check_image(gray, "gray", EDGEL_U8, EDGEL_CHANNELS_1, EDGEL_MEMORY_HOST));
+    const edgel_memory mem = call_memory(ctx, src);
+    EDGEL_TRY(edgel_check_image(src, "input", EDGEL_U8, (1u << 3) | (1u << 4), mem));
+    EDGEL_TRY(edgel_check_image(gray, "gray", EDGEL_U8, EDGEL_CHANNELS_1, mem));
     EDGEL_TRY(edgel_check_same_size(src, "input", gray, "gray"));
     if (edgel_images_overlap(src, gray))
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "gray overlaps the input");
-    /* Host views: a backend without its own runs the CPU's (it needs no state). */
-    if (ctx->ops->to_gray)
+    if (mem == EDGEL_MEMORY_DEVICE)
         return ctx->ops->to_gray(ctx->state, order, src, gray);
-    return edgel_cpu_ops()->to_gray(NULL, order, src, gray);
+    return edgel_cpu_ops()->to_gray(host_state(ctx), order, src, gray);
 }
 
 static edgel_status gaussian_blur_held(edgel_context *ctx, const edgel_image *src,
                                  const edgel_image *dst, int32_t ksize, double sigma)
 {
-    EDGEL_TRY(edgel_check_image(src, "input", EDGEL_U8, EDGEL_CHANNELS_ANY, EDGEL_MEMORY_HOST));
-    EDGEL_TRY(edgel_check_image(dst, "output", EDGEL_U8, 1u << src->channels, EDGEL_MEMORY_HOST));
+    const edgel_memory mem = call_memory(ctx, src);
+    EDGEL_TRY(edgel_check_image(src, "input", EDGEL_U8, EDGEL_CHANNELS_ANY, mem));
+    EDGEL_TRY(edgel_check_image(dst, "output", EDGEL_U8, 1u << src->channels, mem));
     EDGEL_TRY(edgel_check_same_size(src, "input", dst, "output"));
     if (edgel_images_overlap(src, dst))
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "output overlaps the input");
     int32_t k;
     EDGEL_TRY(edgel_resolve_gaussian(ksize, sigma, &k));
-    if (ctx->ops->gaussian_blur)
+    if (mem == EDGEL_MEMORY_DEVICE)
         return ctx->ops->gaussian_blur(ctx->state, src, dst, k, sigma);
-    return edgel_cpu_ops()->gaussian_blur(NULL, src, dst, k, sigma);
+    return edgel_cpu_ops()->gaussian_blur(host_state(ctx), src, dst, k, sigma);
 }
 
 /* The public calls: each holds its context for the call (one thread at a time). */

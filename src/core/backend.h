@@ -29,8 +29,8 @@ typedef struct edgel_backend_ops {
     edgel_status (*canny_gradients)(void *state, const edgel_canny_params *params,
                                     const edgel_image *dx, const edgel_image *dy,
                                     const edgel_image *edges, const edgel_canny_stages *stages);
-    /* The building blocks on host views (NULL where the backend has none: the entry points
-     * then run the CPU's, which needs no state). */
+    /* The building blocks: the CPU's run host views (also for other backends' contexts,
+     * with a NULL state: all cores); a GPU backend's run its device views. */
     edgel_status (*to_gray)(void *state, edgel_gray order, const edgel_image *src,
                             const edgel_image *gray);
     edgel_status (*gaussian_blur)(void *state, const edgel_image *src, const edgel_image *dst,

@@ -42,6 +42,11 @@ edgel_status edgel_cuda_canny_itk(edgel_cuda_state *state, const edgel_canny_par
 struct edgel_filter_plan;
 edgel_status edgel_cuda_filter(edgel_cuda_state *state, const struct edgel_filter_plan *plan,
                                const edgel_image *src, const edgel_image *dst);
+/* The building blocks on device views (cuda_blocks.cu), queued on the context's stream. */
+edgel_status edgel_cuda_to_gray(edgel_cuda_state *state, edgel_gray order, const edgel_image *src,
+                                const edgel_image *gray);
+edgel_status edgel_cuda_gaussian_blur(edgel_cuda_state *state, const edgel_image *src,
+                                      const edgel_image *dst, int ksize, double sigma);
 edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *state, const edgel_canny_params *params,
                                         const edgel_image *dx, const edgel_image *dy,
                                         const edgel_image *edges,

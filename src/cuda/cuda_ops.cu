@@ -39,6 +39,18 @@ edgel_status cuda_canny(void *state, const edgel_canny_params *params, const edg
     return EDGEL_OK;
 }
 
+edgel_status cuda_to_gray(void *state, edgel_gray order, const edgel_image *src,
+                          const edgel_image *gray)
+{
+    return edgel_cuda_to_gray(cuda(state), order, src, gray);
+}
+
+edgel_status cuda_gaussian_blur(void *state, const edgel_image *src, const edgel_image *dst,
+                                int ksize, double sigma)
+{
+    return edgel_cuda_gaussian_blur(cuda(state), src, dst, ksize, sigma);
+}
+
 edgel_status cuda_canny_gradients(void *state, const edgel_canny_params *params,
                                   const edgel_image *dx, const edgel_image *dy,
                                   const edgel_image *edges, const edgel_canny_stages *stages)
@@ -73,10 +85,9 @@ edgel_status cuda_filter(void *state, edgel_filter_plan *plan, const edgel_image
     return edgel_cuda_filter(cuda(state), plan, src, dst);
 }
 
-/* The building blocks on host views are the CPU's (to_gray, gaussian_blur NULL). */
 const edgel_backend_ops cuda_ops = {
-    EDGEL_BACKEND_CUDA, cuda_destroy,       cuda_reserve, cuda_set_stream, cuda_synchronize,
-    cuda_canny,         cuda_canny_gradients, nullptr,    nullptr,         cuda_has_fft,
+    EDGEL_BACKEND_CUDA, cuda_destroy,         cuda_reserve, cuda_set_stream,    cuda_synchronize,
+    cuda_canny,         cuda_canny_gradients, cuda_to_gray, cuda_gaussian_blur, cuda_has_fft,
     cuda_filter_cost,   cuda_filter};
 
 } // namespace

@@ -816,6 +816,61 @@ static void test_fixed_filter(const edgel_image *photo, int small)
     printf("fixed-point filter: %d cases compared\n", cases);
 }
 
+/* The building blocks on device views equal the CPU's on host views: luma of RGB and RGBA
+ * in both orders, and GaussianBlur of 1, 3 and 4 channels for sizes and sigmas from a 3-tap
+ * kernel to one past the tile kernel's 17 taps; host views on a CUDA context run too. */
+static void test_building_blocks(const edgel_image *photo, int small)
+{
+    static const int sizes[][2] = {{1, 1}, {7, 5}, {64, 48}, {333, 211}, {1920, 1080}};
+    static const double sigmas[] = {0.8, 1.4, 3.0, 5.0};
+    const int nsizes = small ? 4 : 5;
+    for (int si = 0; si < nsizes; si++)
+        for (int cn = 1; cn <= 4; cn++) {
+            if (cn == 2)
+                continue;
+            const int w = sizes[si][0], h = sizes[si][1];
+            void *mem;
+            edgel_image src = make_frame(photo, w, h, cn, &mem);
+            const size_t px = (size_t)w * h;
+            uint8_t *want = malloc(px * cn), *got = malloc(px * cn);
+            edgel_image dsrc = device_copy(&src);
+            if (cn > 1)
+                for (int order = EDGEL_GRAY_RGB; order <= EDGEL_GRAY_BGR; order++) {
+                    edgel_image hg = edgel_image_host(want, w, h, EDGEL_U8, 1);
+                    CHECK(edgel_to_gray(cpu, (edgel_gray)order, &src, &hg) == EDGEL_OK);
+                    edgel_image dg = device_copy(&hg);
+                    CHECK(edgel_to_gray(gpu, (edgel_gray)order, &dsrc, &dg) == EDGEL_OK);
+                    CHECK(edgel_context_synchronize(gpu) == EDGEL_OK);
+                    device_download(&dg, got);
+                    size_t first;
+                    CHECK(count_diff(want, got, px, &first) == 0);
+                    edgel_image hg2 = edgel_image_host(got, w, h, EDGEL_U8, 1);
+                    CHECK(edgel_to_gray(gpu, (edgel_gray)order, &src, &hg2) == EDGEL_OK);
+                    CHECK(count_diff(want, got, px, &first) == 0); /* host views: the CPU's */
+                    cudaFree(dg.data);
+                }
+            for (int k = 0; k < 4; k++) {
+                edgel_image hb = edgel_image_host(want, w, h, EDGEL_U8, cn);
+                CHECK(edgel_gaussian_blur(cpu, &src, &hb, 0, sigmas[k]) == EDGEL_OK);
+                edgel_image db = device_copy(&hb);
+                CHECK(edgel_gaussian_blur(gpu, &dsrc, &db, 0, sigmas[k]) == EDGEL_OK);
+                CHECK(edgel_context_synchronize(gpu) == EDGEL_OK);
+                device_download(&db, got);
+                size_t first;
+                const size_t d = count_diff(want, got, px * cn, &first);
+                if (d)
+                    fprintf(stderr, "blur %dx%dx%d sigma %g: %zu bytes differ\n", w, h, cn,
+                            sigmas[k], d);
+                CHECK(d == 0);
+                cudaFree(db.data);
+            }
+            cudaFree(dsrc.data);
+            free(want);
+            free(got);
+            free(mem);
+        }
+}
+
 int main(int argc, char **argv)
 {
     int small = 0;
@@ -864,6 +919,7 @@ int main(int argc, char **argv)
     test_itk(photos, n, small);
     test_filter(&photos[0], small);
     test_fixed_filter(&photos[0], small);
+    test_building_blocks(&photos[0], small);
     for (int i = 0; i < n; i++)
         edgel_io_free(&photos[i]);
     free(photos);
