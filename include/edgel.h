@@ -36,12 +36,18 @@ extern "C" {
 
 /* ---- version --------------------------------------------------------------------------- */
 
+/* The one place the version is written: CMake, the Python package's metadata and the module
+ * read it from these three lines. */
 #define EDGEL_VERSION_MAJOR 0
 #define EDGEL_VERSION_MINOR 2
 #define EDGEL_VERSION_PATCH 0
 #define EDGEL_VERSION_NUMBER \
     (EDGEL_VERSION_MAJOR * 10000 + EDGEL_VERSION_MINOR * 100 + EDGEL_VERSION_PATCH)
-#define EDGEL_VERSION_STRING "0.2.0"
+#define EDGEL_VERSION_TEXT_(x) #x
+#define EDGEL_VERSION_TEXT(x) EDGEL_VERSION_TEXT_(x)
+#define EDGEL_VERSION_STRING                                              \
+    EDGEL_VERSION_TEXT(EDGEL_VERSION_MAJOR) "." EDGEL_VERSION_TEXT(EDGEL_VERSION_MINOR) "." \
+    EDGEL_VERSION_TEXT(EDGEL_VERSION_PATCH)
 
 /** Version of the library actually loaded (compare with EDGEL_VERSION_NUMBER). */
 EDGEL_API unsigned edgel_version_number(void);

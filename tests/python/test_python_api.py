@@ -137,3 +137,15 @@ def test_integers_past_32_bits_raise():
             call()
     with pytest.raises(ValueError, match="backend"):
         edgel.Context("tpu")
+
+
+def test_one_version():
+    """include/edgel.h writes the version once; the module's compatibility number and
+    __version__ agree with it (CMake and the package metadata read it too)."""
+    import pathlib
+    import re
+    header = (pathlib.Path(__file__).resolve().parents[2] / "include" / "edgel.h").read_text()
+    major, minor, patch = (int(re.search(rf"#define EDGEL_VERSION_{k} (\d+)", header).group(1))
+                           for k in ("MAJOR", "MINOR", "PATCH"))
+    assert edgel.VERSION_NUMBER == major * 10000 + minor * 100 + patch
+    assert edgel.__version__ == f"{major}.{minor}.{patch}"
