@@ -2,6 +2,6 @@
 # Configures and builds edgel into build/ (Release; CUDA sources too when nvcc is present).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >build-configure.log 2>&1 || {
+cmake --preset release "$@" >build-configure.log 2>&1 || {
   cat build-configure.log; exit 1; }
 cmake --build build -j"$(nproc)"

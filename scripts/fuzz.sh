@@ -8,9 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 jobs=${JOBS:-1}
-CC=clang cmake -S . -B build-fuzz -DEDGEL_BUILD_FUZZ=ON -DEDGEL_BUILD_TESTS=OFF \
-  -DEDGEL_WITH_CUDA=OFF -DEDGEL_PYTHON_EXTENSION=OFF \
-  -DCMAKE_BUILD_TYPE=Debug >build-fuzz-configure.log 2>&1 || { cat build-fuzz-configure.log; exit 1; }
+cmake --preset fuzz >build-fuzz-configure.log 2>&1 || { cat build-fuzz-configure.log; exit 1; }
 cmake --build build-fuzz -j"$(nproc)" >/dev/null
 
 corpora() { # the seed corpora of a target

@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=${1:-out}
 mkdir -p "$logs"
-cmake_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEDGEL_BUILD_TESTS=ON)
+cmake_args=() # the preset `gpu` (CMakePresets.json), and the carried libraries where needed
 if [ ! -f /usr/include/png.h ] || ! ls /usr/include/jpeglib.h /usr/include/*/jpeglib.h >/dev/null 2>&1; then
   d=$(pwd)/deps
   cmake_args+=(-DPNG_PNG_INCLUDE_DIR="$d/include" -DPNG_LIBRARY="$d/lib/libpng16.so"
@@ -21,7 +21,7 @@ if [ ! -d /usr/include/kissfft ] && [ -d deps/kissfft ]; then
   export LD_LIBRARY_PATH="$(pwd)/deps/kissfft/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
   echo "== using carried KissFFT from deps/"
 fi
-if ! cmake -S . -B build-gpu "${cmake_args[@]}" >"$logs/configure.log" 2>&1; then
+if ! cmake --preset gpu "${cmake_args[@]}" >"$logs/configure.log" 2>&1; then
   tail -n 30 "$logs/configure.log"; exit 1
 fi
 if ! cmake --build build-gpu -j"$(nproc)" >"$logs/build.log" 2>&1; then

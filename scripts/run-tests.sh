@@ -29,8 +29,7 @@ EDGEL_REQUIRE_ITK=1 "$py" -m pytest -q -p no:warnings \
   tests/python
 
 echo "== sanitizers (ASan + UBSan)"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DEDGEL_SANITIZE=address,undefined,float-cast-overflow \
-  -DEDGEL_WITH_CUDA=OFF >/dev/null
+cmake --preset sanitizers >/dev/null
 cmake --build build-asan -j"$(nproc)" >/dev/null
 ctest --test-dir build-asan --output-on-failure
 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
