@@ -12,6 +12,10 @@
  *   'Backend'   'auto' (default), 'cpu' or 'cuda'
  *   'Threads'   CPU threads, 0 = all cores (default)
  *
+ * The help text is matlab/help/edgel_canny.m (copied beside the mex: the mex runs, `help`
+ * reads the .m; elsewhere on the path the .m would hide the mex). A context is kept
+ * between calls with the same Backend and Threads, and freed when the mex is cleared.
+ *
  * MATLAB and Octave store A column by column; edgel wants rows of interleaved pixels. The
  * gateway converts A once into a row-major buffer and E once back. It cannot work on the
  * transposed image instead: OpenCV's fixed-point direction test is not symmetric under
@@ -28,6 +32,13 @@
 
 static void fail(const char *id, const char *msg) { mexErrMsgIdAndTxt(id, "%s", msg); }
 
+#define EDGEL_TRY_MEX(call)                  \
+    do {                                     \
+        const edgel_status try_ = (call);    \
+        if (try_ != EDGEL_OK)                \
+            return try_;                     \
+    } while (0)
+
 static int name_is(const mxArray *a, const char *want)
 {
     char buf[32];
@@ -36,6 +47,31 @@ static int name_is(const mxArray *a, const char *want)
     for (char *p = buf; *p; p++)
         *p = (char)tolower((unsigned char)*p);
     return strcmp(buf, want) == 0;
+}
+
+/* The context of the last call, kept for the next one with the same backend and threads. */
+static edgel_context *kept;
+static edgel_backend kept_backend;
+static int32_t kept_threads;
+
+static void free_kept(void)
+{
+    edgel_context_destroy(kept);
+    kept = NULL;
+}
+
+static edgel_status context_for(edgel_backend backend, const edgel_context_options *opts,
+                                edgel_context **out)
+{
+    if (!kept || kept_backend != backend || kept_threads != opts->threads) {
+        free_kept();
+        EDGEL_TRY_MEX(edgel_context_create(backend, opts, &kept));
+        kept_backend = backend;
+        kept_threads = opts->threads;
+        mexAtExit(free_kept);
+    }
+    *out = kept;
+    return EDGEL_OK;
 }
 
 static double scalar(const mxArray *a, const char *what)
@@ -117,13 +153,12 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
             for (size_t y = 0; y < h; y++)
                 in[(y * w + x) * cn + c] = a[c * h * w + x * h + y];
     edgel_context *ctx = NULL;
-    edgel_status st = edgel_context_create(backend, &opts, &ctx);
+    edgel_status st = context_for(backend, &opts, &ctx);
     if (st == EDGEL_OK) {
         edgel_image src = edgel_image_host(in, (int32_t)w, (int32_t)h, EDGEL_U8, (int32_t)cn);
         edgel_image dst = edgel_image_host(out, (int32_t)w, (int32_t)h, EDGEL_U8, 1);
         st = edgel_canny(ctx, &p, &src, &dst, NULL);
     }
-    edgel_context_destroy(ctx);
     mxFree(in);
     if (st != EDGEL_OK) {
         mxFree(out);

@@ -10,4 +10,5 @@ if [ -z "$mex_bin" ] || "$mex_bin" --version 2>&1 | grep -qi octave; then
 fi
 "$mex_bin" -Iinclude matlab/edgel_canny.c -Lbuild -ledgel LDFLAGS="\$LDFLAGS -Wl,-rpath,$(pwd)/build" \
   -outdir build
+cp matlab/help/edgel_canny.m build/ # its help, beside it
 echo "built build/edgel_canny.$("$(dirname "$mex_bin")/mexext" 2>/dev/null || echo mex) (add build/ and matlab/ to the MATLAB path)"

@@ -86,6 +86,15 @@ function test_edgel(build, samples)
 
   confirm_recursive_rmdir(false, 'local');
   rmdir(work, 's');
+  % The help text ships beside the mex; a kept context serves calls of different options.
+  text = evalc('help edgel_canny');
+  check(~isempty(strfind(text, 'cv2.Canny')) && ~isempty(strfind(text, 'Aperture')), ...
+        'help edgel_canny prints the help of matlab/help/edgel_canny.m');
+  A = uint8(kron(reshape(mod((1:64) * 37, 64), 8, 8), ones(8)) * 4);  % ('magic' is a local)
+  E1 = edgel_canny(A, 50, 150);
+  E2 = edgel_canny(A, 50, 150, 'Backend', 'cpu', 'Threads', 1);
+  E3 = edgel_canny(A, 50, 150);
+  check(isequal(E1, E2) && isequal(E1, E3) && nnz(E1) > 0, 'results across kept contexts');
   printf('octave: %d passed, %d failed\n', passed, failed);
   if failed > 0
     exit(1);
