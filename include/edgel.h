@@ -268,6 +268,41 @@ EDGEL_API edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_p
                                          const edgel_image *srcs, const edgel_image *edges,
                                          int32_t count);
 
+/* ---- images of any size: Canny in tiles ---------------------------------------------------- */
+
+#define EDGEL_MAX_TILED_DIMENSION (1 << 20) /* width and height of a tiled image, each */
+#define EDGEL_MAX_TILED_PIXELS (1LL << 40)
+
+/*
+ * Where a tiled call's pixels come from and its edges go: the caller's callbacks (files,
+ * memory maps, network sources). A failing callback's status ends the call, which then
+ * calls nothing more.
+ */
+typedef struct edgel_tile_io {
+    int64_t width, height; /* the whole image */
+    int32_t channels;      /* 1, 3 or 4 (u8) */
+    /* Fills `dst`, a host u8 view of dst->width x dst->height pixels of `channels` channels,
+     * with the image's pixels of the rectangle whose top left is (x, y). A region may be
+     * read more than once. */
+    edgel_status (*read)(void *user, int64_t x, int64_t y, const edgel_image *dst);
+    /* Receives the edges (u8, 255 on edges) of the tile whose top left is (x, y), in raster
+     * order of tiles, each once; the view is valid during the call only. */
+    edgel_status (*write)(void *user, int64_t x, int64_t y, const edgel_image *edges);
+    void *user;
+} edgel_tile_io;
+
+/**
+ * Canny of an image of any size (up to EDGEL_MAX_TILED_DIMENSION a side and
+ * EDGEL_MAX_TILED_PIXELS in all), in tiles of tile_width x tile_height (the last ones
+ * smaller), byte-identical to edgel_canny on the whole image: each tile is read with a halo
+ * that makes its stages exact, and hysteresis joins edges across tiles through the labels of
+ * the components that touch tile borders. Memory: a tile and its halo, and the border labels,
+ * never the image. Every tile is read twice. opencv preset, any of its options.
+ */
+EDGEL_API edgel_status edgel_canny_tiled(edgel_context *ctx, const edgel_canny_params *params,
+                                         const edgel_tile_io *io, int32_t tile_width,
+                                         int32_t tile_height);
+
 /* ---- building blocks --------------------------------------------------------------------- */
 
 /* The building blocks: host views run on the CPU (on a CUDA context too, on all cores); on a

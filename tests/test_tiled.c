@@ -1,0 +1,172 @@
+/* Tiled Canny equals the whole-image call byte for byte: random images, sizes, tile sizes
+ * down to 1x1 and options of the opencv preset; failing callbacks stop the call. */
+#include "check.h"
+#include "edgel.h"
+#include "test_random.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct image_io {
+    const uint8_t *src;
+    uint8_t *dst;
+    int w, h, cn;
+    int reads, writes, fail_read_at, fail_write_at;
+    int tiles_in_order; /* raster order seen so far */
+    int64_t last_x, last_y;
+} image_io;
+
+static edgel_status read_region(void *user, int64_t x, int64_t y, const edgel_image *dst)
+{
+    image_io *io = user;
+    if (++io->reads == io->fail_read_at)
+        return EDGEL_ERROR_IO;
+    if (x < 0 || y < 0 || x + dst->width > io->w || y + dst->height > io->h || dst->type != EDGEL_U8 ||
+        dst->channels != io->cn)
+        return EDGEL_ERROR_INTERNAL; /* a request outside the image: the test fails */
+    for (int r = 0; r < dst->height; r++)
+        memcpy((uint8_t *)dst->data + (size_t)r * dst->pitch,
+               io->src + ((size_t)(y + r) * io->w + (size_t)x) * io->cn,
+               (size_t)dst->width * io->cn);
+    return EDGEL_OK;
+}
+
+static edgel_status write_tile(void *user, int64_t x, int64_t y, const edgel_image *e)
+{
+    image_io *io = user;
+    if (++io->writes == io->fail_write_at)
+        return EDGEL_ERROR_IO;
+    if (y < io->last_y || (y == io->last_y && x <= io->last_x && io->writes > 1))
+        io->tiles_in_order = 0;
+    io->last_x = x, io->last_y = y;
+    for (int r = 0; r < e->height; r++)
+        memcpy(io->dst + (size_t)(y + r) * io->w + (size_t)x,
+               (const uint8_t *)e->data + (size_t)r * e->pitch, (size_t)e->width);
+    return EDGEL_OK;
+}
+
+/* Blobs, ramps and noise: long weak chains that cross tiles and strong seeds far away. */
+static void fill(uint8_t *p, int w, int h, int cn)
+{
+    const int cx = (int)(next_random() % (unsigned)w), cy = (int)(next_random() % (unsigned)h);
+    const int r2 = (int)(next_random() % (unsigned)(w * w / 4 + h * h / 4 + 1)) + 1;
+    const int noise = (int)(next_random() % 40) + 1;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            for (int c = 0; c < cn; c++) {
+                const int d = (x - cx) * (x - cx) + (y - cy) * (y - cy);
+                int v = (d < r2 ? 170 : 60) + (x * 3 + y * 2) % 50 + c * 9;
+                v += (int)(next_random() % (unsigned)noise);
+                p[((size_t)y * w + x) * cn + c] = (uint8_t)(v > 255 ? 255 : v);
+            }
+}
+
+static void random_params(edgel_canny_params *p, int cn)
+{
+    static const int apertures[] = {3, 5, 7, EDGEL_APERTURE_SCHARR};
+    edgel_canny_params_default(p);
+    p->aperture = apertures[next_random() % 4];
+    p->l2_gradient = p->aperture == EDGEL_APERTURE_SCHARR || next_random() % 2;
+    p->low_threshold = (double)(next_random() % 200);
+    p->high_threshold = (double)(next_random() % 400);
+    if (p->aperture == 7) {
+        p->low_threshold *= 16;
+        p->high_threshold *= 16;
+    }
+    const unsigned blur = next_random() % 4;
+    p->blur = blur == 0 ? EDGEL_BLUR_NONE : blur == 3 ? EDGEL_BLUR_5X5_159 : EDGEL_BLUR_GAUSSIAN;
+    p->blur_sigma = 0.6 + (double)(next_random() % 30) / 10;
+    p->blur_ksize = next_random() % 3 == 0 ? (int)(next_random() % 5) * 2 + 1 : 0;
+    p->gray = cn == 1 ? EDGEL_GRAY_NONE : (edgel_gray)(next_random() % 3);
+}
+
+static void test_equal_to_whole(edgel_context *ctx, int cases)
+{
+    int identical = 0, ran = 0;
+    for (int k = 0; k < cases; k++) {
+        const int cn = (int)(next_random() % 3) == 0 ? 1 : (next_random() % 2 ? 3 : 4);
+        const int w = 1 + (int)(next_random() % 180), h = 1 + (int)(next_random() % 140);
+        const int tw = 1 + (int)(next_random() % (next_random() % 2 ? 8 : 90));
+        const int th = 1 + (int)(next_random() % (next_random() % 2 ? 8 : 90));
+        uint8_t *src = malloc((size_t)w * h * cn), *want = malloc((size_t)w * h);
+        uint8_t *got = malloc((size_t)w * h);
+        fill(src, w, h, cn);
+        edgel_canny_params p;
+        random_params(&p, cn);
+        edgel_image s = edgel_image_host(src, w, h, EDGEL_U8, cn);
+        edgel_image d = edgel_image_host(want, w, h, EDGEL_U8, 1);
+        CHECK(edgel_canny(ctx, &p, &s, &d, NULL) == EDGEL_OK);
+        memset(got, 7, (size_t)w * h);
+        image_io io = {src, got, w, h, cn, 0, 0, 0, 0, 1, 0, 0};
+        edgel_tile_io tio = {w, h, cn, read_region, write_tile, &io};
+        const edgel_status st = edgel_canny_tiled(ctx, &p, &tio, tw, th);
+        CHECK(st == EDGEL_OK);
+        ran++;
+        const int same = st == EDGEL_OK && !memcmp(want, got, (size_t)w * h);
+        identical += same;
+        if (!same)
+            fprintf(stderr, "tiled %dx%dx%d in %dx%d tiles (aperture %d, l2 %d, blur %d "
+                            "sigma %g k %d, gray %d, %g/%g): differs (%s)\n",
+                    w, h, cn, tw, th, (int)p.aperture, (int)p.l2_gradient, (int)p.blur,
+                    p.blur_sigma, (int)p.blur_ksize, (int)p.gray, p.low_threshold,
+                    p.high_threshold, edgel_last_error());
+        const int tiles = ((w + tw - 1) / tw) * ((h + th - 1) / th);
+        CHECK(io.writes == tiles && io.reads == 2 * tiles && io.tiles_in_order);
+        free(src), free(want), free(got);
+    }
+    printf("tiled: %d of %d cases identical to the whole-image call\n", identical, ran);
+    CHECK(identical == ran);
+}
+
+static void test_errors(edgel_context *ctx)
+{
+    enum { W = 50, H = 40 };
+    static uint8_t src[W * H], dst[W * H];
+    fill(src, W, H, 1);
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    p.low_threshold = 20;
+    p.high_threshold = 60;
+    for (int fail = 1; fail <= 3; fail++) {
+        image_io io = {src, dst, W, H, 1, 0, 0, fail, 0, 1, 0, 0};
+        edgel_tile_io tio = {W, H, 1, read_region, write_tile, &io};
+        CHECK_STATUS(edgel_canny_tiled(ctx, &p, &tio, 16, 16), EDGEL_ERROR_IO, "read callback");
+        CHECK(io.reads == fail && io.writes == 0); /* nothing more after the failure */
+        image_io io2 = {src, dst, W, H, 1, 0, 0, 0, fail, 1, 0, 0};
+        edgel_tile_io tio2 = {W, H, 1, read_region, write_tile, &io2};
+        CHECK_STATUS(edgel_canny_tiled(ctx, &p, &tio2, 16, 16), EDGEL_ERROR_IO,
+                     "write callback");
+        CHECK(io2.writes == fail);
+    }
+    image_io io = {src, dst, W, H, 1, 0, 0, 0, 0, 1, 0, 0};
+    edgel_tile_io tio = {W, H, 1, read_region, write_tile, &io};
+    CHECK_STATUS(edgel_canny_tiled(NULL, &p, &tio, 16, 16), EDGEL_ERROR_NULL_ARGUMENT, "context");
+    CHECK_STATUS(edgel_canny_tiled(ctx, &p, &tio, 0, 16), EDGEL_ERROR_INVALID_SIZE, "tiles");
+    CHECK_STATUS(edgel_canny_tiled(ctx, &p, NULL, 16, 16), EDGEL_ERROR_NULL_ARGUMENT, "io");
+    edgel_tile_io big = tio;
+    big.width = EDGEL_MAX_TILED_DIMENSION + 1;
+    CHECK_STATUS(edgel_canny_tiled(ctx, &p, &big, 16, 16), EDGEL_ERROR_INVALID_SIZE, "a side");
+    big.width = big.height = EDGEL_MAX_TILED_DIMENSION; /* 2^40 pixels: allowed... */
+    big.channels = 2;
+    CHECK_STATUS(edgel_canny_tiled(ctx, &p, &big, 16, 16), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "channels");
+    edgel_canny_params itk;
+    edgel_canny_params_default(&itk);
+    itk.preset = EDGEL_PRESET_ITK;
+    CHECK_STATUS(edgel_canny_tiled(ctx, &itk, &tio, 16, 16), EDGEL_ERROR_UNSUPPORTED, "opencv");
+    p.low_threshold = 1e300;
+    CHECK_STATUS(edgel_canny_tiled(ctx, &p, &tio, 16, 16), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "threshold");
+}
+
+int main(void)
+{
+    edgel_context *ctx;
+    if (edgel_context_create(EDGEL_BACKEND_CPU, NULL, &ctx) != EDGEL_OK)
+        return 1;
+    test_equal_to_whole(ctx, 300);
+    test_errors(ctx);
+    edgel_context_destroy(ctx);
+    return check_summary("tiled");
+}
