@@ -22,7 +22,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_itk", "canny_gradients", "to_gray",
+__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_gradients", "to_gray",
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version"]
 
 VERSION_NUMBER = 200  # 0.2.0, must equal the library's EDGEL_VERSION_NUMBER
@@ -72,6 +72,15 @@ class _Stages(ctypes.Structure):
     _fields_ = [(n, _IMG_P) for n in ("gray", "smoothed", "dx", "dy", "magnitude", "suppressed")]
 
 
+_READ_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, _IMG_P)
+_WRITE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, _IMG_P)
+
+
+class _TileIO(ctypes.Structure):
+    _fields_ = [("width", ctypes.c_int64), ("height", ctypes.c_int64), ("channels", ctypes.c_int32),
+                ("read", _READ_FN), ("write", _WRITE_FN), ("user", ctypes.c_void_p)]
+
+
 def _library_path() -> str:
     if os.environ.get("EDGEL_LIBRARY"):
         return os.environ["EDGEL_LIBRARY"]
@@ -95,6 +104,8 @@ def _load() -> ctypes.CDLL:
     lib.edgel_canny_params_default.argtypes = [ctypes.POINTER(_CannyParams)]
     lib.edgel_canny.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams), _IMG_P, _IMG_P,
                                 ctypes.POINTER(_Stages)]
+    lib.edgel_canny_tiled.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams),
+                                      ctypes.POINTER(_TileIO), ctypes.c_int32, ctypes.c_int32]
     lib.edgel_canny_gradients.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams), _IMG_P,
                                           _IMG_P, _IMG_P, ctypes.POINTER(_Stages)]
     lib.edgel_to_gray.argtypes = [ctypes.c_void_p, ctypes.c_int, _IMG_P, _IMG_P]
@@ -512,6 +523,8 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
     stages: a dict to receive intermediate arrays (gray, smoothed, dx, dy, magnitude,
     suppressed) for the names it already contains as keys (host arrays only).
     out: a uint8 array of shape (H, W) to fill in place and return, instead of a new one.
+    A numpy.memmap image (perhaps larger than memory) runs in tiles (canny_tiled), with the
+    same bytes; give a writable numpy.memmap as out to keep the result out of memory too.
     image may be a CuPy array or a PyTorch CUDA tensor: the result is then one too (and
     `out` a CUDA array), computed on the array's stream.
     Other CUDA arrays that speak DLPack (JAX, ...) work too; their result is a CuPy array.
@@ -520,6 +533,9 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
     if cuda is not None:
         return _canny_device(cuda, _params(low, high, aperture, l2, blur, blur_size, gray),
                              out, ctx)
+    if isinstance(image, np.memmap) and stages is None:  # may not fit in memory: in tiles
+        return canny_tiled(image, low, high, aperture, l2, blur, blur_size, gray, ctx=ctx,
+                           out=out)
     image = _packed(np.asarray(image))
     h, w = image.shape[:2]
     cn = 1 if image.ndim == 2 else image.shape[2]
@@ -540,6 +556,67 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
             keep.append(v)
             setattr(st, name, ctypes.pointer(v))
     return _host_canny(ctx, p, image, edges, st)
+
+
+_STATUS_IO = 9
+
+
+def _host_view_array(v: "_Image", channels: int) -> np.ndarray:
+    """A NumPy array over a host image view of the library (valid during the callback)."""
+    item = v.width * channels
+    buf = (ctypes.c_uint8 * (v.pitch * (v.height - 1) + item)).from_address(v.data)
+    a = np.ndarray((v.height, v.width, channels), np.uint8, buf, 0, (v.pitch, channels, 1))
+    return a if channels > 1 else a[:, :, 0]
+
+
+def canny_tiled(image, low: float = 50, high: float = 150, aperture: int = 3, l2: bool = False,
+                blur=None, blur_size: int = 0, gray: Optional[str] = None, tile=(1024, 1024),
+                ctx: Optional[Context] = None, out=None):
+    """canny() of an image of any size, in tiles: byte-identical to canny() on the whole
+    image, with memory for a tile and its halo only. `image` is any array that slices
+    (NumPy, numpy.memmap, Zarr, h5py...) of u8, (H, W) or (H, W, C); `out` (optional) an
+    array that takes slice assignment, e.g. a numpy.memmap opened for writing; without it a
+    NumPy array is returned. tile: (height, width) of the tiles.
+    canny() sends numpy.memmap input here by itself."""
+    shape = image.shape
+    if len(shape) not in (2, 3):
+        raise ValueError("image must be 2-D (H, W) or 3-D (H, W, C)")
+    if np.dtype(image.dtype) != np.uint8:
+        raise TypeError(f"canny_tiled needs uint8 input, not {image.dtype}")
+    h, w = int(shape[0]), int(shape[1])
+    cn = 1 if len(shape) == 2 else int(shape[2])
+    if out is None:
+        out = np.empty((h, w), np.uint8)
+    elif tuple(out.shape) != (h, w):
+        raise ValueError(f"out has shape {tuple(out.shape)}, not {(h, w)}")
+    th, tw = (_int32(tile[0], "tile height"), _int32(tile[1], "tile width"))
+    failure = []
+
+    def read(_user, x, y, view):
+        try:
+            v = view.contents
+            _host_view_array(v, cn)[...] = np.asarray(image[y:y + v.height, x:x + v.width])
+            return 0
+        except BaseException as e:  # (a status for C; raised again below)
+            failure.append(e)
+            return _STATUS_IO
+
+    def write(_user, x, y, view):
+        try:
+            v = view.contents
+            out[y:y + v.height, x:x + v.width] = _host_view_array(v, 1)
+            return 0
+        except BaseException as e:
+            failure.append(e)
+            return _STATUS_IO
+
+    io = _TileIO(w, h, cn, _READ_FN(read), _WRITE_FN(write), None)
+    p = _params(low, high, aperture, l2, blur, blur_size, gray)
+    status = _lib.edgel_canny_tiled(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(io), tw, th)
+    if failure:
+        raise failure[0]
+    _check(status)
+    return out
 
 
 def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: float = 0.0,

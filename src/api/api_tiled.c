@@ -320,7 +320,7 @@ static edgel_status check_tiled(const edgel_canny_params *params, const edgel_ti
 static edgel_status canny_tiled_held(edgel_context *ctx, const edgel_canny_params *params,
                                      const edgel_tile_io *io, int32_t tw, int32_t th)
 {
-    int halo;
+    int halo = 0;
     EDGEL_TRY(check_tiled(params, io, tw, th, &halo));
     tiled t = {0};
     t.ctx = ctx, t.params = params, t.io = io, t.w = io->width, t.h = io->height;
