@@ -26,6 +26,7 @@ typedef struct detect_options {
     detect_stage stage;
     int quiet;
     size_t memory; /* largest decoded input image, bytes */
+    int tile_w, tile_h; /* --tile: tiled path with these tiles (0: only when too large) */
 } detect_options;
 
 /* True when the stage is written as floats (.pfm). */
@@ -47,6 +48,9 @@ int cli_parse_size(const char *s, size_t *out);
 size_t cli_default_memory(void);
 /* True when both paths name one existing file. */
 int cli_same_file(const char *a, const char *b);
+
+/* detect on an image of any size, streamed through tiles of tw x th (detect_tiled.c). */
+int detect_tiled(const detect_options *opt, edgel_context *ctx, int tw, int th);
 
 int cmd_detect(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -1,6 +1,7 @@
 /* edgel detect: one image file in, its edges (or an intermediate stage) out. */
 #include "cli.h"
 #include "io/image_io.h"
+#include "io/row_stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,11 @@ const char DETECT_HELP[] =
     "                     itk: smoothed, suppressed (ITK's non-maximum suppression\n"
     "                     image), both .pfm\n"
     "  --memory SIZE      largest decoded input image, e.g. 512M or 8G (default: half the\n"
-    "                     memory, at most 4G); larger files are refused before decoding\n"
+    "                     memory, at most 4G); larger PNG and PGM/PPM files stream through\n"
+    "                     tiles (edges of the opencv preset), others are refused\n"
+    "  --tile WxH         stream through tiles of WxH whatever the size (same bytes; memory:\n"
+    "                     a band of rows of one row of tiles); a progress line on stderr\n"
+    "                     for work longer than a second\n"
     "  -q, --quiet        print nothing on success\n"
     "\n"
     "OUT is written whole or not at all (a temporary file renamed over it); it may not be\n"
@@ -104,6 +109,33 @@ int cmd_detect(int argc, char **argv)
         fprintf(stderr, "edgel detect: %s is the input file; write the edges to another file\n",
                 opt.output);
         return EXIT_USAGE;
+    }
+    /* An image larger than --memory (or any, with --tile) streams through tiles, where its
+     * format streams (PNG, 8-bit PGM/PPM) and edges of the opencv preset are asked for. */
+    int tw = opt.tile_w, th = opt.tile_h;
+    if (!tw && !itk && opt.stage == STAGE_EDGES) {
+        edgel_row_reader *probe;
+        int64_t pw, ph;
+        int pcn;
+        if (edgel_row_reader_open(opt.input, &probe, &pw, &ph, &pcn) == EDGEL_OK) {
+            edgel_row_reader_close(probe);
+            if ((double)pw * (double)ph * pcn > (double)opt.memory ||
+                pw > EDGEL_MAX_DIMENSION || ph > EDGEL_MAX_DIMENSION ||
+                pw * ph > EDGEL_MAX_PIXELS)
+                tw = th = 1024;
+        }
+    }
+    if (tw) {
+        edgel_context_options copts;
+        edgel_context_options_default(&copts);
+        copts.threads = opt.threads;
+        edgel_context *ctx = NULL;
+        edgel_status st = edgel_context_create(opt.backend, &copts, &ctx);
+        if (st != EDGEL_OK)
+            return fail("backend", st, edgel_last_error());
+        const int rc = detect_tiled(&opt, ctx, tw, th);
+        edgel_context_destroy(ctx);
+        return rc;
     }
     /* What the preset reads, checked from the file's header before its pixels are decoded:
      * opencv 8-bit with 1, 3 or 4 channels; itk also 16-bit and float gray. A smoothed

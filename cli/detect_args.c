@@ -61,7 +61,7 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                                                  "--gray",     "--backend", "--threads",
                                                  "--stage",    "--preset", "--variance",
                                                  "--maximum-error", "--upper", "--lower",
-                                                 "--memory"};
+                                                 "--memory", "--tile"};
         size_t known = 0, nv = sizeof with_value / sizeof with_value[0];
         while (known < nv && strcmp(a, with_value[known]))
             known++;
@@ -127,6 +127,16 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             if (!cli_parse_int(v, 1, 129, &k) || k % 2 == 0)
                 return usage(err, errlen, "--blur-size is an odd number 1..129, not '%s'", v);
             opt->params.blur_ksize = k;
+        } else if (!strcmp(a, "--tile")) {
+            char *x = strchr(v, 'x');
+            char wbuf[16];
+            if (!x || (size_t)(x - v) >= sizeof wbuf)
+                return usage(err, errlen, "--tile is WxH (e.g. 1024x1024), not '%s'", v);
+            memcpy(wbuf, v, (size_t)(x - v));
+            wbuf[x - v] = 0;
+            if (!cli_parse_int(wbuf, 1, 16384, &opt->tile_w) ||
+                !cli_parse_int(x + 1, 1, 16384, &opt->tile_h))
+                return usage(err, errlen, "--tile is WxH with sides 1..16384, not '%s'", v);
         } else if (!strcmp(a, "--memory")) {
             if (!cli_parse_size(v, &opt->memory))
                 return usage(err, errlen, "--memory is a size such as 512M or 2G, not '%s'", v);
@@ -185,6 +195,8 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
         return usage(err, errlen, "no output file (-o OUT)");
     if (opt->params.aperture == EDGEL_APERTURE_SCHARR && !opt->params.l2_gradient)
         return usage(err, errlen, "--aperture scharr needs --l2 (as in OpenCV)");
+    if (opt->tile_w && (itk || opt->stage != STAGE_EDGES))
+        return usage(err, errlen, "--tile computes the edges of the opencv preset");
     if (edgel_canny_params_check(&opt->params) != EDGEL_OK) /* ranges: the library's own */
         return usage(err, errlen, "%s", edgel_last_error());
     return ARGS_OK;

@@ -130,8 +130,8 @@ static edgel_status tile_classes(tiled *t, int64_t tx, int64_t ty, int *cw, int 
     edgel_image src = edgel_image_host(t->region, rw, rh, EDGEL_U8, t->cn);
     const edgel_status st = t->io->read(t->io->user, rx0, ry0, &src);
     if (st != EDGEL_OK)
-        return edgel_fail(st, "tiled Canny: the read callback failed for %dx%d at (%lld, %lld) "
-                          "(%s)", rw, rh, (long long)rx0, (long long)ry0, edgel_status_name(st));
+        return edgel_fail(st, "tiled Canny: the read callback failed for %dx%d at (%lld, %lld)",
+                          rw, rh, (long long)rx0, (long long)ry0);
     edgel_image edges = edgel_image_host(t->region_edges, rw, rh, EDGEL_U8, 1);
     /* the region's suppressed map goes where the tile's classes will be packed */
     uint8_t *sup = t->region_edges + (size_t)rw * rh;
@@ -284,8 +284,8 @@ static edgel_status write_tiles(tiled *t)
             const edgel_status st = t->io->write(t->io->user, tx * t->tw, ty * t->th, &view);
             if (st != EDGEL_OK)
                 return edgel_fail(st, "tiled Canny: the write callback failed for the tile at "
-                                  "(%lld, %lld) (%s)", (long long)(tx * t->tw),
-                                  (long long)(ty * t->th), edgel_status_name(st));
+                                  "(%lld, %lld)", (long long)(tx * t->tw),
+                                  (long long)(ty * t->th));
         }
     return EDGEL_OK;
 }

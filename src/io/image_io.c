@@ -280,25 +280,39 @@ edgel_status edgel_io_write(const char *path, const edgel_image *img)
     if (!can_hold(img))
         return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: %s", path, holds);
 
-    char tmp[4096];
-    FILE *f = create_temporary(path, tmp, sizeof tmp);
-    if (!f)
+    edgel_io_temporary t;
+    EDGEL_IO_TRY(edgel_io_temporary_open(&t, path));
+    const int ok = encode(t.file, img);
+    return edgel_io_temporary_close(&t, ok, errno);
+}
+
+edgel_status edgel_io_temporary_open(edgel_io_temporary *t, const char *path)
+{
+    t->path = path;
+    t->file = create_temporary(path, t->name, sizeof t->name);
+    if (!t->file)
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: cannot create a file in its directory: %s",
                              path, strerror(errno));
     struct stat old;
     if (stat(path, &old) == 0 && S_ISREG(old.st_mode))
-        fchmod(fileno(f), old.st_mode & 07777); /* replacing a file keeps its permissions */
-    int ok = encode(f, img);
-    int err = errno;
-    if (ok && (fflush(f) != 0 || fsync(fileno(f)) != 0))
+        fchmod(fileno(t->file), old.st_mode & 07777); /* replacing a file keeps its permissions */
+    return EDGEL_OK;
+}
+
+edgel_status edgel_io_temporary_close(edgel_io_temporary *t, int ok, int err)
+{
+    if (!t->file)
+        return EDGEL_OK;
+    if (ok && (fflush(t->file) != 0 || fsync(fileno(t->file)) != 0))
         ok = 0, err = errno;
-    if (fclose(f) != 0 && ok)
+    if (fclose(t->file) != 0 && ok)
         ok = 0, err = errno;
-    if (ok && rename(tmp, path) != 0)
+    t->file = NULL;
+    if (ok && rename(t->name, t->path) != 0)
         ok = 0, err = errno;
     if (!ok) {
-        unlink(tmp);
-        return edgel_io_fail(EDGEL_ERROR_IO, "%s: write failed (%s); nothing written", path,
+        unlink(t->name);
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: write failed (%s); nothing written", t->path,
                              err ? strerror(err) : "encoder error");
     }
     return EDGEL_OK;

@@ -59,6 +59,23 @@ edgel_file_format edgel_io_format_for_path(const char *path);
 
 void edgel_io_free(edgel_image *img);
 
+/* A file written all or nothing: a temporary beside `path`, renamed over it by a successful
+ * close; removed by a failed one (ok = 0; err: the errno to report, 0 for none). */
+typedef struct edgel_io_temporary {
+    FILE *file;
+    const char *path;
+    char name[4096];
+} edgel_io_temporary;
+edgel_status edgel_io_temporary_open(edgel_io_temporary *t, const char *path);
+edgel_status edgel_io_temporary_close(edgel_io_temporary *t, int ok, int err);
+
+#define EDGEL_IO_TRY(expr)                      \
+    do {                                        \
+        const edgel_status io_try_ = (expr);    \
+        if (io_try_ != EDGEL_OK)                \
+            return io_try_;                     \
+    } while (0)
+
 /* Message of the calling thread's last failed io call. */
 const char *edgel_io_last_error(void);
 edgel_status edgel_io_fail(edgel_status status, const char *fmt, ...)

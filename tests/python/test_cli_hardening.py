@@ -361,3 +361,49 @@ def test_pnm_header_variants_read_as_opencv(edgel_cmd, tmp_path, magic, header, 
     got = cv2.imread(str(tmp_path / "s.png"), cv2.IMREAD_UNCHANGED)
     got = got[:, :, ::-1] if channels == 3 else got
     assert r.returncode == 0 and np.array_equal(got, ref), r.stderr
+
+
+# ---- images larger than memory (issue: any size) ----------------------------------------
+
+def test_tiled_detect_equals_whole(edgel_cmd, tmp_path):
+    """--tile and an image over --memory stream through tiles with the bytes of cv2.Canny,
+    for PNG and PGM in and out, colour and gray."""
+    rng = np.random.default_rng(4)
+    base = rng.integers(0, 256, (60, 80, 3), dtype=np.uint8)
+    img = cv2.resize(base, (2400, 1800), interpolation=cv2.INTER_CUBIC)
+    img = cv2.add(img, rng.integers(0, 20, img.shape, dtype=np.uint8))
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    want = cv2.Canny(cv2.GaussianBlur(gray, (0, 0), 1.4), 40, 120)
+    cv2.imwrite(str(tmp_path / "in.png"), img)
+    cv2.imwrite(str(tmp_path / "in.pgm"), gray)
+    for src, out, extra in [("in.png", "e.png", ["--tile", "300x200"]),
+                            ("in.pgm", "e.pgm", ["--tile", "1x1000"]),
+                            ("in.pgm", "e2.png", ["--memory", "1M"])]:
+        rc, err, seconds, mb = child_peak_mb(edgel_cmd, "detect", tmp_path / src, "-o",
+                                             tmp_path / out, "--blur", "1.4", "--low", "40",
+                                             "--high", "120", "-q", *extra)
+        assert rc == 0, err
+        assert np.array_equal(cv2.imread(str(tmp_path / out), cv2.IMREAD_UNCHANGED), want), extra
+        if "--memory" in extra:  # 4.3 MB of pixels, a band of about 1.2 MB
+            assert mb < 60, mb
+
+
+def test_tiled_detect_failures_leave_nothing(edgel_cmd, tmp_path):
+    img = np.random.default_rng(5).integers(0, 256, (500, 400), dtype=np.uint8)
+    pgm = tmp_path / "in.pgm"
+    cv2.imwrite(str(pgm), img)
+    cut = tmp_path / "cut.pgm"
+    cut.write_bytes(pgm.read_bytes()[:100000])  # truncated in the middle of the pixels
+    r = run(edgel_cmd, "detect", cut, "-o", tmp_path / "e.pgm", "--tile", "64x64")
+    assert r.returncode == 1 and "truncated" in r.stderr, r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.pgm", "in.pgm"]
+    r = run(edgel_cmd, "detect", pgm, "-o", tmp_path / "e.pgm", "--tile", "64x64",
+            limit_file_bytes=4096)
+    assert r.returncode == 1 and "nothing written" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.pgm", "in.pgm"]
+    for bad in ("64", "0x5", "5x", "x5", "99999x5"):
+        r = run(edgel_cmd, "detect", pgm, "-o", tmp_path / "e.pgm", "--tile", bad)
+        assert r.returncode == 2 and "--tile" in r.stderr, bad
+    r = run(edgel_cmd, "detect", pgm, "-o", tmp_path / "e.pfm", "--tile", "64x64",
+            "--preset", "itk")
+    assert r.returncode == 2

@@ -1,0 +1,169 @@
+/* edgel detect on an image of any size: the file streams in row by row into a band of rows
+ * that serves the library's tiled Canny (edgel_canny_tiled), and the edges stream out row by
+ * row as each row of tiles completes, all or nothing. Memory: the band of rows of one row of
+ * tiles and its halo, in and out, whatever the image's size. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "cli.h"
+#include "io/row_stream.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The largest halo a tile is read with: a 129-tap blur, a 7-tap Sobel, one for NMS. */
+#define MAX_HALO (64 + 3 + 1)
+
+typedef struct stream {
+    const char *input;
+    edgel_row_reader *reader;
+    int64_t w, h;
+    int cn, tw, th;
+    uint8_t **rows; /* a ring of `cap` rows holding rows [lo, hi) of the image */
+    int cap;
+    int64_t lo, hi;
+    edgel_row_writer *writer;
+    uint8_t *out; /* one row of tiles of edges, th x w */
+    int64_t reads, total_reads;
+    double start, last_report;
+    int quiet, reported;
+} stream;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Once the work has run a second: done, pixels/s, time left, on one line of stderr. */
+static void report(stream *s, int done)
+{
+    const double t = now_s(), elapsed = t - s->start;
+    if (s->quiet || (!done && (elapsed < 1.0 || t - s->last_report < 0.25)) ||
+        (done && !s->reported))
+        return;
+    const double frac = (double)s->reads / (double)s->total_reads;
+    const double px = 2.0 * (double)s->w * (double)s->h * frac; /* each pixel is read twice */
+    fprintf(stderr, "\redgel detect: %5.1f%% of %.2f Gpx, %.2f Gpx/s, %.0f s left  ",
+            100.0 * frac, (double)s->w * s->h / 1e9, px / elapsed / 1e9,
+            frac > 0 ? elapsed * (1 - frac) / frac : 0.0);
+    if (done)
+        fputc('\n', stderr);
+    s->last_report = t;
+    s->reported = 1;
+}
+
+static edgel_status reopen(stream *s)
+{
+    edgel_row_reader_close(s->reader);
+    s->reader = NULL;
+    int64_t w, h;
+    int cn;
+    edgel_status st = edgel_row_reader_open(s->input, &s->reader, &w, &h, &cn);
+    if (st == EDGEL_OK && (w != s->w || h != s->h || cn != s->cn))
+        st = edgel_io_fail(EDGEL_ERROR_IO, "%s changed while it was read", s->input);
+    s->lo = s->hi = 0;
+    return st;
+}
+
+static edgel_status read_region(void *user, int64_t x, int64_t y, const edgel_image *dst)
+{
+    stream *s = user;
+    if (dst->height > s->cap)
+        return edgel_io_fail(EDGEL_ERROR_INTERNAL, "a region of %d rows, more than the band",
+                             (int)dst->height);
+    if (y < s->lo) /* the second pass: from the top again */
+        EDGEL_IO_TRY(reopen(s));
+    if (s->lo < y)
+        s->lo = y < s->hi ? y : s->hi;
+    while (s->hi < y + dst->height) {
+        if (s->hi - s->lo == s->cap)
+            s->lo++;
+        EDGEL_IO_TRY(edgel_row_reader_next(s->reader, s->rows[s->hi % s->cap]));
+        s->hi++;
+        if (s->hi <= y)
+            s->lo = s->hi;
+    }
+    for (int r = 0; r < dst->height; r++)
+        memcpy((uint8_t *)dst->data + (size_t)r * dst->pitch, s->rows[(y + r) % s->cap] + x * s->cn,
+               (size_t)dst->width * s->cn);
+    s->reads++;
+    report(s, 0);
+    return EDGEL_OK;
+}
+
+static edgel_status write_tile(void *user, int64_t x, int64_t y, const edgel_image *e)
+{
+    stream *s = user;
+    for (int r = 0; r < e->height; r++)
+        memcpy(s->out + (size_t)r * s->w + x, (const uint8_t *)e->data + (size_t)r * e->pitch,
+               (size_t)e->width);
+    if (x + e->width == s->w) /* the row of tiles is complete */
+        for (int r = 0; r < e->height; r++)
+            EDGEL_IO_TRY(edgel_row_writer_put(s->writer, s->out + (size_t)r * s->w));
+    (void)y;
+    return EDGEL_OK;
+}
+
+int detect_tiled(const detect_options *opt, edgel_context *ctx, int tw, int th)
+{
+    stream s = {0};
+    s.input = opt->input, s.tw = tw, s.th = th, s.quiet = opt->quiet;
+    edgel_status st = edgel_row_reader_open(opt->input, &s.reader, &s.w, &s.h, &s.cn);
+    int rc = EXIT_FAILURE_RUN;
+    if (st != EDGEL_OK) {
+        fprintf(stderr, "edgel detect: reading: %s (%s)\n", edgel_io_last_error(),
+                edgel_status_name(st));
+        return st == EDGEL_ERROR_UNSUPPORTED ? EXIT_USAGE : EXIT_FAILURE_RUN;
+    }
+    s.cap = th + 2 * MAX_HALO;
+    s.rows = calloc((size_t)s.cap, sizeof *s.rows);
+    s.out = malloc((size_t)th * (size_t)s.w);
+    int ok = s.rows && s.out;
+    for (int i = 0; ok && i < s.cap; i++)
+        ok = (s.rows[i] = malloc((size_t)s.w * s.cn)) != NULL;
+    if (!ok) {
+        fprintf(stderr, "edgel detect: out of memory for a band of %d rows of %lld pixels\n",
+                s.cap, (long long)s.w);
+        goto done;
+    }
+    st = edgel_row_writer_open(opt->output, s.w, s.h, &s.writer);
+    if (st != EDGEL_OK) {
+        fprintf(stderr, "edgel detect: writing: %s (%s)\n", edgel_io_last_error(),
+                edgel_status_name(st));
+        goto done;
+    }
+    s.total_reads = 2 * ((s.w + tw - 1) / tw) * ((s.h + th - 1) / th);
+    s.start = s.last_report = now_s();
+    edgel_tile_io io = {s.w, s.h, s.cn, read_region, write_tile, &s};
+    st = edgel_canny_tiled(ctx, &opt->params, &io, tw, th);
+    report(&s, 1);
+    if (st != EDGEL_OK) {
+        const char *io_msg = edgel_io_last_error();
+        fprintf(stderr, "edgel detect: %s (%s)%s%s\n", edgel_last_error(), edgel_status_name(st),
+                io_msg[0] ? ": " : "", io_msg);
+        edgel_row_writer_abort(s.writer);
+        s.writer = NULL;
+        goto done;
+    }
+    st = edgel_row_writer_commit(s.writer);
+    s.writer = NULL;
+    if (st != EDGEL_OK) {
+        fprintf(stderr, "edgel detect: writing: %s (%s)\n", edgel_io_last_error(),
+                edgel_status_name(st));
+        goto done;
+    }
+    if (!opt->quiet)
+        printf("%s: %lldx%lld in %dx%d tiles -> %s\n", opt->input, (long long)s.w,
+               (long long)s.h, tw, th, opt->output);
+    rc = EXIT_OK;
+done:
+    edgel_row_writer_abort(s.writer);
+    edgel_row_reader_close(s.reader);
+    for (int i = 0; s.rows && i < s.cap; i++)
+        free(s.rows[i]);
+    free(s.rows);
+    free(s.out);
+    return rc;
+}

@@ -1,0 +1,254 @@
+/* Images read and written a row at a time, for images larger than memory: 8-bit PGM/PPM and
+ * non-interlaced PNG in (any size up to EDGEL_MAX_TILED_DIMENSION a side), 8-bit gray PGM
+ * and PNG out, written all or nothing. */
+#include "io/row_stream.h"
+
+#include <png.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct edgel_row_reader {
+    FILE *file;
+    edgel_file_format format;
+    int64_t width, height, next_row;
+    int channels;
+    png_structp png;
+    png_infop info;
+    char message[200];
+};
+
+struct edgel_row_writer {
+    edgel_io_temporary tmp;
+    edgel_file_format format;
+    int64_t width, height, rows;
+    png_structp png;
+    png_infop info;
+    int failed;
+    char message[200];
+};
+
+static void png_error_fn(png_structp png, png_const_charp msg)
+{
+    char *dst = png_get_error_ptr(png);
+    snprintf(dst, 200, "%s", msg);
+    png_longjmp(png, 1);
+}
+
+static void png_warning_fn(png_structp png, png_const_charp msg)
+{
+    (void)png, (void)msg;
+}
+
+/* PGM/PPM: "P5"/"P6", width, height, maxval (at most 255), one whitespace byte. */
+static edgel_status open_pnm(edgel_row_reader *r, const char *path)
+{
+    unsigned char head[1024];
+    const size_t n = fread(head, 1, sizeof head, r->file);
+    edgel_netpbm_cursor c = {head + 2, head + n};
+    r->channels = head[1] == '6' ? 3 : 1;
+    r->width = edgel_netpbm_read_field(&c, EDGEL_MAX_TILED_DIMENSION);
+    r->height = edgel_netpbm_read_field(&c, EDGEL_MAX_TILED_DIMENSION);
+    const long long maxval = edgel_netpbm_read_field(&c, 65535);
+    if (r->width < 1 || r->height < 1 || maxval < 1 || c.p >= c.end)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: PNM header is malformed, or the image "
+                             "is larger than %d a side", path, EDGEL_MAX_TILED_DIMENSION);
+    if (maxval > 255)
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: 16-bit PNM does not stream; the "
+                             "opencv preset needs 8-bit input", path);
+    if (fseek(r->file, (long)(c.p + 1 - head), SEEK_SET) != 0)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: cannot seek", path);
+    return EDGEL_OK;
+}
+
+static edgel_status open_png(edgel_row_reader *r, const char *path)
+{
+    r->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, r->message, png_error_fn,
+                                    png_warning_fn);
+    r->info = r->png ? png_create_info_struct(r->png) : NULL;
+    if (!r->png || !r->info)
+        return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    if (setjmp(png_jmpbuf(r->png)))
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: PNG: %s", path, r->message);
+    rewind(r->file);
+    png_init_io(r->png, r->file);
+    png_set_user_limits(r->png, EDGEL_MAX_TILED_DIMENSION, EDGEL_MAX_TILED_DIMENSION);
+    png_set_chunk_malloc_max(r->png, 8000000);
+    png_set_keep_unknown_chunks(r->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    png_read_info(r->png, r->info);
+    const int depth = png_get_bit_depth(r->png, r->info);
+    const int color = png_get_color_type(r->png, r->info);
+    if (png_get_interlace_type(r->png, r->info) != PNG_INTERLACE_NONE)
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: an interlaced PNG does not stream "
+                             "row by row", path);
+    if (depth == 16)
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: 16-bit PNG: the opencv preset needs "
+                             "8-bit input", path);
+    /* the same conversions as the whole-file reader (png_io.c) */
+    const int has_trns = png_get_valid(r->png, r->info, PNG_INFO_tRNS) != 0;
+    if (color == PNG_COLOR_TYPE_PALETTE)
+        png_set_palette_to_rgb(r->png);
+    if (color == PNG_COLOR_TYPE_GRAY && depth < 8)
+        png_set_expand_gray_1_2_4_to_8(r->png);
+    if (has_trns && (color == PNG_COLOR_TYPE_PALETTE || color == PNG_COLOR_TYPE_RGB))
+        png_set_tRNS_to_alpha(r->png);
+    if (color == PNG_COLOR_TYPE_GRAY_ALPHA)
+        png_set_strip_alpha(r->png);
+    png_read_update_info(r->png, r->info);
+    r->channels = png_get_channels(r->png, r->info);
+    r->width = png_get_image_width(r->png, r->info);
+    r->height = png_get_image_height(r->png, r->info);
+    if (r->channels != 1 && r->channels != 3 && r->channels != 4)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: unsupported PNG channel layout", path);
+    return EDGEL_OK;
+}
+
+edgel_status edgel_row_reader_open(const char *path, edgel_row_reader **out, int64_t *width,
+                                   int64_t *height, int *channels)
+{
+    *out = NULL;
+    edgel_row_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory");
+    r->file = fopen(path, "rb");
+    if (!r->file) {
+        free(r);
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: cannot open", path);
+    }
+    unsigned char magic[8] = {0};
+    const size_t n = fread(magic, 1, sizeof magic, r->file);
+    r->format = edgel_io_sniff(magic, n);
+    rewind(r->file);
+    edgel_status st = r->format == EDGEL_FILE_PNG ? open_png(r, path)
+                    : r->format == EDGEL_FILE_PNM ? open_pnm(r, path)
+                                                  : edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
+                                                                  "%s: only PNG and 8-bit "
+                                                                  "PGM/PPM stream row by row",
+                                                                  path);
+    if (st != EDGEL_OK) {
+        edgel_row_reader_close(r);
+        return st;
+    }
+    *out = r;
+    *width = r->width;
+    *height = r->height;
+    *channels = r->channels;
+    return EDGEL_OK;
+}
+
+edgel_status edgel_row_reader_next(edgel_row_reader *r, uint8_t *row)
+{
+    if (r->next_row >= r->height)
+        return edgel_io_fail(EDGEL_ERROR_INTERNAL, "read past the last row");
+    const size_t bytes = (size_t)r->width * (size_t)r->channels;
+    if (r->format == EDGEL_FILE_PNG) {
+        if (setjmp(png_jmpbuf(r->png)))
+            return edgel_io_fail(EDGEL_ERROR_FORMAT, "PNG: %s (row %lld)", r->message,
+                                 (long long)r->next_row);
+        png_read_row(r->png, row, NULL);
+    } else if (fread(row, 1, bytes, r->file) != bytes) {
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "PNM data truncated at row %lld",
+                             (long long)r->next_row);
+    }
+    r->next_row++;
+    return EDGEL_OK;
+}
+
+void edgel_row_reader_close(edgel_row_reader *r)
+{
+    if (!r)
+        return;
+    if (r->png)
+        png_destroy_read_struct(&r->png, r->info ? &r->info : NULL, NULL);
+    if (r->file)
+        fclose(r->file);
+    free(r);
+}
+
+edgel_status edgel_row_writer_open(const char *path, int64_t width, int64_t height,
+                                   edgel_row_writer **out)
+{
+    *out = NULL;
+    const edgel_file_format format = edgel_io_format_for_path(path);
+    if (format != EDGEL_FILE_PNG && format != EDGEL_FILE_PNM)
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: edges of a streamed image are "
+                             "written as .png or .pgm", path);
+    edgel_row_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory");
+    w->format = format, w->width = width, w->height = height;
+    edgel_status st = edgel_io_temporary_open(&w->tmp, path);
+    if (st != EDGEL_OK) {
+        free(w);
+        return st;
+    }
+    if (format == EDGEL_FILE_PNM) {
+        w->failed = fprintf(w->tmp.file, "P5\n%lld %lld\n255\n", (long long)width,
+                            (long long)height) < 0;
+    } else {
+        w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w->message, png_error_fn,
+                                         png_warning_fn);
+        w->info = w->png ? png_create_info_struct(w->png) : NULL;
+        if (!w->png || !w->info || setjmp(png_jmpbuf(w->png))) {
+            edgel_row_writer_abort(w);
+            return edgel_io_fail(EDGEL_ERROR_IO, "%s: PNG: cannot start", path);
+        }
+        png_init_io(w->png, w->tmp.file);
+        png_set_user_limits(w->png, EDGEL_MAX_TILED_DIMENSION, EDGEL_MAX_TILED_DIMENSION);
+        png_set_IHDR(w->png, w->info, (png_uint_32)width, (png_uint_32)height, 8,
+                     PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                     PNG_FILTER_TYPE_DEFAULT);
+        png_set_compression_level(w->png, 3);
+        png_write_info(w->png, w->info);
+    }
+    *out = w;
+    return EDGEL_OK;
+}
+
+edgel_status edgel_row_writer_put(edgel_row_writer *w, const uint8_t *row)
+{
+    if (w->failed || w->rows >= w->height)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: write failed; nothing written", w->tmp.path);
+    if (w->format == EDGEL_FILE_PNM) {
+        w->failed = fwrite(row, 1, (size_t)w->width, w->tmp.file) != (size_t)w->width;
+    } else {
+        if (setjmp(png_jmpbuf(w->png))) {
+            w->failed = 1;
+            return edgel_io_fail(EDGEL_ERROR_IO, "%s: PNG: %s; nothing written", w->tmp.path,
+                                 w->message);
+        }
+        png_write_row(w->png, row);
+    }
+    if (w->failed)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: write failed (%s); nothing written",
+                             w->tmp.path, strerror(errno));
+    w->rows++;
+    return EDGEL_OK;
+}
+
+edgel_status edgel_row_writer_commit(edgel_row_writer *w)
+{
+    volatile int ok = !w->failed && w->rows == w->height;
+    if (ok && w->png) {
+        if (setjmp(png_jmpbuf(w->png)))
+            ok = 0;
+        else
+            png_write_end(w->png, NULL);
+    }
+    if (w->png)
+        png_destroy_write_struct(&w->png, &w->info);
+    const edgel_status st = edgel_io_temporary_close(&w->tmp, ok, 0);
+    free(w);
+    return st;
+}
+
+void edgel_row_writer_abort(edgel_row_writer *w)
+{
+    if (!w)
+        return;
+    if (w->png)
+        png_destroy_write_struct(&w->png, w->info ? &w->info : NULL);
+    edgel_io_temporary_close(&w->tmp, 0, 0);
+    free(w);
+}

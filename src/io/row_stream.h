@@ -1,0 +1,32 @@
+/* Images a row at a time, for images larger than memory (row_stream.c). */
+#ifndef EDGEL_IO_ROW_STREAM_H
+#define EDGEL_IO_ROW_STREAM_H
+
+#include "io/image_io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 8-bit PGM/PPM and non-interlaced PNG (converted as the whole-file reader converts), up to
+ * EDGEL_MAX_TILED_DIMENSION a side; rows in order, `width * channels` bytes each. */
+typedef struct edgel_row_reader edgel_row_reader;
+edgel_status edgel_row_reader_open(const char *path, edgel_row_reader **out, int64_t *width,
+                                   int64_t *height, int *channels);
+edgel_status edgel_row_reader_next(edgel_row_reader *r, uint8_t *row);
+void edgel_row_reader_close(edgel_row_reader *r);
+
+/* 8-bit gray .png or .pgm, all or nothing: a temporary beside the target until commit, which
+ * needs every row; abort (or a failed commit) removes it. */
+typedef struct edgel_row_writer edgel_row_writer;
+edgel_status edgel_row_writer_open(const char *path, int64_t width, int64_t height,
+                                   edgel_row_writer **out);
+edgel_status edgel_row_writer_put(edgel_row_writer *w, const uint8_t *row);
+edgel_status edgel_row_writer_commit(edgel_row_writer *w);
+void edgel_row_writer_abort(edgel_row_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
