@@ -3,6 +3,7 @@
 #   1. C unit tests and fuzz-corpus replays (ctest), Release build
 #   2. conformance against OpenCV and ITK, command-line and Python API tests (pytest; needs
 #      ../shared/data/bsds500)
+#   2b. a 33000x33000 image (over 2^30 pixels) streamed through tiles, against cv2.Canny
 #   3. the same C tests in an ASan + UBSan build, and a sanitized run of the randomised
 #      conformance tests and the convolution tests through that library
 #   4. each libFuzzer target for a short run (clang; scripts/fuzz.sh, the library instrumented)
@@ -27,6 +28,9 @@ ctest --test-dir build --output-on-failure
 echo "== conformance and command-line tests"
 EDGEL_REQUIRE_ITK=1 "$py" -m pytest -q -p no:warnings \
   tests/python
+
+echo "== an image over 2^30 pixels through edgel detect, against cv2.Canny"
+"$py" tests/large_image_check.py build/edgel
 
 echo "== sanitizers (ASan + UBSan)"
 cmake --preset sanitizers >/dev/null
