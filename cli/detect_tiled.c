@@ -136,7 +136,7 @@ int detect_tiled(const detect_options *opt, edgel_context *ctx, int tw, int th)
     }
     s.total_reads = 2 * ((s.w + tw - 1) / tw) * ((s.h + th - 1) / th);
     s.start = s.last_report = now_s();
-    edgel_tile_io io = {s.w, s.h, s.cn, read_region, write_tile, &s};
+    edgel_tile_io io = {s.w, s.h, s.cn, EDGEL_U8, read_region, write_tile, &s};
     st = edgel_canny_tiled(ctx, &opt->params, &io, tw, th);
     report(&s, 1);
     if (st != EDGEL_OK) {

@@ -279,8 +279,9 @@ EDGEL_API edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_p
  * calls nothing more.
  */
 typedef struct edgel_tile_io {
-    int64_t width, height; /* the whole image */
-    int32_t channels;      /* 1, 3 or 4 (u8) */
+    int64_t width, height;  /* the whole image */
+    int32_t channels;       /* opencv preset: 1, 3 or 4; itk preset: 1 */
+    edgel_pixel_type type;  /* opencv preset: EDGEL_U8; itk preset: EDGEL_U8, _U16 or _F32 */
     /* Fills `dst`, a host u8 view of dst->width x dst->height pixels of `channels` channels,
      * with the image's pixels of the rectangle whose top left is (x, y). A region may be
      * read more than once. */
@@ -297,7 +298,8 @@ typedef struct edgel_tile_io {
  * smaller), byte-identical to edgel_canny on the whole image: each tile is read with a halo
  * that makes its stages exact, and hysteresis joins edges across tiles through the labels of
  * the components that touch tile borders. Memory: a tile and its halo, and the border labels,
- * never the image. Every tile is read twice. opencv preset, any of its options.
+ * never the image. Every tile is read twice. Both presets, any of their options; the edges
+ * come as u8 255/0 (for the itk preset too).
  */
 EDGEL_API edgel_status edgel_canny_tiled(edgel_context *ctx, const edgel_canny_params *params,
                                          const edgel_tile_io *io, int32_t tile_width,

@@ -11,7 +11,7 @@
 typedef struct image_io {
     const uint8_t *src;
     uint8_t *dst;
-    int w, h, cn;
+    int w, h, cn; /* cn: bytes a pixel */
     int reads, writes, fail_read_at, fail_write_at;
     int tiles_in_order; /* raster order seen so far */
     int64_t last_x, last_y;
@@ -22,8 +22,8 @@ static edgel_status read_region(void *user, int64_t x, int64_t y, const edgel_im
     image_io *io = user;
     if (++io->reads == io->fail_read_at)
         return EDGEL_ERROR_IO;
-    if (x < 0 || y < 0 || x + dst->width > io->w || y + dst->height > io->h || dst->type != EDGEL_U8 ||
-        dst->channels != io->cn)
+    if (x < 0 || y < 0 || x + dst->width > io->w || y + dst->height > io->h ||
+        dst->channels * (int)edgel_pixel_size(dst->type) != io->cn)
         return EDGEL_ERROR_INTERNAL; /* a request outside the image: the test fails */
     for (int r = 0; r < dst->height; r++)
         memcpy((uint8_t *)dst->data + (size_t)r * dst->pitch,
@@ -99,7 +99,7 @@ static void test_equal_to_whole(edgel_context *ctx, int cases)
         CHECK(edgel_canny(ctx, &p, &s, &d, NULL) == EDGEL_OK);
         memset(got, 7, (size_t)w * h);
         image_io io = {src, got, w, h, cn, 0, 0, 0, 0, 1, 0, 0};
-        edgel_tile_io tio = {w, h, cn, read_region, write_tile, &io};
+        edgel_tile_io tio = {w, h, cn, EDGEL_U8, read_region, write_tile, &io};
         const edgel_status st = edgel_canny_tiled(ctx, &p, &tio, tw, th);
         CHECK(st == EDGEL_OK);
         ran++;
@@ -119,6 +119,55 @@ static void test_equal_to_whole(edgel_context *ctx, int cases)
     CHECK(identical == ran);
 }
 
+/* The itk preset: float, u16 and u8 gray images, variances 0 to 8, thresholds of either
+ * order; edges u8 255/0 against the whole-image call with u8 edges. */
+static void test_itk_equal_to_whole(edgel_context *ctx, int cases)
+{
+    static const edgel_pixel_type types[] = {EDGEL_F32, EDGEL_U16, EDGEL_U8};
+    int identical = 0;
+    for (int k = 0; k < cases; k++) {
+        const edgel_pixel_type type = types[k % 3];
+        const int px = (int)edgel_pixel_size(type);
+        const int w = 1 + (int)(next_random() % 120), h = 1 + (int)(next_random() % 100);
+        const int tw = 1 + (int)(next_random() % (next_random() % 2 ? 6 : 60));
+        const int th = 1 + (int)(next_random() % (next_random() % 2 ? 6 : 60));
+        uint8_t *u8 = malloc((size_t)w * h), *src = malloc((size_t)w * h * px);
+        uint8_t *want = malloc((size_t)w * h), *got = malloc((size_t)w * h);
+        fill(u8, w, h, 1);
+        for (int i = 0; i < w * h; i++) {
+            if (type == EDGEL_F32)
+                ((float *)src)[i] = u8[i] * 0.37f + (float)(next_random() % 100) / 50.0f;
+            else if (type == EDGEL_U16)
+                ((uint16_t *)src)[i] = (uint16_t)(u8[i] * 200 + next_random() % 500);
+            else
+                src[i] = u8[i];
+        }
+        edgel_canny_params p;
+        edgel_canny_params_default(&p);
+        p.preset = EDGEL_PRESET_ITK;
+        p.variance = (double)(next_random() % 9) * (next_random() % 2 ? 1.0 : 0.5);
+        p.maximum_error = next_random() % 2 ? 0.01 : 0.2;
+        const double scale = type == EDGEL_U16 ? 200 : 1;
+        p.high_threshold = scale * (double)(next_random() % 40);
+        p.low_threshold = scale * (double)(next_random() % 30);
+        edgel_image s = edgel_image_host(src, w, h, type, 1);
+        edgel_image d = edgel_image_host(want, w, h, EDGEL_U8, 1);
+        CHECK(edgel_canny(ctx, &p, &s, &d, NULL) == EDGEL_OK);
+        image_io io = {src, got, w, h, px, 0, 0, 0, 0, 1, 0, 0};
+        edgel_tile_io tio = {w, h, 1, type, read_region, write_tile, &io};
+        const edgel_status st = edgel_canny_tiled(ctx, &p, &tio, tw, th);
+        const int same = st == EDGEL_OK && !memcmp(want, got, (size_t)w * h);
+        identical += same;
+        if (!same)
+            fprintf(stderr, "itk tiled %dx%d type %d in %dx%d tiles (variance %g, error %g, "
+                            "%g/%g): differs (%s)\n", w, h, (int)type, tw, th, p.variance,
+                    p.maximum_error, p.high_threshold, p.low_threshold, edgel_last_error());
+        free(u8), free(src), free(want), free(got);
+    }
+    printf("tiled itk: %d of %d cases identical to the whole-image call\n", identical, cases);
+    CHECK(identical == cases);
+}
+
 static void test_errors(edgel_context *ctx)
 {
     enum { W = 50, H = 40 };
@@ -130,17 +179,17 @@ static void test_errors(edgel_context *ctx)
     p.high_threshold = 60;
     for (int fail = 1; fail <= 3; fail++) {
         image_io io = {src, dst, W, H, 1, 0, 0, fail, 0, 1, 0, 0};
-        edgel_tile_io tio = {W, H, 1, read_region, write_tile, &io};
+        edgel_tile_io tio = {W, H, 1, EDGEL_U8, read_region, write_tile, &io};
         CHECK_STATUS(edgel_canny_tiled(ctx, &p, &tio, 16, 16), EDGEL_ERROR_IO, "read callback");
         CHECK(io.reads == fail && io.writes == 0); /* nothing more after the failure */
         image_io io2 = {src, dst, W, H, 1, 0, 0, 0, fail, 1, 0, 0};
-        edgel_tile_io tio2 = {W, H, 1, read_region, write_tile, &io2};
+        edgel_tile_io tio2 = {W, H, 1, EDGEL_U8, read_region, write_tile, &io2};
         CHECK_STATUS(edgel_canny_tiled(ctx, &p, &tio2, 16, 16), EDGEL_ERROR_IO,
                      "write callback");
         CHECK(io2.writes == fail);
     }
     image_io io = {src, dst, W, H, 1, 0, 0, 0, 0, 1, 0, 0};
-    edgel_tile_io tio = {W, H, 1, read_region, write_tile, &io};
+    edgel_tile_io tio = {W, H, 1, EDGEL_U8, read_region, write_tile, &io};
     CHECK_STATUS(edgel_canny_tiled(NULL, &p, &tio, 16, 16), EDGEL_ERROR_NULL_ARGUMENT, "context");
     CHECK_STATUS(edgel_canny_tiled(ctx, &p, &tio, 0, 16), EDGEL_ERROR_INVALID_SIZE, "tiles");
     CHECK_STATUS(edgel_canny_tiled(ctx, &p, NULL, 16, 16), EDGEL_ERROR_NULL_ARGUMENT, "io");
@@ -151,10 +200,15 @@ static void test_errors(edgel_context *ctx)
     big.channels = 2;
     CHECK_STATUS(edgel_canny_tiled(ctx, &p, &big, 16, 16), EDGEL_ERROR_INVALID_ARGUMENT,
                  "channels");
+    edgel_tile_io f32 = tio;
+    f32.type = EDGEL_F32;
+    CHECK_STATUS(edgel_canny_tiled(ctx, &p, &f32, 16, 16), EDGEL_ERROR_UNSUPPORTED, "u8");
     edgel_canny_params itk;
     edgel_canny_params_default(&itk);
     itk.preset = EDGEL_PRESET_ITK;
-    CHECK_STATUS(edgel_canny_tiled(ctx, &itk, &tio, 16, 16), EDGEL_ERROR_UNSUPPORTED, "opencv");
+    edgel_tile_io rgb = tio;
+    rgb.channels = 3;
+    CHECK_STATUS(edgel_canny_tiled(ctx, &itk, &rgb, 16, 16), EDGEL_ERROR_UNSUPPORTED, "1-channel");
     p.low_threshold = 1e300;
     CHECK_STATUS(edgel_canny_tiled(ctx, &p, &tio, 16, 16), EDGEL_ERROR_INVALID_ARGUMENT,
                  "threshold");
@@ -166,6 +220,7 @@ int main(void)
     if (edgel_context_create(EDGEL_BACKEND_CPU, NULL, &ctx) != EDGEL_OK)
         return 1;
     test_equal_to_whole(ctx, 300);
+    test_itk_equal_to_whole(ctx, 150);
     test_errors(ctx);
     edgel_context_destroy(ctx);
     return check_summary("tiled");

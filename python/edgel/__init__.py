@@ -78,7 +78,8 @@ _WRITE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int64, ctyp
 
 class _TileIO(ctypes.Structure):
     _fields_ = [("width", ctypes.c_int64), ("height", ctypes.c_int64), ("channels", ctypes.c_int32),
-                ("read", _READ_FN), ("write", _WRITE_FN), ("user", ctypes.c_void_p)]
+                ("type", ctypes.c_int), ("read", _READ_FN), ("write", _WRITE_FN),
+                ("user", ctypes.c_void_p)]
 
 
 def _library_path() -> str:
@@ -610,7 +611,7 @@ def canny_tiled(image, low: float = 50, high: float = 150, aperture: int = 3, l2
             failure.append(e)
             return _STATUS_IO
 
-    io = _TileIO(w, h, cn, _READ_FN(read), _WRITE_FN(write), None)
+    io = _TileIO(w, h, cn, _U8, _READ_FN(read), _WRITE_FN(write), None)
     p = _params(low, high, aperture, l2, blur, blur_size, gray)
     status = _lib.edgel_canny_tiled(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(io), tw, th)
     if failure:

@@ -1,10 +1,9 @@
 /*
  * Canny of an image of any size, in tiles, byte-identical to one call on the whole image
- * (edgel_canny_tiled). The opencv preset's stages before hysteresis are local: a tile's
- * classes (none, weak, strong) come exactly from a region of the tile and a halo of
- * blur radius + Sobel radius + 1 (non-maximum suppression) pixels, run through the
- * context's backend like any image (its borders are the image's only where it touches
- * them; elsewhere the halo absorbs the difference). Hysteresis is global: an edge is every
+ * (edgel_canny_tiled). Both presets' stages before hysteresis are local: a tile's classes
+ * (none, weak, strong) come exactly from a region of the tile and a halo (halo_of), run
+ * through the context's backend like any image (its borders are the image's only where it
+ * touches them; elsewhere the halo absorbs the difference). Hysteresis is global: an edge is every
  * candidate pixel of an 8-connected component of candidates that holds a strong pixel. So:
  *   1. each tile's components are labelled; those that touch the tile's sides become nodes
  *      of a union-find, with a flag for holding a strong pixel;
@@ -18,6 +17,7 @@
  */
 #include "api/context.h"
 #include "core/image.h"
+#include "core/itk_gaussian.h"
 #include "core/params.h"
 #include "core/status.h"
 
@@ -85,9 +85,11 @@ typedef struct tiled {
     const edgel_canny_params *params;
     const edgel_tile_io *io;
     int64_t w, h;
-    int tw, th, halo, cn;
+    int tw, th, halo, cn, itk;
+    size_t pixel; /* bytes of a source pixel */
     int64_t tiles_x, tiles_y;
     uint8_t *region, *region_edges, *region_classes; /* (tw + 2 halo) x (th + 2 halo) */
+    float *region_sup;                                /* itk: the suppressed stage */
     int32_t *labels;                                  /* tw x th, -1: no candidate */
     uint8_t *comp_strong;                             /* a tile's components */
     int64_t *comp_node;                               /* their nodes, -1: inside the tile */
@@ -98,10 +100,16 @@ typedef struct tiled {
     nodes n;
 } tiled;
 
-/* The halo that makes a tile's classes exact: the blur's radius, the Sobel's, and one for
- * non-maximum suppression. */
+/* The halo that makes a tile's classes exact. opencv: the blur's radius, the Sobel's, and
+ * one for non-maximum suppression; itk: the Gaussian's radius, one for the second
+ * derivative's neighbourhood, one for the suppression's. */
 static edgel_status halo_of(const edgel_canny_params *p, int *halo)
 {
+    if (p->preset == EDGEL_PRESET_ITK) {
+        double kernel[2 * EDGEL_ITK_MAX_RADIUS + 1];
+        *halo = edgel_itk_gaussian_kernel(p->variance, p->maximum_error, kernel) + 2;
+        return EDGEL_OK;
+    }
     int blur = 0;
     if (p->blur == EDGEL_BLUR_GAUSSIAN) {
         int32_t k;
@@ -127,23 +135,34 @@ static edgel_status tile_classes(tiled *t, int64_t tx, int64_t ty, int *cw, int 
     const int64_t rx1 = x1 + t->halo < t->w ? x1 + t->halo : t->w;
     const int64_t ry1 = y1 + t->halo < t->h ? y1 + t->halo : t->h;
     const int rw = (int)(rx1 - rx0), rh = (int)(ry1 - ry0);
-    edgel_image src = edgel_image_host(t->region, rw, rh, EDGEL_U8, t->cn);
+    edgel_image src = edgel_image_host(t->region, rw, rh, t->io->type, t->cn);
     const edgel_status st = t->io->read(t->io->user, rx0, ry0, &src);
     if (st != EDGEL_OK)
         return edgel_fail(st, "tiled Canny: the read callback failed for %dx%d at (%lld, %lld)",
                           rw, rh, (long long)rx0, (long long)ry0);
     edgel_image edges = edgel_image_host(t->region_edges, rw, rh, EDGEL_U8, 1);
-    /* the region's suppressed map goes where the tile's classes will be packed */
+    /* the region's suppressed map: its classes (opencv), or ITK's suppressed values */
     uint8_t *sup = t->region_edges + (size_t)rw * rh;
-    edgel_image supv = edgel_image_host(sup, rw, rh, EDGEL_U8, 1);
+    edgel_image supv = t->itk ? edgel_image_host(t->region_sup, rw, rh, EDGEL_F32, 1)
+                              : edgel_image_host(sup, rw, rh, EDGEL_U8, 1);
     edgel_canny_stages stages = {0};
     stages.suppressed = &supv;
     EDGEL_TRY(t->ctx->ops->canny(t->ctx->state, t->params, &src, &edges, 1, &stages));
     *cw = (int)(x1 - x0);
     *ch = (int)(y1 - y0);
-    for (int y = 0; y < *ch; y++)
-        memcpy(t->region_classes + (size_t)y * *cw,
-               sup + (size_t)(y0 - ry0 + y) * rw + (x0 - rx0), (size_t)*cw);
+    const float lower = (float)t->params->low_threshold, upper = (float)t->params->high_threshold;
+    for (int y = 0; y < *ch; y++) {
+        const size_t at = (size_t)(y0 - ry0 + y) * rw + (size_t)(x0 - rx0);
+        uint8_t *dst = t->region_classes + (size_t)y * *cw;
+        if (!t->itk) {
+            memcpy(dst, sup + at, (size_t)*cw);
+            continue;
+        }
+        for (int x = 0; x < *cw; x++) { /* ITK's strict float comparisons, no swap */
+            const float v = t->region_sup[at + x];
+            dst[x] = v > upper ? CLASS_STRONG : v > lower ? CLASS_WEAK : CLASS_NONE;
+        }
+    }
     return EDGEL_OK;
 }
 
@@ -296,8 +315,6 @@ static edgel_status check_tiled(const edgel_canny_params *params, const edgel_ti
     if (!params || !io || !io->read || !io->write)
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "params, io or its callbacks are NULL");
     EDGEL_TRY(edgel_check_canny_params(params, 0));
-    if (params->preset != EDGEL_PRESET_OPENCV)
-        return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "tiled Canny: the opencv preset only, so far");
     if (io->width < 1 || io->height < 1 || io->width > EDGEL_MAX_TILED_DIMENSION ||
         io->height > EDGEL_MAX_TILED_DIMENSION ||
         io->width * io->height > EDGEL_MAX_TILED_PIXELS)
@@ -307,6 +324,13 @@ static edgel_status check_tiled(const edgel_canny_params *params, const edgel_ti
                           (long long)EDGEL_MAX_TILED_PIXELS);
     if (io->channels != 1 && io->channels != 3 && io->channels != 4)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "tiled Canny: channels must be 1, 3 or 4");
+    const int itk = params->preset == EDGEL_PRESET_ITK;
+    if (itk ? io->channels != 1 || (io->type != EDGEL_U8 && io->type != EDGEL_U16 &&
+                                    io->type != EDGEL_F32)
+            : io->type != EDGEL_U8)
+        return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
+                          "tiled Canny: the opencv preset reads u8, the itk preset 1-channel u8, "
+                          "u16 or f32");
     EDGEL_TRY(halo_of(params, halo));
     if (tw < 1 || th < 1 || (int64_t)tw + 2 * *halo > EDGEL_MAX_DIMENSION ||
         (int64_t)th + 2 * *halo > EDGEL_MAX_DIMENSION ||
@@ -325,10 +349,12 @@ static edgel_status canny_tiled_held(edgel_context *ctx, const edgel_canny_param
     tiled t = {0};
     t.ctx = ctx, t.params = params, t.io = io, t.w = io->width, t.h = io->height;
     t.tw = tw, t.th = th, t.halo = halo, t.cn = io->channels;
+    t.itk = params->preset == EDGEL_PRESET_ITK, t.pixel = edgel_pixel_size(io->type);
     t.tiles_x = (t.w + tw - 1) / tw, t.tiles_y = (t.h + th - 1) / th;
     const size_t region = ((size_t)tw + 2 * halo) * ((size_t)th + 2 * halo);
     const size_t tile = (size_t)tw * th;
-    t.region = malloc(region * (size_t)t.cn);
+    t.region = malloc(region * (size_t)t.cn * t.pixel);
+    t.region_sup = t.itk ? malloc(sizeof(float) * region) : NULL;
     t.region_edges = malloc(2 * region);
     t.region_classes = malloc(tile);
     t.labels = malloc(sizeof *t.labels * tile);
@@ -341,7 +367,7 @@ static edgel_status canny_tiled_held(edgel_context *ctx, const edgel_canny_param
     t.row_bottom = malloc(sizeof(int64_t) * (size_t)t.w);
     t.col_right = malloc(sizeof(int64_t) * (size_t)th);
     edgel_status st = EDGEL_OK;
-    if (!t.region || !t.region_edges || !t.region_classes || !t.labels || !t.comp_strong ||
+    if (!t.region || (t.itk && !t.region_sup) || !t.region_edges || !t.region_classes || !t.labels || !t.comp_strong ||
         !t.comp_node || !t.stack || !t.node_base || !t.row_above || !t.row_top ||
         !t.row_bottom || !t.col_right)
         st = edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "tiled Canny: out of memory for %dx%d tiles",
@@ -350,7 +376,8 @@ static edgel_status canny_tiled_held(edgel_context *ctx, const edgel_canny_param
         st = link_tiles(&t);
     if (st == EDGEL_OK)
         st = write_tiles(&t);
-    free(t.region), free(t.region_edges), free(t.region_classes), free(t.labels);
+    free(t.region), free(t.region_sup), free(t.region_edges), free(t.region_classes);
+    free(t.labels);
     free(t.comp_strong), free(t.comp_node), free(t.stack), free(t.node_base);
     free(t.row_above), free(t.row_top), free(t.row_bottom), free(t.col_right);
     free(t.n.parent), free(t.n.strong);
