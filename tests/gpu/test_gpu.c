@@ -871,6 +871,68 @@ static void test_building_blocks(const edgel_image *photo, int small)
         }
 }
 
+/* Tiled Canny on a CUDA context (each tile with its halo through the GPU) equals the CPU's
+ * whole-image call, both presets. */
+typedef struct tile_mem {
+    const uint8_t *src;
+    uint8_t *dst;
+    int w, px;
+} tile_mem;
+
+static edgel_status tile_read(void *user, int64_t x, int64_t y, const edgel_image *d)
+{
+    const tile_mem *m = user;
+    for (int r = 0; r < d->height; r++)
+        memcpy((uint8_t *)d->data + (size_t)r * d->pitch,
+               m->src + ((size_t)(y + r) * m->w + (size_t)x) * m->px, (size_t)d->width * m->px);
+    return EDGEL_OK;
+}
+
+static edgel_status tile_write(void *user, int64_t x, int64_t y, const edgel_image *e)
+{
+    tile_mem *m = user;
+    for (int r = 0; r < e->height; r++)
+        memcpy(m->dst + (size_t)(y + r) * m->w + (size_t)x,
+               (const uint8_t *)e->data + (size_t)r * e->pitch, (size_t)e->width);
+    return EDGEL_OK;
+}
+
+static void test_tiled(const edgel_image *photo, int small)
+{
+    static const int sizes[][4] = {{300, 200, 64, 48}, {517, 333, 100, 7}, {1920, 1080, 512, 512}};
+    for (int si = 0; si < (small ? 2 : 3); si++)
+        for (int preset = 0; preset < 2; preset++) {
+            const int w = sizes[si][0], h = sizes[si][1], cn = preset ? 1 : 3;
+            void *mem;
+            edgel_image src = make_frame(photo, w, h, cn, &mem);
+            uint8_t *want = malloc((size_t)w * h), *got = malloc((size_t)w * h);
+            edgel_canny_params p;
+            edgel_canny_params_default(&p);
+            if (preset) {
+                p.preset = EDGEL_PRESET_ITK;
+                p.variance = 2.0;
+                p.high_threshold = 8;
+                p.low_threshold = 3;
+            } else {
+                p.gray = EDGEL_GRAY_RGB;
+                p.blur = EDGEL_BLUR_GAUSSIAN;
+                p.blur_sigma = 1.4;
+            }
+            edgel_image d = edgel_image_host(want, w, h, EDGEL_U8, 1);
+            CHECK(edgel_canny(cpu, &p, &src, &d, NULL) == EDGEL_OK);
+            tile_mem m = {(const uint8_t *)src.data, got, w, cn};
+            edgel_tile_io io = {w, h, cn, EDGEL_U8, tile_read, tile_write, &m};
+            CHECK(edgel_canny_tiled(gpu, &p, &io, sizes[si][2], sizes[si][3]) == EDGEL_OK);
+            size_t first;
+            const size_t diff = count_diff(want, got, (size_t)w * h, &first);
+            if (diff)
+                fprintf(stderr, "tiled %dx%d preset %d on the GPU: %zu pixels differ\n", w, h,
+                        preset, diff);
+            CHECK(diff == 0);
+            free(want), free(got), free(mem);
+        }
+}
+
 int main(int argc, char **argv)
 {
     int small = 0;
@@ -920,6 +982,7 @@ int main(int argc, char **argv)
     test_filter(&photos[0], small);
     test_fixed_filter(&photos[0], small);
     test_building_blocks(&photos[0], small);
+    test_tiled(&photos[0], small);
     for (int i = 0; i < n; i++)
         edgel_io_free(&photos[i]);
     free(photos);
