@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Installs what edgel needs, where it is missing, and says what it installs.
-#   bash scripts/setup.sh build   compiler, CMake, libpng, libjpeg-turbo, KissFFT (the CPU's
+#   bash scripts/setup.sh build   compiler, CMake, libpng, libjpeg-turbo, libtiff, KissFFT (the CPU's
 #                                 FFT): enough to build the library and the edgel command
 #   bash scripts/setup.sh test    (default) also clang (fuzzers), Octave (the mex), Python
 #                                 headers, and a virtual environment in .venv with NumPy,
-#                                 OpenCV, ITK, SciPy and pytest (the presets' references)
+#                                 OpenCV, ITK, SciPy, tifffile and pytest (the references)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-test}
 case $what in build|test) ;; *) echo "usage: setup.sh [build|test]" >&2; exit 2 ;; esac
 
-packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev libkissfft-dev)
+packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev libtiff-dev libkissfft-dev)
 if [ "$what" = test ]; then
   packages+=(clang libclang-rt-14-dev python3-venv python3-dev octave liboctave-dev)
 fi
@@ -31,8 +31,8 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating the virtual environment .venv"
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy" 2>/dev/null; then
-  echo "setup: installing numpy, opencv-python-headless, itk, scipy, pytest into .venv"
+if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile" 2>/dev/null; then
+  echo "setup: installing numpy, opencv-python-headless, itk, scipy, tifffile, pytest into .venv"
   .venv/bin/pip install --disable-pip-version-check --progress-bar off numpy \
-    opencv-python-headless itk scipy pytest | grep -E '^(Successfully|ERROR)' || true
+    opencv-python-headless itk scipy tifffile pytest | grep -E '^(Successfully|ERROR)' || true
 fi

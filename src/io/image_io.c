@@ -106,6 +106,9 @@ edgel_file_format edgel_io_sniff(const void *bytes, size_t size)
         return EDGEL_FILE_PNM;
     if (size >= 2 && b[0] == 'P' && (b[1] == 'f' || b[1] == 'F'))
         return EDGEL_FILE_PFM;
+    if (size >= 4 && ((b[0] == 'I' && b[1] == 'I' && (b[2] == 42 || b[2] == 43) && b[3] == 0) ||
+                      (b[0] == 'M' && b[1] == 'M' && b[2] == 0 && (b[3] == 42 || b[3] == 43))))
+        return EDGEL_FILE_TIFF;
     return EDGEL_FILE_UNKNOWN;
 }
 
@@ -125,6 +128,9 @@ edgel_status edgel_io_decode(const void *bytes, size_t size, const edgel_io_limi
     case EDGEL_FILE_JPEG: return edgel_jpeg_decode(bytes, size, limits, out);
     case EDGEL_FILE_PNM: return edgel_pnm_decode(bytes, size, limits, out);
     case EDGEL_FILE_PFM: return edgel_pfm_decode(bytes, size, limits, out);
+    case EDGEL_FILE_TIFF:
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
+                             "TIFF is read a row at a time only (edgel detect streams it)");
     case EDGEL_FILE_UNKNOWN: break;
     }
     return not_an_image();
@@ -217,6 +223,8 @@ edgel_file_format edgel_io_format_for_path(const char *path)
         return EDGEL_FILE_PFM;
     if (!strcasecmp(dot, ".jpg") || !strcasecmp(dot, ".jpeg"))
         return EDGEL_FILE_JPEG;
+    if (!strcasecmp(dot, ".tif") || !strcasecmp(dot, ".tiff"))
+        return EDGEL_FILE_TIFF;
     return EDGEL_FILE_UNKNOWN;
 }
 
@@ -272,6 +280,10 @@ edgel_status edgel_io_write(const char *path, const edgel_image *img)
     case EDGEL_FILE_JPEG:
         return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
                              "%s: writing JPEG is not supported (lossy); use .png, .pgm or .pfm",
+                             path);
+    case EDGEL_FILE_TIFF:
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
+                             "%s: TIFF is written a row at a time only (edgel detect's edges)",
                              path);
     case EDGEL_FILE_UNKNOWN:
         return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,

@@ -23,7 +23,8 @@ typedef enum edgel_file_format {
     EDGEL_FILE_PNG,
     EDGEL_FILE_JPEG,
     EDGEL_FILE_PNM, /* P5 / P6 */
-    EDGEL_FILE_PFM
+    EDGEL_FILE_PFM,
+    EDGEL_FILE_TIFF /* TIFF and BigTIFF: streamed only (row_stream.h) */
 } edgel_file_format;
 
 /*

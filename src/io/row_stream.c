@@ -1,11 +1,19 @@
-/* Images read and written a row at a time, for images larger than memory: 8-bit PGM/PPM and
- * non-interlaced PNG in (any size up to EDGEL_MAX_TILED_DIMENSION a side), 8-bit gray PGM
- * and PNG out, written all or nothing. */
+#define _XOPEN_SOURCE 700 /* fileno, dup */
+/* Images read and written a row at a time, for images larger than memory: 8-bit PGM/PPM,
+ * non-interlaced PNG and 8-bit TIFF/BigTIFF (strips or tiles, any compression libtiff has)
+ * in, up to EDGEL_MAX_TILED_DIMENSION a side; 8-bit gray PGM, PNG and BigTIFF out, written
+ * all or nothing. */
 #include "io/row_stream.h"
 
 #include <png.h>
+#ifdef EDGEL_HAVE_TIFF
+#include <tiffio.h>
+#include <unistd.h>
+#endif
 #include <errno.h>
 #include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +25,12 @@ struct edgel_row_reader {
     png_structp png;
     png_infop info;
     char message[200];
+#ifdef EDGEL_HAVE_TIFF
+    TIFF *tif;
+    uint32_t tile_w, tile_h; /* tiled TIFF: a row of tiles at a time into `band` */
+    uint8_t *band, *tile;
+    int64_t band_y; /* first row in band, -1: none */
+#endif
 };
 
 struct edgel_row_writer {
@@ -27,7 +41,96 @@ struct edgel_row_writer {
     png_infop info;
     int failed;
     char message[200];
+#ifdef EDGEL_HAVE_TIFF
+    TIFF *tif;
+#endif
 };
+
+#ifdef EDGEL_HAVE_TIFF
+/* libtiff's messages go to the calling thread's io message, never to stderr. */
+static void tiff_error(const char *module, const char *fmt, va_list ap)
+{
+    char msg[300];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    edgel_io_fail(EDGEL_ERROR_FORMAT, "TIFF: %s%s%s", module ? module : "", module ? ": " : "",
+                  msg);
+}
+
+static void tiff_warning(const char *module, const char *fmt, va_list ap)
+{
+    (void)module, (void)fmt, (void)ap;
+}
+
+static void tiff_quiet(void)
+{
+    TIFFSetErrorHandler(tiff_error);
+    TIFFSetWarningHandler(tiff_warning);
+}
+
+static edgel_status open_tiff(edgel_row_reader *r, const char *path)
+{
+    tiff_quiet();
+    fclose(r->file);
+    r->file = NULL;
+    r->tif = TIFFOpen(path, "r");
+    if (!r->tif)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: not a readable TIFF", path);
+    uint32_t w = 0, h = 0;
+    uint16_t spp = 1, bps = 8, planar = PLANARCONFIG_CONTIG, format = SAMPLEFORMAT_UINT;
+    TIFFGetField(r->tif, TIFFTAG_IMAGEWIDTH, &w);
+    TIFFGetField(r->tif, TIFFTAG_IMAGELENGTH, &h);
+    TIFFGetFieldDefaulted(r->tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
+    TIFFGetFieldDefaulted(r->tif, TIFFTAG_BITSPERSAMPLE, &bps);
+    TIFFGetFieldDefaulted(r->tif, TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(r->tif, TIFFTAG_SAMPLEFORMAT, &format);
+    if (w < 1 || h < 1 || w > EDGEL_MAX_TILED_DIMENSION || h > EDGEL_MAX_TILED_DIMENSION)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: TIFF of %ux%u (1..%d a side)", path, w, h,
+                             EDGEL_MAX_TILED_DIMENSION);
+    if (bps != 8 || format != SAMPLEFORMAT_UINT || (spp != 1 && spp != 3 && spp != 4) ||
+        (spp > 1 && planar != PLANARCONFIG_CONTIG))
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: TIFF of %u-bit samples, %u a pixel%s: "
+                             "edgel streams 8-bit unsigned gray, RGB or RGBA, interleaved", path,
+                             bps, spp, planar != PLANARCONFIG_CONTIG ? " in planes" : "");
+    r->width = w, r->height = h, r->channels = spp;
+    r->band_y = -1;
+    if (TIFFIsTiled(r->tif)) {
+        TIFFGetField(r->tif, TIFFTAG_TILEWIDTH, &r->tile_w);
+        TIFFGetField(r->tif, TIFFTAG_TILELENGTH, &r->tile_h);
+        r->band = malloc((size_t)r->tile_h * (size_t)w * spp);
+        r->tile = malloc((size_t)TIFFTileSize(r->tif));
+        if (!r->band || !r->tile)
+            return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory for a row of "
+                                 "%ux%u tiles", path, r->tile_w, r->tile_h);
+    }
+    return EDGEL_OK;
+}
+
+/* Row r->next_row of a TIFF: a scanline of a stripped file, or the band of a row of tiles. */
+static edgel_status tiff_row(edgel_row_reader *r, uint8_t *row)
+{
+    const int64_t y = r->next_row;
+    if (!r->band)
+        return TIFFReadScanline(r->tif, row, (uint32_t)y, 0) < 0
+                   ? edgel_io_fail(EDGEL_ERROR_FORMAT, "TIFF: row %lld unreadable", (long long)y)
+                   : EDGEL_OK;
+    const size_t px = (size_t)r->channels;
+    if (r->band_y < 0 || y >= r->band_y + r->tile_h) {
+        r->band_y = y - y % r->tile_h;
+        for (uint32_t tx = 0; tx < r->width; tx += r->tile_w) {
+            if (TIFFReadTile(r->tif, r->tile, tx, (uint32_t)r->band_y, 0, 0) < 0)
+                return edgel_io_fail(EDGEL_ERROR_FORMAT, "TIFF: tile at (%u, %lld) unreadable",
+                                     tx, (long long)r->band_y);
+            const uint32_t cols = tx + r->tile_w <= r->width ? r->tile_w
+                                                             : (uint32_t)(r->width - tx);
+            for (uint32_t ty = 0; ty < r->tile_h && r->band_y + ty < r->height; ty++)
+                memcpy(r->band + ((size_t)ty * r->width + tx) * px,
+                       r->tile + (size_t)ty * r->tile_w * px, cols * px);
+        }
+    }
+    memcpy(row, r->band + (size_t)(y - r->band_y) * r->width * px, (size_t)r->width * px);
+    return EDGEL_OK;
+}
+#endif
 
 static void png_error_fn(png_structp png, png_const_charp msg)
 {
@@ -120,12 +223,18 @@ edgel_status edgel_row_reader_open(const char *path, edgel_row_reader **out, int
     const size_t n = fread(magic, 1, sizeof magic, r->file);
     r->format = edgel_io_sniff(magic, n);
     rewind(r->file);
-    edgel_status st = r->format == EDGEL_FILE_PNG ? open_png(r, path)
-                    : r->format == EDGEL_FILE_PNM ? open_pnm(r, path)
-                                                  : edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
-                                                                  "%s: only PNG and 8-bit "
-                                                                  "PGM/PPM stream row by row",
-                                                                  path);
+    edgel_status st;
+    if (r->format == EDGEL_FILE_PNG)
+        st = open_png(r, path);
+    else if (r->format == EDGEL_FILE_PNM)
+        st = open_pnm(r, path);
+#ifdef EDGEL_HAVE_TIFF
+    else if (r->format == EDGEL_FILE_TIFF)
+        st = open_tiff(r, path);
+#endif
+    else
+        st = edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
+                           "%s: only PNG, 8-bit PGM/PPM and TIFF stream row by row", path);
     if (st != EDGEL_OK) {
         edgel_row_reader_close(r);
         return st;
@@ -142,6 +251,11 @@ edgel_status edgel_row_reader_next(edgel_row_reader *r, uint8_t *row)
     if (r->next_row >= r->height)
         return edgel_io_fail(EDGEL_ERROR_INTERNAL, "read past the last row");
     const size_t bytes = (size_t)r->width * (size_t)r->channels;
+#ifdef EDGEL_HAVE_TIFF
+    if (r->format == EDGEL_FILE_TIFF) {
+        EDGEL_IO_TRY(tiff_row(r, row));
+    } else
+#endif
     if (r->format == EDGEL_FILE_PNG) {
         if (setjmp(png_jmpbuf(r->png)))
             return edgel_io_fail(EDGEL_ERROR_FORMAT, "PNG: %s (row %lld)", r->message,
@@ -161,6 +275,12 @@ void edgel_row_reader_close(edgel_row_reader *r)
         return;
     if (r->png)
         png_destroy_read_struct(&r->png, r->info ? &r->info : NULL, NULL);
+#ifdef EDGEL_HAVE_TIFF
+    if (r->tif)
+        TIFFClose(r->tif);
+    free(r->band);
+    free(r->tile);
+#endif
     if (r->file)
         fclose(r->file);
     free(r);
@@ -171,9 +291,13 @@ edgel_status edgel_row_writer_open(const char *path, int64_t width, int64_t heig
 {
     *out = NULL;
     const edgel_file_format format = edgel_io_format_for_path(path);
-    if (format != EDGEL_FILE_PNG && format != EDGEL_FILE_PNM)
+    int ok_format = format == EDGEL_FILE_PNG || format == EDGEL_FILE_PNM;
+#ifdef EDGEL_HAVE_TIFF
+    ok_format |= format == EDGEL_FILE_TIFF;
+#endif
+    if (!ok_format)
         return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: edges of a streamed image are "
-                             "written as .png or .pgm", path);
+                             "written as .png, .pgm or .tif", path);
     edgel_row_writer *w = calloc(1, sizeof *w);
     if (!w)
         return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -186,6 +310,26 @@ edgel_status edgel_row_writer_open(const char *path, int64_t width, int64_t heig
     if (format == EDGEL_FILE_PNM) {
         w->failed = fprintf(w->tmp.file, "P5\n%lld %lld\n255\n", (long long)width,
                             (long long)height) < 0;
+#ifdef EDGEL_HAVE_TIFF
+    } else if (format == EDGEL_FILE_TIFF) { /* BigTIFF, strips of 64 rows, uncompressed */
+        tiff_quiet();
+        const int fd = dup(fileno(w->tmp.file)); /* TIFFClose closes it; the FILE stays ours */
+        w->tif = fd >= 0 ? TIFFFdOpen(fd, w->tmp.name, "w8") : NULL;
+        if (!w->tif) {
+            if (fd >= 0)
+                close(fd);
+            edgel_row_writer_abort(w);
+            return edgel_io_fail(EDGEL_ERROR_IO, "%s: TIFF: cannot start", path);
+        }
+        TIFFSetField(w->tif, TIFFTAG_IMAGEWIDTH, (uint32_t)width);
+        TIFFSetField(w->tif, TIFFTAG_IMAGELENGTH, (uint32_t)height);
+        TIFFSetField(w->tif, TIFFTAG_SAMPLESPERPIXEL, 1);
+        TIFFSetField(w->tif, TIFFTAG_BITSPERSAMPLE, 8);
+        TIFFSetField(w->tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
+        TIFFSetField(w->tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+        TIFFSetField(w->tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
+        TIFFSetField(w->tif, TIFFTAG_ROWSPERSTRIP, 64);
+#endif
     } else {
         w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w->message, png_error_fn,
                                          png_warning_fn);
@@ -212,6 +356,10 @@ edgel_status edgel_row_writer_put(edgel_row_writer *w, const uint8_t *row)
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: write failed; nothing written", w->tmp.path);
     if (w->format == EDGEL_FILE_PNM) {
         w->failed = fwrite(row, 1, (size_t)w->width, w->tmp.file) != (size_t)w->width;
+#ifdef EDGEL_HAVE_TIFF
+    } else if (w->tif) {
+        w->failed = TIFFWriteScanline(w->tif, (void *)row, (uint32_t)w->rows, 0) < 0;
+#endif
     } else {
         if (setjmp(png_jmpbuf(w->png))) {
             w->failed = 1;
@@ -230,6 +378,13 @@ edgel_status edgel_row_writer_put(edgel_row_writer *w, const uint8_t *row)
 edgel_status edgel_row_writer_commit(edgel_row_writer *w)
 {
     volatile int ok = !w->failed && w->rows == w->height;
+#ifdef EDGEL_HAVE_TIFF
+    if (w->tif) {
+        ok = ok && TIFFFlush(w->tif) == 1;
+        TIFFClose(w->tif);
+        w->tif = NULL;
+    }
+#endif
     if (ok && w->png) {
         if (setjmp(png_jmpbuf(w->png)))
             ok = 0;
@@ -249,6 +404,10 @@ void edgel_row_writer_abort(edgel_row_writer *w)
         return;
     if (w->png)
         png_destroy_write_struct(&w->png, w->info ? &w->info : NULL);
+#ifdef EDGEL_HAVE_TIFF
+    if (w->tif)
+        TIFFClose(w->tif);
+#endif
     edgel_io_temporary_close(&w->tmp, 0, 0);
     free(w);
 }

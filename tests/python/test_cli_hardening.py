@@ -140,14 +140,25 @@ def test_stream_that_is_no_image_is_not_read_to_its_end(edgel_cmd, tmp_path):
 
 
 def test_memory_limit(edgel_cmd, tmp_path):
+    """A file over --memory that cannot stream (JPEG) is refused before decoding; the
+    itk preset, which does not stream from the command, too; one that can (PGM) streams."""
     img = np.random.default_rng(1).integers(0, 256, (1000, 2000), dtype=np.uint8)
-    f = tmp_path / "big.pgm"
+    f = tmp_path / "big.jpg"
     cv2.imwrite(str(f), img)
     r = run(edgel_cmd, "detect", f, "-o", tmp_path / "e.png", "--memory", "1M")
     assert r.returncode == 1 and "2.0 MB" in r.stderr and "memory limit" in r.stderr
     assert not (tmp_path / "e.png").exists()
     r = run(edgel_cmd, "detect", f, "-o", tmp_path / "e.png", "--memory", "3M")
     assert r.returncode == 0, r.stderr
+    pgm = tmp_path / "big.pgm"
+    cv2.imwrite(str(pgm), img)
+    r = run(edgel_cmd, "detect", pgm, "-o", tmp_path / "i.pfm", "--memory", "1M",
+            "--preset", "itk")
+    assert r.returncode == 1 and "memory limit" in r.stderr
+    r = run(edgel_cmd, "detect", pgm, "-o", tmp_path / "s.png", "--memory", "1M", "-q")
+    assert r.returncode == 0 and r.stderr == ""
+    assert np.array_equal(cv2.imread(str(tmp_path / "s.png"), cv2.IMREAD_UNCHANGED),
+                          cv2.Canny(img, 50, 150))
     for bad in ("0", "-5", "2X", "lots", "1e300"):
         r = run(edgel_cmd, "detect", f, "-o", tmp_path / "e.png", "--memory", bad)
         assert r.returncode == 2 and "--memory" in r.stderr, bad
@@ -407,3 +418,30 @@ def test_tiled_detect_failures_leave_nothing(edgel_cmd, tmp_path):
     r = run(edgel_cmd, "detect", pgm, "-o", tmp_path / "e.pfm", "--tile", "64x64",
             "--preset", "itk")
     assert r.returncode == 2
+
+
+@pytest.mark.parametrize("layout", ["strips", "deflate", "tiles", "bigtiff-tiles-rgb"])
+def test_tiff_streams_through_tiles(edgel_cmd, tmp_path, layout):
+    """TIFF and BigTIFF in (strips or tiles, compressed or not, gray or RGB), BigTIFF edges
+    out, with cv2.Canny's bytes."""
+    tifffile = pytest.importorskip("tifffile")
+    rng = np.random.default_rng(6)
+    base = rng.integers(0, 256, (40, 50, 3), dtype=np.uint8)
+    rgb = cv2.resize(base, (1000, 700), interpolation=cv2.INTER_CUBIC)
+    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    colour = layout.endswith("rgb")
+    data = rgb if colour else gray
+    kw = {"strips": {}, "deflate": {"compression": "zlib", "rowsperstrip": 37},
+          "tiles": {"tile": (128, 96)},
+          "bigtiff-tiles-rgb": {"tile": (64, 64), "bigtiff": True}}[layout]
+    src = tmp_path / "in.tif"
+    tifffile.imwrite(src, data, photometric="rgb" if colour else "minisblack", **kw)
+    r = run(edgel_cmd, "detect", src, "-o", tmp_path / "e.tif", "--blur", "1.4", "-q",
+            "--tile", "300x250")
+    assert r.returncode == 0, r.stderr
+    got = tifffile.imread(tmp_path / "e.tif")
+    assert np.array_equal(got, cv2.Canny(cv2.GaussianBlur(gray, (0, 0), 1.4), 50, 150))
+    with tifffile.TiffFile(tmp_path / "e.tif") as t:
+        assert t.is_bigtiff
+    r = run(edgel_cmd, "detect", src, "-o", tmp_path / "s.tif", "--stage", "dx")
+    assert r.returncode == 2 and "TIFF" in r.stderr
