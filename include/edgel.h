@@ -305,6 +305,14 @@ EDGEL_API edgel_status edgel_canny_tiled(edgel_context *ctx, const edgel_canny_p
                                          const edgel_tile_io *io, int32_t tile_width,
                                          int32_t tile_height);
 
+/**
+ * The halo a tile needs for `params`: pixels on each side whose stages make the tile's
+ * classes before hysteresis exact (for drivers of their own, such as edgel.dask's). The
+ * suppressed stage of a region of tile and halo, cropped to the tile, equals the whole
+ * image's there.
+ */
+EDGEL_API edgel_status edgel_canny_tile_halo(const edgel_canny_params *params, int32_t *halo);
+
 /* ---- building blocks --------------------------------------------------------------------- */
 
 /* The building blocks: host views run on the CPU (on a CUDA context too, on all cores); on a

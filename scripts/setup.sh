@@ -4,7 +4,7 @@
 #                                 FFT): enough to build the library and the edgel command
 #   bash scripts/setup.sh test    (default) also clang (fuzzers), Octave (the mex), Python
 #                                 headers, and a virtual environment in .venv with NumPy,
-#                                 OpenCV, ITK, SciPy, tifffile and pytest (the references)
+#                                 OpenCV, ITK, SciPy, tifffile, Dask, Zarr and pytest
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-test}
@@ -31,8 +31,9 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating the virtual environment .venv"
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile" 2>/dev/null; then
-  echo "setup: installing numpy, opencv-python-headless, itk, scipy, tifffile, pytest into .venv"
+if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile, dask.array, distributed, zarr" 2>/dev/null; then
+  echo "setup: installing numpy, opencv-python-headless, itk, scipy, tifffile, dask, distributed, zarr, pytest into .venv"
   .venv/bin/pip install --disable-pip-version-check --progress-bar off numpy \
-    opencv-python-headless itk scipy tifffile pytest | grep -E '^(Successfully|ERROR)' || true
+    opencv-python-headless itk scipy tifffile "dask[array]" distributed zarr pytest |
+    grep -E '^(Successfully|ERROR)' || true
 fi

@@ -107,6 +107,7 @@ def _load() -> ctypes.CDLL:
                                 ctypes.POINTER(_Stages)]
     lib.edgel_canny_tiled.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams),
                                       ctypes.POINTER(_TileIO), ctypes.c_int32, ctypes.c_int32]
+    lib.edgel_canny_tile_halo.argtypes = [ctypes.POINTER(_CannyParams), ctypes.POINTER(ctypes.c_int32)]
     lib.edgel_canny_gradients.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams), _IMG_P,
                                           _IMG_P, _IMG_P, ctypes.POINTER(_Stages)]
     lib.edgel_to_gray.argtypes = [ctypes.c_void_p, ctypes.c_int, _IMG_P, _IMG_P]

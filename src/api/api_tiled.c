@@ -384,6 +384,17 @@ static edgel_status canny_tiled_held(edgel_context *ctx, const edgel_canny_param
     return st;
 }
 
+edgel_status edgel_canny_tile_halo(const edgel_canny_params *params, int32_t *halo)
+{
+    if (!params || !halo)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "params or halo is NULL");
+    EDGEL_TRY(edgel_check_canny_params(params, 0));
+    int h = 0;
+    EDGEL_TRY(halo_of(params, &h));
+    *halo = h;
+    return EDGEL_OK;
+}
+
 edgel_status edgel_canny_tiled(edgel_context *ctx, const edgel_canny_params *params,
                                const edgel_tile_io *io, int32_t tile_width, int32_t tile_height)
 {

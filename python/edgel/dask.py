@@ -1,0 +1,156 @@
+"""Canny on dask arrays of any chunking, byte-identical to edgel.canny on the whole image.
+
+    >>> import dask.array as da, edgel.dask
+    >>> edges = edgel.dask.canny(da.from_zarr("scene.zarr"), 50, 150, blur=1.4)
+    >>> edges.to_zarr("edges.zarr")
+
+The stages before hysteresis are local: each chunk's classes (none, weak, strong) come from
+the chunk and a halo of its neighbours (dask's overlap, none beyond the image), cropped,
+exactly as the whole image's. Hysteresis is global, and resolved as dask-image's `label`
+joins labels across chunk faces:
+  1. each chunk's 8-connected components of candidate pixels are labelled, with ids unique
+     over the array, negative for components that hold a strong pixel;
+  2. the labels on either side of every chunk border (one row or column each, small) are
+     computed and joined in a union-find on the client;
+  3. each chunk again: its pixels are edges where their component holds a strong pixel or
+     is joined to one that does.
+It runs wherever dask runs: threads, processes, a dask.distributed cluster of any size.
+Chunks smaller than the halo are merged (rechunked) to the halo's size first.
+"""
+from __future__ import annotations
+
+import ctypes
+from typing import Optional
+
+import numpy as np
+
+import dask.array as da
+
+from . import _CannyParams, _check, _lib, _params, canny as _canny
+
+__all__ = ["canny", "halo"]
+
+
+def halo(low=50, high=150, aperture=3, l2=False, blur=None, blur_size=0, gray=None) -> int:
+    """Pixels a chunk needs from each neighbour for these options (the library's rule)."""
+    p = _params(low, high, aperture, l2, blur, blur_size, gray)
+    h = ctypes.c_int32()
+    _check(_lib.edgel_canny_tile_halo(ctypes.byref(p), ctypes.byref(h)))
+    return int(h.value)
+
+
+def _classes(block, depth, options, block_info=None):
+    """The classes of the chunk inside an overlapped block (halo on the sides that have a
+    neighbour: trimmed from there only)."""
+    loc = block_info[None]["chunk-location"]
+    num = block_info[None]["num-chunks"]
+    stages = {"suppressed": None}
+    _canny(np.ascontiguousarray(block), stages=stages, **options)
+    sup = stages["suppressed"]
+    top = depth if loc[0] > 0 else 0
+    left = depth if loc[1] > 0 else 0
+    bottom = sup.shape[0] - (depth if loc[0] < num[0] - 1 else 0)
+    right = sup.shape[1] - (depth if loc[1] < num[1] - 1 else 0)
+    return sup[top:bottom, left:right]
+
+
+_EIGHT = np.ones((3, 3), bool)
+
+
+def _labels(classes, stride, block_info=None):
+    """Component ids unique over the array (block number * stride + local id), negative for
+    components that hold a strong pixel; 0 off candidates."""
+    from scipy import ndimage
+    loc = block_info[None]["chunk-location"]
+    num = block_info[None]["num-chunks"]
+    local, count = ndimage.label(classes > 0, structure=_EIGHT)
+    out = np.zeros(classes.shape, np.int64)
+    if count:
+        strong = np.zeros(count + 1, bool)
+        strong[local[classes == 255]] = True
+        base = (loc[0] * num[1] + loc[1]) * stride
+        ids = np.arange(count + 1, dtype=np.int64) + base
+        ids[strong] = -ids[strong]
+        out = np.where(local > 0, ids[local], 0)
+    return out
+
+
+def _edges(labels, joined_strong):
+    return np.where((labels < 0) | np.isin(labels, joined_strong), 255, 0).astype(np.uint8)
+
+
+class _Sets:
+    """A union-find over component ids, each with a strong flag."""
+
+    def __init__(self):
+        self.parent, self.strong = {}, {}
+
+    def find(self, a):
+        root = a
+        while self.parent.setdefault(root, root) != root:
+            root = self.parent[root]
+        while a != root:
+            self.parent[a], a = root, self.parent[a]
+        return root
+
+    def join(self, a, b):
+        for v in (a, b):
+            self.strong[abs(v)] = self.strong.get(abs(v), False) or v < 0
+        ra, rb = self.find(abs(a)), self.find(abs(b))
+        if ra != rb:
+            self.parent[rb] = ra
+            self.strong[ra] = self.strong[ra] or self.strong[rb]
+
+
+def _join_faces(sets, near, far, axis_len):
+    """Joins the components of two facing lines of labels that touch (8-connected)."""
+    for d in (-1, 0, 1):
+        a = near[max(0, -d):axis_len - max(0, d)]
+        b = far[max(0, d):axis_len - max(0, -d)]
+        both = (a != 0) & (b != 0)
+        for x, y in zip(a[both].tolist(), b[both].tolist()):
+            sets.join(x, y)
+
+
+def canny(array, low: float = 50, high: float = 150, aperture: int = 3, l2: bool = False,
+          blur=None, blur_size: int = 0, gray: Optional[str] = None):
+    """edgel.canny on a dask array of u8, (H, W) or (H, W, C) with any chunking (the channel
+    axis is joined into one chunk): a dask array of the edges (u8 0/255, chunked as the image),
+    whose computed value equals edgel.canny(array.compute(), ...) byte for byte."""
+    if not isinstance(array, da.Array):
+        array = da.from_array(array)
+    if array.ndim not in (2, 3) or array.dtype != np.uint8:
+        raise ValueError("edgel.dask.canny takes u8 arrays of shape (H, W) or (H, W, C)")
+    options = dict(low=low, high=high, aperture=aperture, l2=l2, blur=blur, blur_size=blur_size,
+                   gray=gray)
+    h = halo(**options)
+    # Every chunk at least the halo (dask's overlap takes a halo from the neighbour alone):
+    # small chunks are merged with their neighbours, as dask's overlap itself would.
+    from dask.array.overlap import ensure_minimum_chunksize
+    plane = tuple(ensure_minimum_chunksize(h, c) if len(c) > 1 else c for c in array.chunks[:2])
+    chunks = plane + ((array.shape[2],) if array.ndim == 3 else ())
+    if chunks != array.chunks:
+        array = array.rechunk(chunks)
+    depth = {0: h, 1: h} if array.ndim == 2 else {0: h, 1: h, 2: 0}
+    grown = da.overlap.overlap(array, depth=depth, boundary="none")
+    plane = array.chunks[:2]
+    classes = da.map_blocks(_classes, grown, h, options, dtype=np.uint8, chunks=plane,
+                            drop_axis=2 if array.ndim == 3 else None)
+    stride = max(plane[0]) * max(plane[1]) + 1
+    labels = da.map_blocks(_labels, classes, stride, dtype=np.int64)
+    # The facing lines of every chunk border, computed together.
+    rows = np.cumsum(plane[0])[:-1]
+    cols = np.cumsum(plane[1])[:-1]
+    faces = [labels[r - 1] for r in rows] + [labels[r] for r in rows] + \
+            [labels[:, c - 1] for c in cols] + [labels[:, c] for c in cols]
+    lines = da.compute(*faces) if faces else []
+    sets = _Sets()
+    n = len(rows)
+    for i in range(n):
+        _join_faces(sets, lines[i], lines[n + i], array.shape[1])
+    m = len(cols)
+    for j in range(m):
+        _join_faces(sets, lines[2 * n + j], lines[2 * n + m + j], array.shape[0])
+    joined = [v for v in sets.parent if sets.strong[sets.find(v)]]
+    joined_strong = np.array(sorted(joined), np.int64)
+    return da.map_blocks(_edges, labels, joined_strong, dtype=np.uint8)

@@ -1,0 +1,74 @@
+"""edgel.dask.canny: any chunking, computed on threads and on a dask.distributed cluster of
+processes, equals edgel.canny on the whole image byte for byte."""
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array")
+import edgel  # noqa: E402
+import edgel.dask  # noqa: E402
+
+
+def photo(rng, h, w, cn):
+    base = rng.integers(0, 256, (h // 7 + 2, w // 7 + 2, cn), dtype=np.uint8)
+    img = np.repeat(np.repeat(base, 7, 0), 7, 1)[:h, :w]
+    img = img + rng.integers(0, 10, img.shape, dtype=np.uint8)
+    return img[:, :, 0] if cn == 1 else img
+
+
+def random_chunks(rng, n):
+    out, left = [], n
+    while left:
+        c = int(min(left, rng.integers(1, max(2, n // 2))))
+        out.append(c)
+        left -= c
+    return tuple(out)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_any_chunking_equals_whole(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(4):
+        h, w = (int(v) for v in rng.integers(1, 150, 2))
+        cn = int(rng.choice([1, 3]))
+        img = photo(rng, h, w, cn)
+        opts = dict(low=float(rng.integers(0, 120)), high=float(rng.integers(0, 250)),
+                    aperture=int(rng.choice([3, 5])), l2=bool(rng.integers(2)),
+                    blur=[None, 1.4, "5x5"][int(rng.integers(3))],
+                    gray="rgb" if cn == 3 and rng.integers(2) else None)
+        chunks = (random_chunks(rng, h), random_chunks(rng, w)) + (((cn,),) if cn > 1 else ())
+        got = edgel.dask.canny(da.from_array(img, chunks=chunks), **opts).compute(
+            scheduler="threads")
+        assert np.array_equal(got, edgel.canny(img, **opts)), (h, w, chunks, opts)
+
+
+def test_halo_is_the_library_rule():
+    assert edgel.dask.halo() == 2                   # Sobel 3x3 and suppression
+    assert edgel.dask.halo(aperture=7, l2=True) == 4
+    assert edgel.dask.halo(blur=1.4) == 4 + 2       # a 9-tap Gaussian
+    with pytest.raises(edgel.EdgelError):
+        edgel.dask.halo(blur=100.0)                 # past the largest kernel
+
+
+def test_on_a_cluster_of_processes():
+    distributed = pytest.importorskip("distributed")
+    rng = np.random.default_rng(11)
+    img = photo(rng, 400, 500, 3)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        arr = da.from_array(img, chunks=(97, 128, 3))
+        got = client.compute(edgel.dask.canny(arr, 40, 120, blur=1.4, gray="rgb")).result()
+    assert np.array_equal(got, edgel.canny(img, 40, 120, blur=1.4, gray="rgb"))
+
+
+def test_zarr_to_zarr(tmp_path):
+    zarr = pytest.importorskip("zarr")
+    rng = np.random.default_rng(12)
+    img = photo(rng, 300, 260, 1)
+    z = zarr.open_array(str(tmp_path / "in.zarr"), mode="w", shape=img.shape,
+                        chunks=(64, 50), dtype=np.uint8)
+    z[:] = img
+    edges = edgel.dask.canny(da.from_zarr(str(tmp_path / "in.zarr")), 30, 90, blur=1.2)
+    edges.to_zarr(str(tmp_path / "out.zarr"))
+    got = zarr.open_array(str(tmp_path / "out.zarr"), mode="r")[:]
+    assert np.array_equal(got, edgel.canny(img, 30, 90, blur=1.2))
