@@ -72,7 +72,7 @@ static edgel_status open_tiff(edgel_row_reader *r, const char *path)
     tiff_quiet();
     fclose(r->file);
     r->file = NULL;
-    r->tif = TIFFOpen(path, "r");
+    r->tif = TIFFOpen(path, "rm"); /* no memory map: its pages would count as ours */
     if (!r->tif)
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: not a readable TIFF", path);
     uint32_t w = 0, h = 0;
