@@ -10,8 +10,8 @@ exactly as the whole image's. Hysteresis is global, and resolved as dask-image's
 joins labels across chunk faces:
   1. each chunk's 8-connected components of candidate pixels are labelled, with ids unique
      over the array, negative for components that hold a strong pixel;
-  2. the labels on either side of every chunk border (one row or column each, small) are
-     computed and joined in a union-find on the client;
+  2. only the labels of each chunk's four sides leave its worker (small), and those on
+     either side of every chunk border are joined in a union-find on the client;
   3. each chunk again: its pixels are edges where their component holds a strong pixel or
      is joined to one that does.
 It runs wherever dask runs: threads, processes, a dask.distributed cluster of any size.
@@ -24,6 +24,7 @@ from typing import Optional
 
 import numpy as np
 
+import dask
 import dask.array as da
 
 from . import _CannyParams, _check, _lib, _params, canny as _canny
@@ -39,11 +40,9 @@ def halo(low=50, high=150, aperture=3, l2=False, blur=None, blur_size=0, gray=No
     return int(h.value)
 
 
-def _classes(block, depth, options, block_info=None):
+def _classes(block, depth, options, loc, num):
     """The classes of the chunk inside an overlapped block (halo on the sides that have a
     neighbour: trimmed from there only)."""
-    loc = block_info[None]["chunk-location"]
-    num = block_info[None]["num-chunks"]
     stages = {"suppressed": None}
     _canny(np.ascontiguousarray(block), stages=stages, **options)
     sup = stages["suppressed"]
@@ -57,26 +56,40 @@ def _classes(block, depth, options, block_info=None):
 _EIGHT = np.ones((3, 3), bool)
 
 
-def _labels(classes, stride, block_info=None):
-    """Component ids unique over the array (block number * stride + local id), negative for
-    components that hold a strong pixel; 0 off candidates."""
+def _labels(classes, stride, loc, num):
+    """The chunk's components: local labels (0 off candidates) and, per label, an id unique
+    over the array (block number * stride + label), negative where it holds a strong pixel
+    (ids[0] = 0)."""
     from scipy import ndimage
+    local, count = ndimage.label(classes > 0, structure=_EIGHT)
+    strong = np.zeros(count + 1, bool)
+    strong[local[classes == 255]] = True
+    ids = np.arange(count + 1, dtype=np.int64) + (loc[0] * num[1] + loc[1]) * stride
+    ids[strong] = -ids[strong]
+    ids[0] = 0
+    return local, ids
+
+
+def _chunk_labels(block, depth, options, stride, loc, num):
+    return _labels(_classes(block, depth, options, loc, num), stride, loc, num)
+
+
+def _border_lines(block, depth, options, stride, loc, num):
+    """Pass 1 of a chunk: only the ids of its four sides' pixels leave the worker."""
+    local, ids = _chunk_labels(block, depth, options, stride, loc, num)
+    return (tuple(loc[:2]), ids[local[0]], ids[local[-1]], ids[local[:, 0]],
+            ids[local[:, -1]])
+
+
+def _edges(block, depth, options, stride, joined_strong, block_info=None):
+    """Pass 2 of a chunk: its components again; edges where strong or joined to strong,
+    decided once a component and looked up per pixel."""
     loc = block_info[None]["chunk-location"]
     num = block_info[None]["num-chunks"]
-    local, count = ndimage.label(classes > 0, structure=_EIGHT)
-    out = np.zeros(classes.shape, np.int64)
-    if count:
-        strong = np.zeros(count + 1, bool)
-        strong[local[classes == 255]] = True
-        base = (loc[0] * num[1] + loc[1]) * stride
-        ids = np.arange(count + 1, dtype=np.int64) + base
-        ids[strong] = -ids[strong]
-        out = np.where(local > 0, ids[local], 0)
-    return out
-
-
-def _edges(labels, joined_strong):
-    return np.where((labels < 0) | np.isin(labels, joined_strong), 255, 0).astype(np.uint8)
+    local, ids = _chunk_labels(block, depth, options, stride, loc, num)
+    edge = (ids < 0) | ((ids > 0) & np.isin(ids, joined_strong))
+    edge[0] = False
+    return np.where(edge, np.uint8(255), np.uint8(0))[local]
 
 
 class _Sets:
@@ -134,23 +147,25 @@ def canny(array, low: float = 50, high: float = 150, aperture: int = 3, l2: bool
     depth = {0: h, 1: h} if array.ndim == 2 else {0: h, 1: h, 2: 0}
     grown = da.overlap.overlap(array, depth=depth, boundary="none")
     plane = array.chunks[:2]
-    classes = da.map_blocks(_classes, grown, h, options, dtype=np.uint8, chunks=plane,
-                            drop_axis=2 if array.ndim == 3 else None)
+    num = (len(plane[0]), len(plane[1]))
     stride = max(plane[0]) * max(plane[1]) + 1
-    labels = da.map_blocks(_labels, classes, stride, dtype=np.int64)
-    # The facing lines of every chunk border, computed together.
-    rows = np.cumsum(plane[0])[:-1]
-    cols = np.cumsum(plane[1])[:-1]
-    faces = [labels[r - 1] for r in rows] + [labels[r] for r in rows] + \
-            [labels[:, c - 1] for c in cols] + [labels[:, c] for c in cols]
-    lines = da.compute(*faces) if faces else []
+    # Pass 1: each chunk's side labels (small), computed together.
+    blocks = grown.to_delayed().reshape(num[0], num[1], -1)[:, :, 0]
+    sides = dask.compute(*[dask.delayed(_border_lines)(blocks[i, j], h, options, stride,
+                                                       (i, j), num)
+                           for i in range(num[0]) for j in range(num[1])])
+    by_loc = {s[0]: s[1:] for s in sides}
     sets = _Sets()
-    n = len(rows)
-    for i in range(n):
-        _join_faces(sets, lines[i], lines[n + i], array.shape[1])
-    m = len(cols)
-    for j in range(m):
-        _join_faces(sets, lines[2 * n + j], lines[2 * n + m + j], array.shape[0])
+    for i in range(num[0] - 1):  # tile-row borders, full width: corners included
+        above = np.concatenate([by_loc[(i, j)][1] for j in range(num[1])])
+        below = np.concatenate([by_loc[(i + 1, j)][0] for j in range(num[1])])
+        _join_faces(sets, above, below, array.shape[1])
+    for j in range(num[1] - 1):  # tile-column borders, full height
+        left = np.concatenate([by_loc[(i, j)][3] for i in range(num[0])])
+        right = np.concatenate([by_loc[(i, j + 1)][2] for i in range(num[0])])
+        _join_faces(sets, left, right, array.shape[0])
     joined = [v for v in sets.parent if sets.strong[sets.find(v)]]
     joined_strong = np.array(sorted(joined), np.int64)
-    return da.map_blocks(_edges, labels, joined_strong, dtype=np.uint8)
+    # Pass 2: each chunk again, its edges.
+    return da.map_blocks(_edges, grown, h, options, stride, joined_strong, dtype=np.uint8,
+                         chunks=plane, drop_axis=2 if array.ndim == 3 else None)
