@@ -351,6 +351,15 @@ typedef struct filter_job {
     atomic_int failed; /* out of memory for a thread's rows */
 } filter_job;
 
+/* This thread's rows, or the job marked failed (out of memory). */
+static int job_scratch(filter_job *job, row_scratch *s)
+{
+    if (scratch_alloc(job->p, s))
+        return 1;
+    atomic_store(&job->failed, 1);
+    return 0;
+}
+
 /* Thread t of n: the separable method's row pass over its share of the rows (row h: the
  * constant row). */
 static void filter_row_pass(void *arg, int t, int nthreads)
@@ -359,10 +368,8 @@ static void filter_row_pass(void *arg, int t, int nthreads)
     const edgel_filter_plan *p = job->p;
     const int n = p->w * p->cn, cn = p->cn;
     row_scratch s;
-    if (!scratch_alloc(p, &s)) {
-        atomic_store(&job->failed, 1);
+    if (!job_scratch(job, &s))
         return;
-    }
     int y0, y1;
     edgel_stripe(t, nthreads, p->h + 1, &y0, &y1);
     for (int y = y0; y < y1; y++) {
@@ -381,10 +388,8 @@ static void filter_blocks(void *arg, int t, int nthreads)
     const edgel_filter_plan *p = job->p;
     const int n = p->w * p->cn, cn = p->cn;
     row_scratch s;
-    if (!scratch_alloc(p, &s)) {
-        atomic_store(&job->failed, 1);
+    if (!job_scratch(job, &s))
         return;
-    }
     int b0, b1;
     edgel_stripe(t, nthreads, job->blocks, &b0, &b1);
     for (int b = b0; b < b1; b++) {
