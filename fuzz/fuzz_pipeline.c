@@ -1,7 +1,6 @@
 /* libFuzzer target for the whole path a file takes: decode (any format edgel reads), then
- * Canny with both presets (and, for some option bytes, tiled Canny, which must equal the
- * whole-image call) and filter2d or sep_filter2d with any method and border, on the CPU.
- * The last 12 bytes of the input choose the options; the rest is the file. Any input must give a
+ * Canny with both presets and filter2d or sep_filter2d with any method and border, on the
+ * CPU. The last 12 bytes of the input choose the options; the rest is the file. Any input must give a
  * status, never a crash or an out-of-bounds access (the library is instrumented too). */
 #include "edgel.h"
 #include "io/image_io.h"
@@ -26,52 +25,6 @@ static edgel_context *context(void)
     return ctx;
 }
 
-/* The tiled driver's view of a decoded image: regions in, tiles out. */
-typedef struct tile_mem {
-    const edgel_image *src;
-    uint8_t *dst;
-} tile_mem;
-
-static edgel_status tile_read(void *user, int64_t x, int64_t y, const edgel_image *d)
-{
-    const tile_mem *m = user;
-    const size_t px = (size_t)m->src->channels * edgel_pixel_size(m->src->type);
-    for (int r = 0; r < d->height; r++)
-        memcpy((uint8_t *)d->data + (size_t)r * d->pitch,
-               (const uint8_t *)m->src->data + (size_t)(y + r) * m->src->pitch + (size_t)x * px,
-               (size_t)d->width * px);
-    return EDGEL_OK;
-}
-
-static edgel_status tile_write(void *user, int64_t x, int64_t y, const edgel_image *e)
-{
-    tile_mem *m = user;
-    for (int r = 0; r < e->height; r++)
-        memcpy(m->dst + (size_t)(y + r) * m->src->width + (size_t)x,
-               (const uint8_t *)e->data + (size_t)r * e->pitch, (size_t)e->width);
-    return EDGEL_OK;
-}
-
-/* Differential: the tiled call must give the whole call's bytes (a difference aborts, so
- * the fuzzer reports it as a finding). */
-static void tiled_equals_whole(edgel_context *ctx, const edgel_canny_params *p,
-                               const edgel_image *in, const uint8_t *opt)
-{
-    const size_t n = (size_t)in->width * in->height;
-    uint8_t *whole = malloc(n), *tiled = malloc(n);
-    edgel_image w = edgel_image_host(whole, in->width, in->height, EDGEL_U8, 1);
-    if (whole && tiled && edgel_canny(ctx, p, in, &w, NULL) == EDGEL_OK) {
-        tile_mem m = {in, tiled};
-        edgel_tile_io io = {in->width, in->height, in->channels, in->type, tile_read,
-                            tile_write, &m};
-        if (edgel_canny_tiled(ctx, p, &io, 8 + opt[4] % 57, 8 + opt[5] % 57) != EDGEL_OK ||
-            memcmp(whole, tiled, n) != 0)
-            abort();
-    }
-    free(whole);
-    free(tiled);
-}
-
 static void canny_opencv(edgel_context *ctx, const uint8_t *opt, const edgel_image *in,
                          const edgel_image *edges)
 {
@@ -86,8 +39,7 @@ static void canny_opencv(edgel_context *ctx, const uint8_t *opt, const edgel_ima
     p.blur = (edgel_blur)((opt[2] >> 5) % 3);
     p.blur_sigma = opt[3] / 64.0;
     p.blur_ksize = opt[3] & 1 ? (opt[4] % 16) * 2 + 1 : 0;
-    if (edgel_canny(ctx, &p, in, edges, NULL) == EDGEL_OK && (opt[10] & 4) && opt[9] % 4 == 0)
-        tiled_equals_whole(ctx, &p, in, opt);
+    edgel_canny(ctx, &p, in, edges, NULL);
 }
 
 static void canny_itk(edgel_context *ctx, const uint8_t *opt, const edgel_image *in,
@@ -100,8 +52,7 @@ static void canny_itk(edgel_context *ctx, const uint8_t *opt, const edgel_image 
     p.maximum_error = (opt[6] + 1) / 260.0;
     p.low_threshold = opt[0] / 8.0;
     p.high_threshold = opt[1] / 8.0;
-    if (edgel_canny(ctx, &p, in, edges, NULL) == EDGEL_OK && (opt[10] & 8) && opt[9] % 4 == 1)
-        tiled_equals_whole(ctx, &p, in, opt);
+    edgel_canny(ctx, &p, in, edges, NULL);
 }
 
 static void filter(edgel_context *ctx, const uint8_t *opt, const edgel_image *in,

@@ -11,20 +11,12 @@ jobs=${JOBS:-1}
 cmake --preset fuzz >build-fuzz-configure.log 2>&1 || { cat build-fuzz-configure.log; exit 1; }
 cmake --build build-fuzz -j"$(nproc)" >/dev/null
 
-corpora() { # the seed corpora of a target
-  case $1 in
-    pipeline) echo fuzz/corpus/pipeline ;;
-    *) echo "fuzz/corpus/$1" ;;
-  esac
-}
-
 run_one() {
   local t=$1 work log
   work=$(mktemp -d)
   log=build-fuzz/fuzz_$t.log
-  # shellcheck disable=SC2046
   if ! ./build-fuzz/fuzz/fuzz_$t -max_total_time="$seconds" -print_final_stats=1 \
-       -rss_limit_mb=2048 -artifact_prefix="build-fuzz/$t-" "$work" $(corpora "$t") \
+       -rss_limit_mb=2048 -artifact_prefix="build-fuzz/$t-" "$work" "fuzz/corpus/$t" \
        >"$log" 2>&1; then
     echo "fuzz_$t: FINDING (log: $log)"; tail -40 "$log"; rm -rf "$work"; return 1
   fi
@@ -39,7 +31,7 @@ echo "| target | time | executions | coverage (edges) |"
 echo "|---|---|---|---|"
 status=0
 pids=()
-for t in png jpeg pnm pfm detect_args pipeline; do
+for t in png jpeg pnm pfm detect_args pipeline tiled; do
   run_one "$t" & pids+=($!)
   if [ ${#pids[@]} -ge "$jobs" ]; then
     wait "${pids[0]}" || status=1

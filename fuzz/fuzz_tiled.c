@@ -1,0 +1,104 @@
+/* libFuzzer target, differential: tiled Canny (edgel_canny_tiled) of any decoded image, with
+ * either preset and tiles chosen by the input, must give the whole-image call's bytes; a
+ * difference aborts, so the fuzzer reports it. The last 8 bytes of the input choose the
+ * options; the rest is the file. */
+#include "edgel.h"
+#include "io/image_io.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+enum { OPTION_BYTES = 8 };
+
+/* The tiled driver's view of a decoded image: regions in, tiles out. */
+typedef struct tile_mem {
+    const edgel_image *src;
+    uint8_t *dst;
+} tile_mem;
+
+static edgel_status tile_read(void *user, int64_t x, int64_t y, const edgel_image *d)
+{
+    const tile_mem *m = user;
+    const size_t px = (size_t)m->src->channels * edgel_pixel_size(m->src->type);
+    for (int r = 0; r < d->height; r++)
+        memcpy((uint8_t *)d->data + (size_t)r * d->pitch,
+               (const uint8_t *)m->src->data + (size_t)(y + r) * m->src->pitch + (size_t)x * px,
+               (size_t)d->width * px);
+    return EDGEL_OK;
+}
+
+static edgel_status tile_write(void *user, int64_t x, int64_t y, const edgel_image *e)
+{
+    tile_mem *m = user;
+    for (int r = 0; r < e->height; r++)
+        memcpy(m->dst + (size_t)(y + r) * m->src->width + (size_t)x,
+               (const uint8_t *)e->data + (size_t)r * e->pitch, (size_t)e->width);
+    return EDGEL_OK;
+}
+
+/* The tiled call must give the whole call's bytes. */
+static void tiled_equals_whole(edgel_context *ctx, const edgel_canny_params *p,
+                               const edgel_image *in, const uint8_t *opt)
+{
+    const size_t n = (size_t)in->width * in->height;
+    uint8_t *whole = malloc(n), *tiled = malloc(n);
+    edgel_image w = edgel_image_host(whole, in->width, in->height, EDGEL_U8, 1);
+    if (whole && tiled && edgel_canny(ctx, p, in, &w, NULL) == EDGEL_OK) {
+        tile_mem m = {in, tiled};
+        edgel_tile_io io = {in->width, in->height, in->channels, in->type, tile_read,
+                            tile_write, &m};
+        if (edgel_canny_tiled(ctx, p, &io, 4 + opt[4] % 61, 4 + opt[5] % 61) != EDGEL_OK ||
+            memcmp(whole, tiled, n) != 0)
+            abort();
+    }
+    free(whole);
+    free(tiled);
+}
+
+static edgel_context *context(void)
+{
+    static edgel_context *ctx; /* one for the process: libFuzzer calls from one thread */
+    if (!ctx) {
+        edgel_context_options o;
+        edgel_context_options_default(&o);
+        o.threads = 1;
+        edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx);
+    }
+    return ctx;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < OPTION_BYTES + 2)
+        return 0;
+    const uint8_t *opt = data + size - OPTION_BYTES;
+    edgel_context *ctx = context();
+    const edgel_io_limits limits = {(size_t)1 << 14, 0, 0, 0, NULL};
+    edgel_image img;
+    if (!ctx || edgel_io_decode(data, size - OPTION_BYTES, &limits, &img) != EDGEL_OK)
+        return 0;
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    if (opt[0] & 1) { /* itk: 1-channel images of any type */
+        p.preset = EDGEL_PRESET_ITK;
+        p.variance = opt[1] / 32.0;
+        p.maximum_error = (opt[2] + 1) / 260.0;
+        p.low_threshold = opt[3] / 8.0;
+        p.high_threshold = opt[6] / 8.0;
+    } else {
+        static const int apertures[] = {3, 5, 7, EDGEL_APERTURE_SCHARR};
+        p.aperture = apertures[opt[1] & 3];
+        p.l2_gradient = (opt[1] >> 2) & 1 || p.aperture == EDGEL_APERTURE_SCHARR;
+        p.gray = (edgel_gray)((opt[1] >> 3) % 3);
+        p.blur = (edgel_blur)((opt[1] >> 5) % 3);
+        p.blur_sigma = opt[2] / 64.0;
+        p.low_threshold = opt[3] * 4.0 - 100;
+        p.high_threshold = opt[6] * 4.0 - 100;
+    }
+    tiled_equals_whole(ctx, &p, &img, opt);
+    edgel_io_free(&img);
+    return 0;
+}
