@@ -3,6 +3,7 @@
  * CPU. The last 12 bytes of the input choose the options; the rest is the file. Any input must give a
  * status, never a crash or an out-of-bounds access (the library is instrumented too). */
 #include "edgel.h"
+#include "fuzz_input.h"
 #include "io/image_io.h"
 
 #include <stdint.h>
@@ -13,17 +14,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { OPTION_BYTES = 12 };
 
-static edgel_context *context(void)
-{
-    static edgel_context *ctx; /* one for the process: libFuzzer calls from one thread */
-    if (!ctx) {
-        edgel_context_options o;
-        edgel_context_options_default(&o);
-        o.threads = 1;
-        edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx);
-    }
-    return ctx;
-}
 
 static void canny_opencv(edgel_context *ctx, const uint8_t *opt, const edgel_image *in,
                          const edgel_image *edges)
@@ -77,15 +67,11 @@ static void filter(edgel_context *ctx, const uint8_t *opt, const edgel_image *in
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < OPTION_BYTES + 2)
-        return 0;
-    const uint8_t *opt = data + size - OPTION_BYTES;
-    edgel_context *ctx = context();
-    /* Small images keep executions fast; the sizes themselves are the decoders' target. */
-    const edgel_io_limits limits = {(size_t)1 << 14, 0, 0, 0, NULL};
+    const uint8_t *opt;
     edgel_image img;
-    if (!ctx || edgel_io_decode(data, size - OPTION_BYTES, &limits, &img) != EDGEL_OK)
+    if (!fuzz_decode(data, size, OPTION_BYTES, &img, &opt))
         return 0;
+    edgel_context *ctx = fuzz_context();
     const size_t px = (size_t)img.width * (size_t)img.height;
     uint8_t *edges = malloc(px * 4);
     void *filtered = malloc(px * (size_t)img.channels * 4);

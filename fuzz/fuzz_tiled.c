@@ -3,6 +3,7 @@
  * difference aborts, so the fuzzer reports it. The last 8 bytes of the input choose the
  * options; the rest is the file. */
 #include "edgel.h"
+#include "fuzz_input.h"
 #include "io/image_io.h"
 
 #include <stdint.h>
@@ -58,28 +59,14 @@ static void tiled_equals_whole(edgel_context *ctx, const edgel_canny_params *p,
     free(tiled);
 }
 
-static edgel_context *context(void)
-{
-    static edgel_context *ctx; /* one for the process: libFuzzer calls from one thread */
-    if (!ctx) {
-        edgel_context_options o;
-        edgel_context_options_default(&o);
-        o.threads = 1;
-        edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx);
-    }
-    return ctx;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < OPTION_BYTES + 2)
-        return 0;
-    const uint8_t *opt = data + size - OPTION_BYTES;
-    edgel_context *ctx = context();
-    const edgel_io_limits limits = {(size_t)1 << 14, 0, 0, 0, NULL};
+    const uint8_t *opt;
     edgel_image img;
-    if (!ctx || edgel_io_decode(data, size - OPTION_BYTES, &limits, &img) != EDGEL_OK)
+    if (!fuzz_decode(data, size, OPTION_BYTES, &img, &opt))
         return 0;
+    edgel_context *ctx = fuzz_context();
     edgel_canny_params p;
     edgel_canny_params_default(&p);
     if (opt[0] & 1) { /* itk: 1-channel images of any type */
