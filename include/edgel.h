@@ -306,6 +306,19 @@ EDGEL_API edgel_status edgel_canny_tiled(edgel_context *ctx, const edgel_canny_p
                                          int32_t tile_height);
 
 /**
+ * Canny of a host image of any size (up to EDGEL_MAX_TILED_DIMENSION a side and
+ * EDGEL_MAX_TILED_PIXELS in all) in tiles, in one pass: as edgel_canny_tiled, but the
+ * pixels come from `src` and the edges (u8, 1 channel, apart from the input) hold the border
+ * labels' marks between tiles, so each tile is computed once. edgel_canny calls this with
+ * tiles of its choice for host images past EDGEL_MAX_DIMENSION or EDGEL_MAX_PIXELS. On a CUDA
+ * context page-locked views are copied by DMA, overlapped with the work.
+ */
+EDGEL_API edgel_status edgel_canny_tiled_image(edgel_context *ctx,
+                                               const edgel_canny_params *params,
+                                               const edgel_image *src, const edgel_image *edges,
+                                               int32_t tile_width, int32_t tile_height);
+
+/**
  * The halo a tile needs for `params`: pixels on each side whose stages make the tile's
  * classes before hysteresis exact (for drivers of their own, such as edgel.dask's). The
  * suppressed stage of a region of tile and halo, cropped to the tile, equals the whole

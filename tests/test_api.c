@@ -94,11 +94,18 @@ static void test_bad_canny_input(edgel_context *ctx)
     bad.width = -5;
     CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_INVALID_SIZE, "1x1");
     bad = src;
-    bad.width = EDGEL_MAX_DIMENSION + 1;
-    CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_INVALID_SIZE, "maximum");
+    bad.width = EDGEL_MAX_DIMENSION + 1; /* host images this large go tiled: sizes still match */
+    CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_INVALID_SIZE, "but input");
     bad.width = 60000;
-    bad.height = 60000; /* each side fine, pixel count too large */
-    CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_INVALID_SIZE, "maximum");
+    bad.height = 60000; /* each side fine, pixel count past the whole-image maximum */
+    CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_INVALID_SIZE, "but input");
+    edgel_canny_stages big_stages = {0};
+    big_stages.suppressed = &dst; /* ...but stages need the whole image */
+    CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, &big_stages), EDGEL_ERROR_INVALID_SIZE,
+                 "maximum");
+    bad.width = EDGEL_MAX_TILED_DIMENSION + 1;
+    bad.height = 2;
+    CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_INVALID_SIZE, "a side");
     bad = src;
     bad.pitch = W - 1;
     CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_INVALID_PITCH, "pitch");

@@ -50,12 +50,12 @@ static edgel_status write_tile(void *user, int64_t x, int64_t y, const edgel_ima
 static void fill(uint8_t *p, int w, int h, int cn)
 {
     const int cx = (int)(next_random() % (unsigned)w), cy = (int)(next_random() % (unsigned)h);
-    const int r2 = (int)(next_random() % (unsigned)(w * w / 4 + h * h / 4 + 1)) + 1;
+    const int64_t r2 = (int64_t)(next_random() % (uint64_t)((int64_t)w * w / 4 + (int64_t)h * h / 4 + 1)) + 1;
     const int noise = (int)(next_random() % 40) + 1;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             for (int c = 0; c < cn; c++) {
-                const int d = (x - cx) * (x - cx) + (y - cy) * (y - cy);
+                const int64_t d = (int64_t)(x - cx) * (x - cx) + (int64_t)(y - cy) * (y - cy);
                 int v = (d < r2 ? 170 : 60) + (x * 3 + y * 2) % 50 + c * 9;
                 v += (int)(next_random() % (unsigned)noise);
                 p[((size_t)y * w + x) * cn + c] = (uint8_t)(v > 255 ? 255 : v);
@@ -81,9 +81,26 @@ static void random_params(edgel_canny_params *p, int cn)
     p->gray = cn == 1 ? EDGEL_GRAY_NONE : (edgel_gray)(next_random() % 3);
 }
 
+/* edgel_canny_tiled_image on the same tiles gives `want`. */
+static int same_through_views(edgel_context *ctx, const edgel_canny_params *p,
+                              const edgel_image *src, const uint8_t *want, int tw, int th)
+{
+    const int w = src->width, h = src->height;
+    uint8_t *got = malloc((size_t)w * h);
+    memset(got, 7, (size_t)w * h);
+    const edgel_image d = edgel_image_host(got, w, h, EDGEL_U8, 1);
+    const edgel_status st = edgel_canny_tiled_image(ctx, p, src, &d, tw, th);
+    const int same = st == EDGEL_OK && !memcmp(want, got, (size_t)w * h);
+    if (!same)
+        fprintf(stderr, "on views %dx%d in %dx%d tiles: differs (%s)\n", w, h, tw, th,
+                st == EDGEL_OK ? "" : edgel_last_error());
+    free(got);
+    return same;
+}
+
 static void test_equal_to_whole(edgel_context *ctx, int cases)
 {
-    int identical = 0, ran = 0;
+    int identical = 0, ran = 0, views_same = 0;
     for (int k = 0; k < cases; k++) {
         const int cn = (int)(next_random() % 3) == 0 ? 1 : (next_random() % 2 ? 3 : 4);
         const int w = 1 + (int)(next_random() % 180), h = 1 + (int)(next_random() % 140);
@@ -113,10 +130,12 @@ static void test_equal_to_whole(edgel_context *ctx, int cases)
                     p.high_threshold, edgel_last_error());
         const int tiles = ((w + tw - 1) / tw) * ((h + th - 1) / th);
         CHECK(io.writes == tiles && io.reads == 2 * tiles && io.tiles_in_order);
+        views_same += same_through_views(ctx, &p, &s, want, tw, th);
         free(src), free(want), free(got);
     }
-    printf("tiled: %d of %d cases identical to the whole-image call\n", identical, ran);
-    CHECK(identical == ran);
+    printf("tiled: %d of %d cases identical to the whole-image call (%d on views)\n", identical,
+           ran, views_same);
+    CHECK(identical == ran && views_same == ran);
 }
 
 /* The itk preset: float, u16 and u8 gray images, variances 0 to 8, thresholds of either
@@ -124,7 +143,7 @@ static void test_equal_to_whole(edgel_context *ctx, int cases)
 static void test_itk_equal_to_whole(edgel_context *ctx, int cases)
 {
     static const edgel_pixel_type types[] = {EDGEL_F32, EDGEL_U16, EDGEL_U8};
-    int identical = 0;
+    int identical = 0, views_same = 0;
     for (int k = 0; k < cases; k++) {
         const edgel_pixel_type type = types[k % 3];
         const int px = (int)edgel_pixel_size(type);
@@ -158,14 +177,16 @@ static void test_itk_equal_to_whole(edgel_context *ctx, int cases)
         const edgel_status st = edgel_canny_tiled(ctx, &p, &tio, tw, th);
         const int same = st == EDGEL_OK && !memcmp(want, got, (size_t)w * h);
         identical += same;
+        views_same += same_through_views(ctx, &p, &s, want, tw, th);
         if (!same)
             fprintf(stderr, "itk tiled %dx%d type %d in %dx%d tiles (variance %g, error %g, "
                             "%g/%g): differs (%s)\n", w, h, (int)type, tw, th, p.variance,
                     p.maximum_error, p.high_threshold, p.low_threshold, edgel_last_error());
         free(u8), free(src), free(want), free(got);
     }
-    printf("tiled itk: %d of %d cases identical to the whole-image call\n", identical, cases);
-    CHECK(identical == cases);
+    printf("tiled itk: %d of %d cases identical to the whole-image call (%d on views)\n",
+           identical, cases, views_same);
+    CHECK(identical == cases && views_same == cases);
 }
 
 static void test_errors(edgel_context *ctx)
@@ -214,6 +235,47 @@ static void test_errors(edgel_context *ctx)
                  "threshold");
 }
 
+/* edgel_canny on a host image wider than EDGEL_MAX_DIMENSION goes tiled: the same edges as
+ * the callback driver in other tiles; the views' own errors. */
+static void test_past_whole_image(edgel_context *ctx)
+{
+    const int w = EDGEL_MAX_DIMENSION + 300, h = 37;
+    uint8_t *src = malloc((size_t)w * h * 3), *a = malloc((size_t)w * h), *b = malloc((size_t)w * h);
+    fill(src, w, h, 3);
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    p.low_threshold = 30;
+    p.high_threshold = 90;
+    const edgel_image s = edgel_image_host(src, w, h, EDGEL_U8, 3);
+    const edgel_image d = edgel_image_host(a, w, h, EDGEL_U8, 1);
+    CHECK(edgel_canny(ctx, &p, &s, &d, NULL) == EDGEL_OK);
+    image_io io = {src, b, w, h, 3, 0, 0, 0, 0, 1, 0, 0};
+    edgel_tile_io tio = {w, h, 3, EDGEL_U8, read_region, write_tile, &io};
+    CHECK(edgel_canny_tiled(ctx, &p, &tio, 1000, 9) == EDGEL_OK);
+    CHECK(!memcmp(a, b, (size_t)w * h));
+    size_t edges = 0;
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        edges += a[i] != 0;
+    CHECK(edges > 1000); /* not an empty map */
+
+    edgel_canny_stages stages = {0};
+    stages.suppressed = &d;
+    CHECK_STATUS(edgel_canny(ctx, &p, &s, &d, &stages), EDGEL_ERROR_INVALID_SIZE, "maximum");
+    const edgel_image same = edgel_image_host(src, w, h, EDGEL_U8, 1);
+    const edgel_image gray = edgel_image_host(src, w, h, EDGEL_U8, 1);
+    CHECK_STATUS(edgel_canny_tiled_image(ctx, &p, &gray, &same, 64, 64),
+                 EDGEL_ERROR_INVALID_ARGUMENT, "overlap");
+    edgel_image f32 = d;
+    f32.type = EDGEL_F32;
+    CHECK_STATUS(edgel_canny_tiled_image(ctx, &p, &s, &f32, 64, 64), EDGEL_ERROR_UNSUPPORTED,
+                 "u8");
+    CHECK_STATUS(edgel_canny_tiled_image(ctx, &p, &s, &d, 64, 0), EDGEL_ERROR_INVALID_SIZE,
+                 "tiles");
+    CHECK_STATUS(edgel_canny_tiled_image(ctx, &p, NULL, &d, 64, 64), EDGEL_ERROR_NULL_ARGUMENT,
+                 "NULL");
+    free(src), free(a), free(b);
+}
+
 int main(void)
 {
     edgel_context *ctx;
@@ -222,6 +284,7 @@ int main(void)
     test_equal_to_whole(ctx, 300);
     test_itk_equal_to_whole(ctx, 150);
     test_errors(ctx);
+    test_past_whole_image(ctx);
     edgel_context_destroy(ctx);
     return check_summary("tiled");
 }

@@ -121,10 +121,19 @@ static edgel_status check_canny_call(edgel_context *ctx, const edgel_canny_param
     return EDGEL_OK;
 }
 
+/* Host images past the whole-image limits go through the tiled driver. */
+static int past_whole_image(const edgel_image *img)
+{
+    return img->width > EDGEL_MAX_DIMENSION || img->height > EDGEL_MAX_DIMENSION ||
+           (int64_t)img->width * img->height > EDGEL_MAX_PIXELS;
+}
+
 static edgel_status canny_held(edgel_context *ctx, const edgel_canny_params *params,
                          const edgel_image *src, const edgel_image *edges,
                          const edgel_canny_stages *stages)
 {
+    if (params && src && !stages && src->memory == EDGEL_MEMORY_HOST && past_whole_image(src))
+        return edgel_canny_tiled_image_held(ctx, params, src, edges);
     EDGEL_TRY(check_canny_call(ctx, params, src, edges, stages));
     return ctx->ops->canny(ctx->state, params, src, edges, 1, stages);
 }

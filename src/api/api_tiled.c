@@ -1,21 +1,25 @@
 /*
  * Canny of an image of any size, in tiles, byte-identical to one call on the whole image
- * (edgel_canny_tiled). Both presets' stages before hysteresis are local: a tile's classes
- * (none, weak, strong) come exactly from a region of the tile and a halo (halo_of), run
- * through the context's backend like any image (its borders are the image's only where it
- * touches them; elsewhere the halo absorbs the difference). Hysteresis is global: an edge is every
- * candidate pixel of an 8-connected component of candidates that holds a strong pixel. So:
- *   1. each tile's components are labelled; those that touch the tile's sides become nodes
- *      of a union-find, with a flag for holding a strong pixel;
- *   2. nodes on either side of each tile border are joined where their pixels touch (the
- *      rows above and below a tile-row border, full width, so corners are included; the
+ * (edgel_canny_tiled from callbacks, edgel_canny_tiled_image on host views). Both presets'
+ * stages before hysteresis are local: a tile's classes (none, weak, strong) come exactly from
+ * a region of the tile and a halo (halo_of). Hysteresis is global: an edge is every candidate
+ * of an 8-connected component of candidates that holds a strong pixel. So:
+ *   1. the backend gives each tile's marks (core/backend.h, canny_marks): edges where the
+ *      tile alone makes them, OPEN on the other candidates whose component inside the tile
+ *      touches its sides, none elsewhere; only those open components are left to decide;
+ *   2. each open component becomes a node of a union-find, and an edge on a side the strong
+ *      node 0; nodes on either side of each tile border are joined where their pixels touch
+ *      (the rows above and below a tile-row border, full width, so corners are included; the
  *      columns beside a tile-column border, their rows and the rows either side);
- *   3. each tile is computed again and a component's pixels are edges when it, or the set
- *      its node belongs to, holds a strong pixel.
- * Memory: one region and its results, and a node a border-touching component (at most the
- * tiles' perimeters), never the image.
+ *   3. each open component becomes edges when its set holds node 0, else nothing.
+ * The host touches only the open components' pixels; the backend does the rest in parallel.
+ * From callbacks every tile is computed twice (its marks are not kept); on views the edges
+ * hold the marks between the two steps, and each tile is computed once.
+ * Memory: a region or a row of regions' views, and a node per open component, never the
+ * image.
  */
 #include "api/context.h"
+#include "core/backend.h"
 #include "core/image.h"
 #include "core/itk_gaussian.h"
 #include "core/params.h"
@@ -24,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CLASS_NONE 0
-#define CLASS_WEAK 128
-#define CLASS_STRONG 255
+#define MARK_EDGE 255
+#define MARK_OPEN 128 /* from the backend: a candidate of an open component */
+#define MARK_SEEN 129 /* on views, between the two steps: an open component numbered */
 
 typedef struct nodes {
     int64_t *parent;
@@ -79,24 +83,25 @@ static int64_t add_node(nodes *n, int strong)
     return n->count++;
 }
 
-/* One tiled call's buffers and geometry. */
+/* One tiled call's geometry and buffers. */
 typedef struct tiled {
     edgel_context *ctx;
     const edgel_canny_params *params;
-    const edgel_tile_io *io;
+    const edgel_tile_io *io;          /* from callbacks, or */
+    const edgel_image *src, *dst;     /* on views */
     int64_t w, h;
-    int tw, th, halo, cn, itk;
-    size_t pixel; /* bytes of a source pixel */
+    int tw, th, halo, cn;
+    edgel_pixel_type type;
     int64_t tiles_x, tiles_y;
-    uint8_t *region, *region_edges, *region_classes; /* (tw + 2 halo) x (th + 2 halo) */
-    float *region_sup;                                /* itk: the suppressed stage */
-    int32_t *labels;                                  /* tw x th, -1: no candidate */
-    uint8_t *comp_strong;                             /* a tile's components */
-    int64_t *comp_node;                               /* their nodes, -1: inside the tile */
-    int32_t *stack;                                   /* flood fill, 2 * tw * th */
-    int64_t *node_base;                               /* the first node of each tile */
-    int64_t *row_above, *row_top, *row_bottom;        /* node of each column, full width */
-    int64_t *col_right;                               /* the last tile's right column */
+    uint8_t *region, *marks;          /* callbacks: a region, a tile's marks */
+    edgel_image *regions, *views;     /* views: a row of tiles */
+    edgel_tile_rect *rects;
+    int32_t *stack;                   /* flood fill */
+    size_t stack_cap;
+    int64_t *top, *bottom, *left, *right; /* the node of each side pixel of a tile, -1: none */
+    int64_t *node_base;               /* the first node of each tile */
+    int64_t *row_above, *row_top, *row_bottom; /* node of each column, full width */
+    int64_t *col_right;               /* the last tile's right column */
     nodes n;
 } tiled;
 
@@ -123,184 +128,222 @@ static edgel_status halo_of(const edgel_canny_params *p, int *halo)
     return EDGEL_OK;
 }
 
-/* The classes of tile (tx, ty) into t->region_classes, as rows of `cw` bytes: read the region,
- * run the backend on it, crop. *cw, *ch: the tile's size. */
-static edgel_status tile_classes(tiled *t, int64_t tx, int64_t ty, int *cw, int *ch)
-{
-    const int64_t x0 = tx * t->tw, y0 = ty * t->th;
-    const int64_t x1 = x0 + t->tw < t->w ? x0 + t->tw : t->w;
-    const int64_t y1 = y0 + t->th < t->h ? y0 + t->th : t->h;
-    const int64_t rx0 = x0 - t->halo > 0 ? x0 - t->halo : 0;
-    const int64_t ry0 = y0 - t->halo > 0 ? y0 - t->halo : 0;
-    const int64_t rx1 = x1 + t->halo < t->w ? x1 + t->halo : t->w;
-    const int64_t ry1 = y1 + t->halo < t->h ? y1 + t->halo : t->h;
-    const int rw = (int)(rx1 - rx0), rh = (int)(ry1 - ry0);
-    edgel_image src = edgel_image_host(t->region, rw, rh, t->io->type, t->cn);
-    const edgel_status st = t->io->read(t->io->user, rx0, ry0, &src);
-    if (st != EDGEL_OK)
-        return edgel_fail(st, "tiled Canny: the read callback failed for %dx%d at (%lld, %lld)",
-                          rw, rh, (long long)rx0, (long long)ry0);
-    edgel_image edges = edgel_image_host(t->region_edges, rw, rh, EDGEL_U8, 1);
-    /* the region's suppressed map: its classes (opencv), or ITK's suppressed values */
-    uint8_t *sup = t->region_edges + (size_t)rw * rh;
-    edgel_image supv = t->itk ? edgel_image_host(t->region_sup, rw, rh, EDGEL_F32, 1)
-                              : edgel_image_host(sup, rw, rh, EDGEL_U8, 1);
-    edgel_canny_stages stages = {0};
-    stages.suppressed = &supv;
-    EDGEL_TRY(t->ctx->ops->canny(t->ctx->state, t->params, &src, &edges, 1, &stages));
-    *cw = (int)(x1 - x0);
-    *ch = (int)(y1 - y0);
-    const float lower = (float)t->params->low_threshold, upper = (float)t->params->high_threshold;
-    for (int y = 0; y < *ch; y++) {
-        const size_t at = (size_t)(y0 - ry0 + y) * rw + (size_t)(x0 - rx0);
-        uint8_t *dst = t->region_classes + (size_t)y * *cw;
-        if (!t->itk) {
-            memcpy(dst, sup + at, (size_t)*cw);
-            continue;
-        }
-        for (int x = 0; x < *cw; x++) { /* ITK's strict float comparisons, no swap */
-            const float v = t->region_sup[at + x];
-            dst[x] = v > upper ? CLASS_STRONG : v > lower ? CLASS_WEAK : CLASS_NONE;
-        }
-    }
-    return EDGEL_OK;
-}
-
-/* 8-connected components of the candidates of a cw x ch class map, in raster order of their
- * first pixel; returns how many (t->labels, t->comp_strong). */
-static int label_tile(tiled *t, int cw, int ch)
-{
-    const uint8_t *c = t->region_classes;
-    int32_t *lab = t->labels;
-    const int n = cw * ch;
-    for (int i = 0; i < n; i++)
-        lab[i] = -1;
-    int comps = 0;
-    for (int i = 0; i < n; i++) {
-        if (c[i] == CLASS_NONE || lab[i] >= 0)
-            continue;
-        int strong = 0, top = 0;
-        lab[i] = comps;
-        t->stack[top++] = i;
-        while (top) {
-            const int p = t->stack[--top];
-            strong |= c[p] == CLASS_STRONG;
-            const int px = p % cw, py = p / cw;
-            for (int dy = -1; dy <= 1; dy++)
-                for (int dx = -1; dx <= 1; dx++) {
-                    const int qx = px + dx, qy = py + dy;
-                    if (qx < 0 || qy < 0 || qx >= cw || qy >= ch)
-                        continue;
-                    const int q = qy * cw + qx;
-                    if (c[q] != CLASS_NONE && lab[q] < 0) {
-                        lab[q] = comps;
-                        t->stack[top++] = q;
-                    }
-                }
-        }
-        t->comp_strong[comps++] = (uint8_t)strong;
-    }
-    return comps;
-}
-
-/* The node of each component that touches the tile's sides (numbered from *next in the
- * order of the components), -1 for the others. Returns -1 when out of memory. */
-static int assign_nodes(tiled *t, int comps, int cw, int ch, int create)
-{
-    for (int k = 0; k < comps; k++)
-        t->comp_node[k] = -1;
-    for (int y = 0; y < ch; y++) {
-        const int step = y == 0 || y == ch - 1 ? 1 : (cw > 1 ? cw - 1 : 1); /* inner: the ends */
-        for (int x = 0; x < cw; x += step) {
-            const int32_t l = t->labels[(size_t)y * cw + x];
-            if (l >= 0)
-                t->comp_node[l] = 1; /* mark */
-        }
-    }
-    int64_t next = create ? t->n.count : 0;
-    for (int k = 0; k < comps; k++) {
-        if (t->comp_node[k] < 0)
-            continue;
-        if (create) {
-            if ((t->comp_node[k] = add_node(&t->n, t->comp_strong[k])) < 0)
-                return -1;
-        } else {
-            t->comp_node[k] = next++;
-        }
-    }
-    return 0;
-}
-
 static edgel_status oom(void)
 {
     return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "tiled Canny: out of memory for border labels");
 }
 
-/* Pass 1: labels, nodes, joins across borders. */
-static edgel_status link_tiles(tiled *t)
+/* Tile (tx, ty), and its region: the tile and the halo inside the image. */
+static void tile_geometry(const tiled *t, int64_t tx, int64_t ty, int64_t *rx0, int64_t *ry0,
+                          edgel_tile_rect *region, edgel_tile_rect *tile)
 {
-    for (int64_t ty = 0; ty < t->tiles_y; ty++) {
-        for (int64_t tx = 0; tx < t->tiles_x; tx++) {
-            int cw, ch;
-            EDGEL_TRY(tile_classes(t, tx, ty, &cw, &ch));
-            const int comps = label_tile(t, cw, ch);
-            t->node_base[ty * t->tiles_x + tx] = t->n.count;
-            if (assign_nodes(t, comps, cw, ch, 1) < 0)
-                return oom();
-            const int64_t x0 = tx * t->tw;
-            for (int x = 0; x < cw; x++) { /* the tile's top and bottom rows, full width */
-                const int32_t a = t->labels[x], b = t->labels[(size_t)(ch - 1) * cw + x];
-                t->row_top[x0 + x] = a >= 0 ? t->comp_node[a] : -1;
-                t->row_bottom[x0 + x] = b >= 0 ? t->comp_node[b] : -1;
-            }
-            /* across the tile-column border on the left: the last tile's right column
-             * against this one's left column, rows y-1..y+1 */
-            for (int y = 0; tx > 0 && y < ch; y++) {
-                const int32_t l = t->labels[(size_t)y * cw];
-                if (l < 0)
-                    continue;
-                for (int dy = -1; dy <= 1; dy++)
-                    if (y + dy >= 0 && y + dy < ch)
-                        join(&t->n, t->comp_node[l], t->col_right[y + dy]);
-            }
-            for (int y = 0; y < ch; y++) {
-                const int32_t r = t->labels[(size_t)y * cw + cw - 1];
-                t->col_right[y] = r >= 0 ? t->comp_node[r] : -1;
-            }
-        }
-        /* across the tile-row border above: columns x-1..x+1 over the full width */
-        for (int64_t x = 0; ty > 0 && x < t->w; x++) {
-            if (t->row_top[x] < 0)
-                continue;
-            for (int dx = -1; dx <= 1; dx++)
-                if (x + dx >= 0 && x + dx < t->w)
-                    join(&t->n, t->row_top[x], t->row_above[x + dx]);
-        }
-        int64_t *swap = t->row_above;
-        t->row_above = t->row_bottom;
-        t->row_bottom = swap;
+    const int64_t x0 = tx * t->tw, y0 = ty * t->th;
+    const int64_t x1 = x0 + t->tw < t->w ? x0 + t->tw : t->w;
+    const int64_t y1 = y0 + t->th < t->h ? y0 + t->th : t->h;
+    *rx0 = x0 - t->halo > 0 ? x0 - t->halo : 0;
+    *ry0 = y0 - t->halo > 0 ? y0 - t->halo : 0;
+    const int64_t rx1 = x1 + t->halo < t->w ? x1 + t->halo : t->w;
+    const int64_t ry1 = y1 + t->halo < t->h ? y1 + t->halo : t->h;
+    region->x = region->y = 0;
+    region->width = (int32_t)(rx1 - *rx0);
+    region->height = (int32_t)(ry1 - *ry0);
+    tile->x = (int32_t)(x0 - *rx0);
+    tile->y = (int32_t)(y0 - *ry0);
+    tile->width = (int32_t)(x1 - x0);
+    tile->height = (int32_t)(y1 - y0);
+}
+
+/* A host view of the rectangle at (x, y) of `img`. */
+static edgel_image sub_view(const edgel_image *img, int64_t x, int64_t y, int w, int h)
+{
+    edgel_image v = *img;
+    v.data = (uint8_t *)img->data + (size_t)y * img->pitch +
+             (size_t)x * (size_t)img->channels * edgel_pixel_size(img->type);
+    v.width = w;
+    v.height = h;
+    return v;
+}
+
+/* The marks of tile (tx, ty), from callbacks, into t->marks (packed). */
+static edgel_status read_marks(tiled *t, int64_t tx, int64_t ty, edgel_image *marks)
+{
+    int64_t rx0, ry0;
+    edgel_tile_rect r, tile;
+    tile_geometry(t, tx, ty, &rx0, &ry0, &r, &tile);
+    const edgel_image src = edgel_image_host(t->region, r.width, r.height, t->type, t->cn);
+    const edgel_status st = t->io->read(t->io->user, rx0, ry0, &src);
+    if (st != EDGEL_OK)
+        return edgel_fail(st, "tiled Canny: the read callback failed for %dx%d at (%lld, %lld)",
+                          (int)r.width, (int)r.height, (long long)rx0, (long long)ry0);
+    *marks = edgel_image_host(t->marks, tile.width, tile.height, EDGEL_U8, 1);
+    return t->ctx->ops->canny_marks(t->ctx->state, t->params, &src, &tile, marks, 1);
+}
+
+/* The marks of a row of tiles on views, into the edges themselves (t->views). */
+static edgel_status row_marks(tiled *t, int64_t ty)
+{
+    for (int64_t tx = 0; tx < t->tiles_x; tx++) {
+        int64_t rx0, ry0;
+        edgel_tile_rect r;
+        tile_geometry(t, tx, ty, &rx0, &ry0, &r, &t->rects[tx]);
+        t->regions[tx] = sub_view(t->src, rx0, ry0, r.width, r.height);
+        t->views[tx] = sub_view(t->dst, tx * t->tw, ty * t->th, t->rects[tx].width,
+                                t->rects[tx].height);
     }
+    return t->ctx->ops->canny_marks(t->ctx->state, t->params, t->regions, t->rects, t->views,
+                                    (int)t->tiles_x);
+}
+
+static int push(tiled *t, size_t *top, int32_t v)
+{
+    if (*top == t->stack_cap) {
+        const size_t cap = t->stack_cap ? 2 * t->stack_cap : 4096;
+        int32_t *s = realloc(t->stack, sizeof *s * cap);
+        if (!s)
+            return 0;
+        t->stack = s;
+        t->stack_cap = cap;
+    }
+    t->stack[(*top)++] = v;
+    return 1;
+}
+
+/* Turns the 8-connected component of `from` pixels at (x, y) inside the tile into `to`,
+ * noting `node` for its pixels on the tile's sides (node >= 0). Returns 0 when out of
+ * memory. */
+static int fill(tiled *t, const edgel_image *m, int x, int y, uint8_t from, uint8_t to,
+                int64_t node)
+{
+    const int cw = m->width, ch = m->height;
+    uint8_t *base = m->data;
+    size_t top = 0;
+    base[(size_t)y * m->pitch + x] = to;
+    if (!push(t, &top, y * cw + x))
+        return 0;
+    while (top) {
+        const int32_t p = t->stack[--top];
+        const int px = p % cw, py = p / cw;
+        if (node >= 0) {
+            if (py == 0)
+                t->top[px] = node;
+            if (py == ch - 1)
+                t->bottom[px] = node;
+            if (px == 0)
+                t->left[py] = node;
+            if (px == cw - 1)
+                t->right[py] = node;
+        }
+        for (int qy = py > 0 ? py - 1 : 0; qy <= py + 1 && qy < ch; qy++)
+            for (int qx = px > 0 ? px - 1 : 0; qx <= px + 1 && qx < cw; qx++) {
+                uint8_t *q = base + (size_t)qy * m->pitch + qx;
+                if (*q == from) {
+                    *q = to;
+                    if (!push(t, &top, qy * cw + qx))
+                        return 0;
+                }
+            }
+    }
+    return 1;
+}
+
+/* The open components of a tile's marks in a fixed order (their first pixel along the top
+ * row, the bottom row, then the left and right columns). Numbering (`final` NULL): each is
+ * turned into MARK_SEEN and becomes a node, and the side arrays are filled. Deciding: the
+ * k-th (`from`: MARK_OPEN or MARK_SEEN) becomes edges when its node's set, base + k, holds
+ * node 0. Returns 0 when out of memory. */
+static int open_components(tiled *t, const edgel_image *m, uint8_t from, const int64_t *base)
+{
+    const int cw = m->width, ch = m->height;
+    int64_t k = 0;
+    for (int side = 0; side < 4; side++) {
+        const int n = side < 2 ? cw : ch > 2 ? ch - 2 : 0;
+        for (int i = 0; i < n; i++) {
+            const int x = side < 2 ? i : side == 2 ? 0 : cw - 1;
+            const int y = side == 0 ? 0 : side == 1 ? ch - 1 : i + 1;
+            if (((uint8_t *)m->data)[(size_t)y * m->pitch + x] != from)
+                continue;
+            if (!base) {
+                const int64_t node = add_node(&t->n, 0);
+                if (node < 0 || !fill(t, m, x, y, from, MARK_SEEN, node))
+                    return 0;
+            } else {
+                const uint8_t to = t->n.strong[find(&t->n, *base + k++)] ? MARK_EDGE : 0;
+                if (!fill(t, m, x, y, from, to, -1))
+                    return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Step 2 for tile (tx, ty) of marks `m`: its nodes, and the joins across the borders on its
+ * left (the tile-row border above is joined once its row is done). */
+static edgel_status link_tile(tiled *t, int64_t tx, int64_t ty, const edgel_image *m)
+{
+    const int cw = m->width, ch = m->height;
+    for (int x = 0; x < cw; x++)
+        t->top[x] = t->bottom[x] = -1;
+    for (int y = 0; y < ch; y++)
+        t->left[y] = t->right[y] = -1;
+    t->node_base[ty * t->tiles_x + tx] = t->n.count;
+    if (!open_components(t, m, MARK_OPEN, NULL))
+        return oom();
+    const uint8_t *d = m->data;
+    for (int x = 0; x < cw; x++) { /* edges on the sides: node 0 */
+        if (d[x] == MARK_EDGE)
+            t->top[x] = 0;
+        if (d[(size_t)(ch - 1) * m->pitch + x] == MARK_EDGE)
+            t->bottom[x] = 0;
+    }
+    for (int y = 0; y < ch; y++) {
+        if (d[(size_t)y * m->pitch] == MARK_EDGE)
+            t->left[y] = 0;
+        if (d[(size_t)y * m->pitch + cw - 1] == MARK_EDGE)
+            t->right[y] = 0;
+    }
+    const int64_t x0 = tx * t->tw;
+    memcpy(t->row_top + x0, t->top, sizeof(int64_t) * (size_t)cw);
+    memcpy(t->row_bottom + x0, t->bottom, sizeof(int64_t) * (size_t)cw);
+    for (int y = 0; tx > 0 && y < ch; y++) /* the last tile's right column, rows y-1..y+1 */
+        for (int dy = -1; dy <= 1; dy++)
+            if (t->left[y] >= 0 && y + dy >= 0 && y + dy < ch)
+                join(&t->n, t->left[y], t->col_right[y + dy]);
+    memcpy(t->col_right, t->right, sizeof(int64_t) * (size_t)ch);
     return EDGEL_OK;
 }
 
-/* Pass 2: each tile again; its edges to the writer. */
-static edgel_status write_tiles(tiled *t)
+/* The tile-row border above row ty: columns x-1..x+1 over the full width. */
+static void link_rows(tiled *t, int64_t ty)
 {
+    for (int64_t x = 0; ty > 0 && x < t->w; x++) {
+        if (t->row_top[x] < 0)
+            continue;
+        for (int dx = -1; dx <= 1; dx++)
+            if (x + dx >= 0 && x + dx < t->w)
+                join(&t->n, t->row_top[x], t->row_above[x + dx]);
+    }
+    int64_t *swap = t->row_above;
+    t->row_above = t->row_bottom;
+    t->row_bottom = swap;
+}
+
+/* From callbacks: steps 1 and 2 over all tiles, then each tile again, decided and written. */
+static edgel_status run_callbacks(tiled *t)
+{
+    edgel_image m;
+    for (int64_t ty = 0; ty < t->tiles_y; ty++) {
+        for (int64_t tx = 0; tx < t->tiles_x; tx++) {
+            EDGEL_TRY(read_marks(t, tx, ty, &m));
+            EDGEL_TRY(link_tile(t, tx, ty, &m));
+        }
+        link_rows(t, ty);
+    }
     for (int64_t ty = 0; ty < t->tiles_y; ty++)
         for (int64_t tx = 0; tx < t->tiles_x; tx++) {
-            int cw, ch;
-            EDGEL_TRY(tile_classes(t, tx, ty, &cw, &ch));
-            const int comps = label_tile(t, cw, ch);
-            assign_nodes(t, comps, cw, ch, 0);
-            const int64_t base = t->node_base[ty * t->tiles_x + tx];
-            for (int k = 0; k < comps; k++)
-                if (t->comp_node[k] >= 0)
-                    t->comp_strong[k] = t->n.strong[find(&t->n, base + t->comp_node[k])];
-            uint8_t *e = t->region_edges;
-            for (int i = 0; i < cw * ch; i++)
-                e[i] = t->labels[i] >= 0 && t->comp_strong[t->labels[i]] ? 255 : 0;
-            const edgel_image view = edgel_image_host(e, cw, ch, EDGEL_U8, 1);
-            const edgel_status st = t->io->write(t->io->user, tx * t->tw, ty * t->th, &view);
+            EDGEL_TRY(read_marks(t, tx, ty, &m));
+            if (!open_components(t, &m, MARK_OPEN, &t->node_base[ty * t->tiles_x + tx]))
+                return oom();
+            const edgel_status st = t->io->write(t->io->user, tx * t->tw, ty * t->th, &m);
             if (st != EDGEL_OK)
                 return edgel_fail(st, "tiled Canny: the write callback failed for the tile at "
                                   "(%lld, %lld)", (long long)(tx * t->tw),
@@ -309,25 +352,44 @@ static edgel_status write_tiles(tiled *t)
     return EDGEL_OK;
 }
 
-static edgel_status check_tiled(const edgel_canny_params *params, const edgel_tile_io *io,
-                                int32_t tw, int32_t th, int *halo)
+/* On views: steps 1 and 2 a row of tiles at a time into the edges, then step 3 in place. */
+static edgel_status run_views(tiled *t)
 {
-    if (!params || !io || !io->read || !io->write)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "params, io or its callbacks are NULL");
+    for (int64_t ty = 0; ty < t->tiles_y; ty++) {
+        EDGEL_TRY(row_marks(t, ty));
+        for (int64_t tx = 0; tx < t->tiles_x; tx++)
+            EDGEL_TRY(link_tile(t, tx, ty, &t->views[tx]));
+        link_rows(t, ty);
+    }
+    for (int64_t ty = 0; ty < t->tiles_y; ty++)
+        for (int64_t tx = 0; tx < t->tiles_x; tx++) {
+            const int64_t y0 = ty * t->th, x0 = tx * t->tw;
+            const edgel_image m = sub_view(t->dst, x0, y0, (int)(t->w - x0 < t->tw ? t->w - x0 : t->tw),
+                                           (int)(t->h - y0 < t->th ? t->h - y0 : t->th));
+            if (!open_components(t, &m, MARK_SEEN, &t->node_base[ty * t->tiles_x + tx]))
+                return oom();
+        }
+    return EDGEL_OK;
+}
+
+/* The image's size and pixels, the params and the tiles, for either way in. */
+static edgel_status check_tiled(const edgel_canny_params *params, int64_t w, int64_t h, int cn,
+                                edgel_pixel_type type, int32_t tw, int32_t th, int *halo)
+{
+    if (!params)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "params is NULL");
     EDGEL_TRY(edgel_check_canny_params(params, 0));
-    if (io->width < 1 || io->height < 1 || io->width > EDGEL_MAX_TILED_DIMENSION ||
-        io->height > EDGEL_MAX_TILED_DIMENSION ||
-        io->width * io->height > EDGEL_MAX_TILED_PIXELS)
+    if (w < 1 || h < 1 || w > EDGEL_MAX_TILED_DIMENSION || h > EDGEL_MAX_TILED_DIMENSION ||
+        w * h > EDGEL_MAX_TILED_PIXELS)
         return edgel_fail(EDGEL_ERROR_INVALID_SIZE,
                           "tiled Canny: %lldx%lld must be 1..%d a side, %lld pixels in all",
-                          (long long)io->width, (long long)io->height, EDGEL_MAX_TILED_DIMENSION,
+                          (long long)w, (long long)h, EDGEL_MAX_TILED_DIMENSION,
                           (long long)EDGEL_MAX_TILED_PIXELS);
-    if (io->channels != 1 && io->channels != 3 && io->channels != 4)
+    if (cn != 1 && cn != 3 && cn != 4)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "tiled Canny: channels must be 1, 3 or 4");
     const int itk = params->preset == EDGEL_PRESET_ITK;
-    if (itk ? io->channels != 1 || (io->type != EDGEL_U8 && io->type != EDGEL_U16 &&
-                                    io->type != EDGEL_F32)
-            : io->type != EDGEL_U8)
+    if (itk ? cn != 1 || (type != EDGEL_U8 && type != EDGEL_U16 && type != EDGEL_F32)
+            : type != EDGEL_U8)
         return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
                           "tiled Canny: the opencv preset reads u8, the itk preset 1-channel u8, "
                           "u16 or f32");
@@ -341,47 +403,114 @@ static edgel_status check_tiled(const edgel_canny_params *params, const edgel_ti
     return EDGEL_OK;
 }
 
+static void free_tiled(tiled *t)
+{
+    free(t->region), free(t->marks), free(t->regions), free(t->views), free(t->rects);
+    free(t->stack), free(t->top), free(t->bottom), free(t->left), free(t->right);
+    free(t->node_base), free(t->row_above), free(t->row_top), free(t->row_bottom);
+    free(t->col_right), free(t->n.parent), free(t->n.strong);
+}
+
+/* Geometry and the buffers both ways share; node 0 (strong). */
+static edgel_status start_tiled(tiled *t, int32_t tw, int32_t th)
+{
+    t->tw = tw, t->th = th;
+    t->tiles_x = (t->w + tw - 1) / tw, t->tiles_y = (t->h + th - 1) / th;
+    t->top = malloc(sizeof(int64_t) * (size_t)tw);
+    t->bottom = malloc(sizeof(int64_t) * (size_t)tw);
+    t->left = malloc(sizeof(int64_t) * (size_t)th);
+    t->right = malloc(sizeof(int64_t) * (size_t)th);
+    t->col_right = malloc(sizeof(int64_t) * (size_t)th);
+    t->node_base = malloc(sizeof(int64_t) * (size_t)(t->tiles_x * t->tiles_y));
+    t->row_above = malloc(sizeof(int64_t) * (size_t)t->w);
+    t->row_top = malloc(sizeof(int64_t) * (size_t)t->w);
+    t->row_bottom = malloc(sizeof(int64_t) * (size_t)t->w);
+    if (!t->top || !t->bottom || !t->left || !t->right || !t->col_right || !t->node_base ||
+        !t->row_above || !t->row_top || !t->row_bottom || add_node(&t->n, 1) != 0)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "tiled Canny: out of memory for %dx%d tiles",
+                          (int)tw, (int)th);
+    return EDGEL_OK;
+}
+
 static edgel_status canny_tiled_held(edgel_context *ctx, const edgel_canny_params *params,
                                      const edgel_tile_io *io, int32_t tw, int32_t th)
 {
-    int halo = 0;
-    EDGEL_TRY(check_tiled(params, io, tw, th, &halo));
     tiled t = {0};
+    if (!io || !io->read || !io->write)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "io or its callbacks are NULL");
+    EDGEL_TRY(check_tiled(params, io->width, io->height, io->channels, io->type, tw, th, &t.halo));
     t.ctx = ctx, t.params = params, t.io = io, t.w = io->width, t.h = io->height;
-    t.tw = tw, t.th = th, t.halo = halo, t.cn = io->channels;
-    t.itk = params->preset == EDGEL_PRESET_ITK, t.pixel = edgel_pixel_size(io->type);
-    t.tiles_x = (t.w + tw - 1) / tw, t.tiles_y = (t.h + th - 1) / th;
-    const size_t region = ((size_t)tw + 2 * halo) * ((size_t)th + 2 * halo);
-    const size_t tile = (size_t)tw * th;
-    t.region = malloc(region * (size_t)t.cn * t.pixel);
-    t.region_sup = t.itk ? malloc(sizeof(float) * region) : NULL;
-    t.region_edges = malloc(2 * region);
-    t.region_classes = malloc(tile);
-    t.labels = malloc(sizeof *t.labels * tile);
-    t.comp_strong = malloc(tile);
-    t.comp_node = malloc(sizeof *t.comp_node * tile);
-    t.stack = malloc(sizeof *t.stack * tile);
-    t.node_base = malloc(sizeof *t.node_base * (size_t)(t.tiles_x * t.tiles_y));
-    t.row_above = malloc(sizeof(int64_t) * (size_t)t.w);
-    t.row_top = malloc(sizeof(int64_t) * (size_t)t.w);
-    t.row_bottom = malloc(sizeof(int64_t) * (size_t)t.w);
-    t.col_right = malloc(sizeof(int64_t) * (size_t)th);
-    edgel_status st = EDGEL_OK;
-    if (!t.region || (t.itk && !t.region_sup) || !t.region_edges || !t.region_classes || !t.labels || !t.comp_strong ||
-        !t.comp_node || !t.stack || !t.node_base || !t.row_above || !t.row_top ||
-        !t.row_bottom || !t.col_right)
-        st = edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "tiled Canny: out of memory for %dx%d tiles",
-                        (int)tw, (int)th);
+    t.cn = io->channels, t.type = io->type;
+    edgel_status st = start_tiled(&t, tw, th);
+    if (st == EDGEL_OK) {
+        const size_t region = ((size_t)tw + 2 * t.halo) * ((size_t)th + 2 * t.halo);
+        t.region = malloc(region * (size_t)t.cn * edgel_pixel_size(t.type));
+        t.marks = malloc((size_t)tw * th);
+        if (!t.region || !t.marks)
+            st = edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY,
+                            "tiled Canny: out of memory for %dx%d tiles", (int)tw, (int)th);
+    }
     if (st == EDGEL_OK)
-        st = link_tiles(&t);
-    if (st == EDGEL_OK)
-        st = write_tiles(&t);
-    free(t.region), free(t.region_sup), free(t.region_edges), free(t.region_classes);
-    free(t.labels);
-    free(t.comp_strong), free(t.comp_node), free(t.stack), free(t.node_base);
-    free(t.row_above), free(t.row_top), free(t.row_bottom), free(t.col_right);
-    free(t.n.parent), free(t.n.strong);
+        st = run_callbacks(&t);
+    free_tiled(&t);
     return st;
+}
+
+/* Host views of any size: the input, and u8 1-channel edges apart from it. */
+static edgel_status check_views(const edgel_image *src, const edgel_image *edges)
+{
+    if (!src->data || !edges->data)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "the input or edges data pointer is NULL");
+    if (src->memory != EDGEL_MEMORY_HOST || edges->memory != EDGEL_MEMORY_HOST)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                          "tiled Canny takes host views (device images are whole-image calls)");
+    if (edges->type != EDGEL_U8 || edges->channels != 1)
+        return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "tiled Canny: edges are u8, 1 channel");
+    if (edgel_pixel_size(src->type) == 0)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "input: unknown pixel type %d",
+                          (int)src->type);
+    EDGEL_TRY(edgel_check_same_size(src, "input", edges, "edges"));
+    if (src->pitch < edgel_row_bytes(src) || edges->pitch < edgel_row_bytes(edges))
+        return edgel_fail(EDGEL_ERROR_INVALID_PITCH, "tiled Canny: a pitch is less than a row");
+    if (edgel_images_overlap(src, edges))
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                          "tiled Canny: the edges overlap the input (they hold its marks)");
+    return EDGEL_OK;
+}
+
+static edgel_status canny_views_held(edgel_context *ctx, const edgel_canny_params *params,
+                                     const edgel_image *src, const edgel_image *edges,
+                                     int32_t tw, int32_t th)
+{
+    tiled t = {0};
+    if (!src || !edges)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "the input or edges view is NULL");
+    EDGEL_TRY(check_tiled(params, src->width, src->height, src->channels, src->type, tw, th,
+                          &t.halo));
+    EDGEL_TRY(check_views(src, edges));
+    t.ctx = ctx, t.params = params, t.src = src, t.dst = edges;
+    t.w = src->width, t.h = src->height, t.cn = src->channels, t.type = src->type;
+    edgel_status st = start_tiled(&t, tw, th);
+    if (st == EDGEL_OK) {
+        t.regions = malloc(sizeof *t.regions * (size_t)t.tiles_x);
+        t.views = malloc(sizeof *t.views * (size_t)t.tiles_x);
+        t.rects = malloc(sizeof *t.rects * (size_t)t.tiles_x);
+        if (!t.regions || !t.views || !t.rects)
+            st = oom();
+    }
+    if (st == EDGEL_OK)
+        st = run_views(&t);
+    free_tiled(&t);
+    return st;
+}
+
+edgel_status edgel_canny_tiled_image_held(edgel_context *ctx, const edgel_canny_params *params,
+                                          const edgel_image *src, const edgel_image *edges)
+{
+    /* large tiles where the backend's work in parallel pays for its start (a GPU's copies and
+     * launches, the CPU's stripes) */
+    const int32_t tile = ctx->ops->kind == EDGEL_BACKEND_CPU ? 4096 : 8192;
+    return canny_views_held(ctx, params, src, edges, tile, tile);
 }
 
 edgel_status edgel_canny_tile_halo(const edgel_canny_params *params, int32_t *halo)
@@ -399,4 +528,11 @@ edgel_status edgel_canny_tiled(edgel_context *ctx, const edgel_canny_params *par
                                const edgel_tile_io *io, int32_t tile_width, int32_t tile_height)
 {
     EDGEL_WITH_CONTEXT(ctx, canny_tiled_held(ctx, params, io, tile_width, tile_height));
+}
+
+edgel_status edgel_canny_tiled_image(edgel_context *ctx, const edgel_canny_params *params,
+                                     const edgel_image *src, const edgel_image *edges,
+                                     int32_t tile_width, int32_t tile_height)
+{
+    EDGEL_WITH_CONTEXT(ctx, canny_views_held(ctx, params, src, edges, tile_width, tile_height));
 }

@@ -50,4 +50,9 @@ static inline void edgel_context_leave(edgel_context *ctx)
 
 static inline int on_gpu(const edgel_context *ctx) { return ctx->backend == EDGEL_BACKEND_CUDA; }
 
+/* Canny of a host image past the whole-image limits, in tiles (api_tiled.c), on a held
+ * context. */
+edgel_status edgel_canny_tiled_image_held(edgel_context *ctx, const edgel_canny_params *params,
+                                          const edgel_image *src, const edgel_image *edges);
+
 #endif

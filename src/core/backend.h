@@ -16,6 +16,11 @@ extern "C" {
 
 struct edgel_filter_plan;
 
+/* A tile inside its region (the tile and its halo), for the tiled driver (api_tiled.c). */
+typedef struct edgel_tile_rect {
+    int32_t x, y, width, height;
+} edgel_tile_rect;
+
 typedef struct edgel_backend_ops {
     edgel_backend kind;
     void (*destroy)(void *state);
@@ -29,6 +34,13 @@ typedef struct edgel_backend_ops {
     edgel_status (*canny_gradients)(void *state, const edgel_canny_params *params,
                                     const edgel_image *dx, const edgel_image *dy,
                                     const edgel_image *edges, const edgel_canny_stages *stages);
+    /* The tiled driver's marks of `count` tiles, either preset: regions[i] (host, any sizes)
+     * holds tiles[i] and its halo; marks[i] (host, u8, the tile's size) get 255 where
+     * hysteresis inside the tile alone makes an edge, 128 on the other candidates whose
+     * 8-connected component inside the tile touches the tile's sides, 0 elsewhere. */
+    edgel_status (*canny_marks)(void *state, const edgel_canny_params *params,
+                                const edgel_image *regions, const edgel_tile_rect *tiles,
+                                const edgel_image *marks, int count);
     /* The building blocks: the CPU's run host views (also for other backends' contexts,
      * with a NULL state: all cores); a GPU backend's run its device views. */
     edgel_status (*to_gray)(void *state, edgel_gray order, const edgel_image *src,

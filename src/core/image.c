@@ -21,7 +21,7 @@ edgel_image edgel_image_host(void *data, int32_t width, int32_t height, edgel_pi
 {
     edgel_image img = {data, width, height, 0, type, channels, EDGEL_MEMORY_HOST};
     size_t px = edgel_pixel_size(type);
-    if (width > 0 && channels > 0 && px > 0 && width <= EDGEL_MAX_DIMENSION && channels <= 4)
+    if (width > 0 && channels > 0 && px > 0 && width <= EDGEL_MAX_TILED_DIMENSION && channels <= 4)
         img.pitch = (size_t)width * (size_t)channels * px;
     return img;
 }

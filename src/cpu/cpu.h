@@ -63,6 +63,9 @@ typedef struct edgel_cpu_workspace {
     edgel_cpu_buffer blurred;
     edgel_cpu_buffer itk_a;   /* itk preset: float images (see cpu_itk.c) */
     edgel_cpu_buffer itk_b;
+    edgel_cpu_buffer tile_edges; /* the tiled driver's marks (cpu_backend.c) */
+    edgel_cpu_buffer tile_classes;
+    edgel_cpu_buffer tile_sup;
 } edgel_cpu_workspace;
 
 /* At least `bytes` of buffer memory (reallocated only to grow); NULL when out of memory. */

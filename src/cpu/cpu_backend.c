@@ -8,6 +8,8 @@
 #include "core/params.h"
 #include "core/status.h"
 #include "cpu/cpu.h"
+#include "cpu/cpu_hysteresis.h"
+#include "core/opencv_math.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +131,43 @@ static edgel_status cpu_canny(void *state, const edgel_canny_params *params,
     return EDGEL_OK;
 }
 
+/* The tiled driver's marks: the region's classes through the pipeline's suppressed stage
+ * (the itk preset's values cut by its thresholds, as ITK compares), then two hysteresis runs
+ * over the tile (cpu_hysteresis.c). */
+static edgel_status cpu_canny_marks(void *state, const edgel_canny_params *params,
+                                    const edgel_image *regions, const edgel_tile_rect *tiles,
+                                    const edgel_image *marks, int count)
+{
+    cpu_state *s = state;
+    const int itk = params->preset == EDGEL_PRESET_ITK;
+    for (int i = 0; i < count; i++) {
+        const int rw = regions[i].width, rh = regions[i].height;
+        const size_t px = (size_t)rw * rh;
+        uint8_t *edges = edgel_cpu_buffer_reserve(&s->ws.tile_edges, px);
+        uint8_t *classes = edgel_cpu_buffer_reserve(&s->ws.tile_classes, px);
+        float *sup = itk ? (float *)edgel_cpu_buffer_reserve(&s->ws.tile_sup, px * sizeof(float))
+                         : NULL;
+        if (!edges || !classes || (itk && !sup))
+            return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a %dx%d tile", rw, rh);
+        const edgel_image edges_view = edgel_image_host(edges, rw, rh, EDGEL_U8, 1);
+        const edgel_image sup_view = itk ? edgel_image_host(sup, rw, rh, EDGEL_F32, 1)
+                                         : edgel_image_host(classes, rw, rh, EDGEL_U8, 1);
+        edgel_canny_stages stages = {0};
+        stages.suppressed = &sup_view;
+        EDGEL_TRY(cpu_canny(s, params, &regions[i], &edges_view, 1, &stages));
+        const float lower = (float)params->low_threshold, upper = (float)params->high_threshold;
+        for (size_t k = 0; itk && k < px; k++) /* strict comparisons, no swap, as ITK */
+            classes[k] = sup[k] > upper   ? EDGEL_SUPPRESSED_STRONG
+                       : sup[k] > lower   ? EDGEL_SUPPRESSED_WEAK
+                                          : EDGEL_SUPPRESSED_NONE;
+        const edgel_tile_rect *t = &tiles[i];
+        EDGEL_TRY(edgel_cpu_tile_marks(s->threads, &s->ws.map,
+                                       classes + (size_t)t->y * rw + (size_t)t->x, (size_t)rw,
+                                       &marks[i]));
+    }
+    return EDGEL_OK;
+}
+
 static edgel_status cpu_canny_gradients(void *state, const edgel_canny_params *params,
                                         const edgel_image *dx, const edgel_image *dy,
                                         const edgel_image *edges,
@@ -175,9 +214,10 @@ static edgel_status cpu_filter(void *state, edgel_filter_plan *plan, const edgel
 }
 
 static const edgel_backend_ops cpu_ops = {
-    EDGEL_BACKEND_CPU, cpu_destroy,     cpu_reserve, cpu_no_stream, cpu_synchronize,
-    cpu_canny,         cpu_canny_gradients, cpu_to_gray, cpu_gaussian_blur, cpu_has_fft,
-    cpu_filter_cost,   cpu_filter};
+    EDGEL_BACKEND_CPU, cpu_destroy,         cpu_reserve,     cpu_no_stream,
+    cpu_synchronize,   cpu_canny,           cpu_canny_gradients, cpu_canny_marks,
+    cpu_to_gray,       cpu_gaussian_blur,   cpu_has_fft,     cpu_filter_cost,
+    cpu_filter};
 
 const edgel_backend_ops *edgel_cpu_ops(void) { return &cpu_ops; }
 

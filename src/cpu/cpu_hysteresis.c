@@ -5,6 +5,7 @@
 #include "core/opencv_math.h"
 #include "core/status.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,4 +135,81 @@ void edgel_cpu_write_edges(int threads, const edgel_cpu_map *map, const edgel_im
 {
     edges_job job = {map, edges};
     edgel_host_parallel_for(threads, map->h, write_edges_row, &job);
+}
+
+/* ---- hysteresis over a class map, for the tiled driver's marks -------------------------- */
+
+typedef struct marks_job {
+    const uint8_t *classes;
+    size_t pitch;
+    const edgel_cpu_map *map;
+    const edgel_image *marks;
+    int nstripes, sides, combine;
+    atomic_int failed;
+} marks_job;
+
+/* Stripe i: the map's rows from the classes (with `sides`, the candidates on the map's
+ * sides strong), then growth inside the stripe. */
+static void marks_stripe(void *arg, int i)
+{
+    marks_job *job = arg;
+    const edgel_cpu_map *map = job->map;
+    const int w = map->w, h = map->h;
+    int y0, y1;
+    edgel_stripe(i, job->nstripes, h, &y0, &y1);
+    edgel_offset_stack stack = {0};
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *c = job->classes + (size_t)y * job->pitch;
+        uint8_t *m = edgel_map_row(map, y);
+        for (int x = 0; x < w; x++)
+            m[x] = c[x] == EDGEL_SUPPRESSED_STRONG ? EDGEL_MAP_STRONG
+                 : c[x] == EDGEL_SUPPRESSED_WEAK   ? EDGEL_MAP_WEAK
+                                                   : EDGEL_MAP_NONE;
+        if (job->sides) {
+            const int all = y == 0 || y == h - 1;
+            for (int x = 0; x < w; x += all ? 1 : (w > 1 ? w - 1 : 1))
+                if (m[x] == EDGEL_MAP_WEAK)
+                    m[x] = EDGEL_MAP_STRONG;
+        }
+        edgel_cpu_push_strong(map, y, &stack);
+    }
+    if (!edgel_cpu_grow_stripe(map, &stack, y0, y1))
+        atomic_store(&job->failed, 1);
+    free(stack.items);
+}
+
+/* Row y of the marks: 255/0 from the map, or (combine) 255 kept, else 128 where reached. */
+static void marks_row(void *arg, int y)
+{
+    const marks_job *job = arg;
+    const uint8_t *m = edgel_map_row(job->map, y);
+    uint8_t *e = edgel_row_u8(job->marks, y);
+    for (int x = 0; x < job->map->w; x++)
+        e[x] = job->combine ? (e[x] ? 255 : m[x] == EDGEL_MAP_STRONG ? 128 : 0)
+                            : (uint8_t)(m[x] == EDGEL_MAP_STRONG ? 255 : 0);
+}
+
+static edgel_status class_hysteresis(int threads, edgel_cpu_buffer *buf, marks_job *job)
+{
+    edgel_cpu_map map;
+    const edgel_image *marks = job->marks;
+    EDGEL_TRY(edgel_cpu_map_init(buf, marks->width, marks->height, &map));
+    job->map = &map;
+    job->nstripes = threads < edgel_host_cores() ? threads : edgel_host_cores();
+    job->nstripes = job->nstripes < marks->height ? job->nstripes : marks->height;
+    atomic_init(&job->failed, 0);
+    edgel_host_parallel_for(threads, job->nstripes, marks_stripe, job);
+    if (atomic_load(&job->failed) || !edgel_cpu_grow_across(&map, job->nstripes))
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory during hysteresis");
+    edgel_host_parallel_for(threads, marks->height, marks_row, job);
+    return EDGEL_OK;
+}
+
+edgel_status edgel_cpu_tile_marks(int threads, edgel_cpu_buffer *buf, const uint8_t *classes,
+                                  size_t pitch, const edgel_image *marks)
+{
+    marks_job job = {.classes = classes, .pitch = pitch, .marks = marks};
+    EDGEL_TRY(class_hysteresis(threads, buf, &job));
+    job.sides = 1, job.combine = 1;
+    return class_hysteresis(threads, buf, &job);
 }

@@ -55,4 +55,10 @@ int edgel_cpu_grow_across(const edgel_cpu_map *map, int nstripes);
 /* edges: u8 255/0 or f32 1/0 from STRONG. */
 void edgel_cpu_write_edges(int threads, const edgel_cpu_map *map, const edgel_image *edges);
 
+/* The tiled driver's marks of a tile (core/backend.h, canny_marks) from its class map
+ * (EDGEL_SUPPRESSED_* bytes, rows `pitch` apart): two hysteresis runs, the second with the
+ * candidates on the tile's sides strong. */
+edgel_status edgel_cpu_tile_marks(int threads, edgel_cpu_buffer *buf, const uint8_t *classes,
+                                  size_t pitch, const edgel_image *marks);
+
 #endif

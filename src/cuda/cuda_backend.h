@@ -38,6 +38,11 @@ edgel_status edgel_cuda_canny(edgel_cuda_state *state, const edgel_canny_params 
 edgel_status edgel_cuda_canny_itk(edgel_cuda_state *state, const edgel_canny_params *params,
                                   const edgel_image *src, const edgel_image *edges,
                                   const edgel_canny_stages *stages);
+/* The tiled driver's marks (core/backend.h, canny_marks). */
+struct edgel_tile_rect;
+edgel_status edgel_cuda_canny_marks(edgel_cuda_state *state, const edgel_canny_params *params,
+                                    const edgel_image *regions, const struct edgel_tile_rect *tiles,
+                                    const edgel_image *marks, int count);
 /* The convolution engine on one image (host or device views). */
 struct edgel_filter_plan;
 edgel_status edgel_cuda_filter(edgel_cuda_state *state, const struct edgel_filter_plan *plan,

@@ -197,14 +197,15 @@ static edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t,
 }
 
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,
-                                     uint8_t *edges, size_t edges_pitch, int w, int h)
+                                     size_t classes_pitch, uint8_t *edges, size_t edges_pitch,
+                                     int w, int h)
 {
     EDGEL_TRY(ensure_workspace(ws, w, h, 1, 1));
     frame_table t;
     memset(&t, 0, sizeof t);
     t.src[0] = classes;
     t.dst[0] = edges;
-    t.src_pitch = (size_t)w;
+    t.src_pitch = classes_pitch;
     t.dst_pitch = edges_pitch;
     const canny_bits b = bits_of(ws, w, h);
     canny_geometry g = {w, h, 1, 0, 0, 0};

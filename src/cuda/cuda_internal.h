@@ -92,6 +92,15 @@ struct filter_buffers {
     unsigned calls;
 };
 
+/* The tiled driver's marks (cuda_marks.cu): two region and marks buffers, the region's
+ * classes and edges, three tile-sized work maps; events between its three streams. */
+struct marks_buffers {
+    uint8_t *region[2], *marks[2], *classes, *edges, *work;
+    size_t region_bytes[2], marks_bytes[2], classes_bytes, edges_bytes, work_bytes;
+    cudaEvent_t up[2], worked[2], down[2];
+    int events_made;
+};
+
 struct edgel_cuda_state {
     int device;
     int threads; /* CPU threads for staging copies */
@@ -101,6 +110,7 @@ struct edgel_cuda_state {
     stage_buffers stages;
     itk_buffers itk;
     filter_buffers filter;
+    marks_buffers marks;
 };
 
 /* uint32 elements of one frame's hysteresis bitmaps and nodes, for `words` words a bitmap. */
@@ -115,9 +125,10 @@ edgel_status ensure_slot(host_slot *s, size_t in_bytes, size_t out_bytes);
 /* True for page-locked host memory (copied by DMA without staging). */
 int is_pinned(const void *p);
 
-/* Hysteresis of one frame of classes (EDGEL_MAP_* bytes, pitch w) into u8 edges (255/0). */
+/* Hysteresis of one frame of classes (EDGEL_MAP_* bytes) into u8 edges (255/0). */
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,
-                                     uint8_t *edges, size_t edges_pitch, int w, int h);
+                                     size_t classes_pitch, uint8_t *edges, size_t edges_pitch,
+                                     int w, int h);
 
 /* The convolution engine's fixed-point separable method (cuda_fixed_filter.cu) on `nframes`
  * frames of the plan's size: OpenCV's GaussianBlur, run by the Canny pre-smoothing too.
@@ -129,5 +140,6 @@ edgel_status launch_fixed_filter(cudaStream_t stream, const frame_table &frames,
 /* The itk preset's and the convolution engine's buffers. */
 void free_itk_buffers(itk_buffers *b);
 void free_filter_buffers(filter_buffers *b);
+void free_marks_buffers(marks_buffers *m);
 
 #endif

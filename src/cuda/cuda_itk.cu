@@ -196,9 +196,9 @@ extern "C" edgel_status edgel_cuda_canny_itk(edgel_cuda_state *s, const edgel_ca
     CUDA_TRY(cudaGetLastError());
 
     if (edges->type == EDGEL_U8) {
-        EDGEL_TRY(launch_class_hysteresis(stream, ws, b->classes, d_edges, edges_pitch, w, h));
+        EDGEL_TRY(launch_class_hysteresis(stream, ws, b->classes, (size_t)w, d_edges, edges_pitch, w, h));
     } else {
-        EDGEL_TRY(launch_class_hysteresis(stream, ws, b->classes, b->edges, (size_t)w, w, h));
+        EDGEL_TRY(launch_class_hysteresis(stream, ws, b->classes, (size_t)w, b->edges, (size_t)w, w, h));
         itk_edges_to_float<<<grid, block, 0, stream>>>(b->edges, (float *)d_edges, edges_pitch,
                                                        w, h);
         CUDA_TRY(cudaGetLastError());

@@ -25,6 +25,13 @@ edgel_status cuda_set_stream(void *state, void *stream)
 
 edgel_status cuda_synchronize(void *state) { return edgel_cuda_synchronize(cuda(state)); }
 
+edgel_status cuda_canny_marks(void *state, const edgel_canny_params *params,
+                              const edgel_image *regions, const edgel_tile_rect *tiles,
+                              const edgel_image *marks, int count)
+{
+    return edgel_cuda_canny_marks(cuda(state), params, regions, tiles, marks, count);
+}
+
 edgel_status cuda_canny(void *state, const edgel_canny_params *params, const edgel_image *srcs,
                         const edgel_image *edges, int count, const edgel_canny_stages *stages)
 {
@@ -86,9 +93,10 @@ edgel_status cuda_filter(void *state, edgel_filter_plan *plan, const edgel_image
 }
 
 const edgel_backend_ops cuda_ops = {
-    EDGEL_BACKEND_CUDA, cuda_destroy,         cuda_reserve, cuda_set_stream,    cuda_synchronize,
-    cuda_canny,         cuda_canny_gradients, cuda_to_gray, cuda_gaussian_blur, cuda_has_fft,
-    cuda_filter_cost,   cuda_filter};
+    EDGEL_BACKEND_CUDA, cuda_destroy,         cuda_reserve,     cuda_set_stream,
+    cuda_synchronize,   cuda_canny,           cuda_canny_gradients, cuda_canny_marks,
+    cuda_to_gray,       cuda_gaussian_blur,   cuda_has_fft,     cuda_filter_cost,
+    cuda_filter};
 
 } // namespace
 

@@ -1,0 +1,199 @@
+/*
+ * The tiled driver's marks on the GPU (core/backend.h, canny_marks): for each tile, its
+ * region goes up, the backend's own pipeline gives the region's classes, and two class
+ * hysteresis runs over the tile (the second with the candidates on the tile's sides strong)
+ * give the marks, which come down. Three streams overlap the copies with the work: regions go
+ * up on one, marks come down on another, and the work runs on the context's stream, two
+ * buffers each so that tile i+1 goes up while tile i is worked on and tile i-1 comes down.
+ */
+#include "cuda/cuda_backend.h"
+
+#include <cuda_runtime.h>
+#include <string.h>
+
+#include "core/backend.h"
+#include "core/image.h"
+#include "core/opencv_math.h"
+#include "core/status.h"
+#include "cuda/cuda_internal.h"
+
+/* A tile's classes as the class hysteresis reads them (EDGEL_MAP_* bytes, packed): as they
+ * are, and with the candidates on the tile's sides strong. `suppressed`: the source holds the
+ * opencv preset's suppressed stage (EDGEL_SUPPRESSED_* bytes), else EDGEL_MAP_* bytes. */
+__global__ static void tile_classes(const uint8_t *src, size_t pitch, bool suppressed,
+                                    uint8_t *alone, uint8_t *seeded, int w, int h)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h)
+        return;
+    uint8_t c = src[(size_t)y * pitch + x];
+    if (suppressed)
+        c = c == EDGEL_SUPPRESSED_STRONG ? EDGEL_MAP_STRONG
+          : c == EDGEL_SUPPRESSED_WEAK   ? EDGEL_MAP_WEAK
+                                         : EDGEL_MAP_NONE;
+    const bool side = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+    alone[(size_t)y * w + x] = c;
+    seeded[(size_t)y * w + x] = side && c == EDGEL_MAP_WEAK ? EDGEL_MAP_STRONG : c;
+}
+
+/* 255 where the tile alone makes an edge, 128 where its sides reach, 0 elsewhere. */
+__global__ static void combine_marks(const uint8_t *alone, const uint8_t *sides, uint8_t *marks,
+                                     size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        marks[i] = alone[i] ? 255 : sides[i] ? 128 : 0;
+}
+
+static edgel_status grow(void **p, size_t *have, size_t bytes)
+{
+    if (*have >= bytes)
+        return EDGEL_OK;
+    cudaFree(*p);
+    *p = NULL;
+    *have = 0;
+    CUDA_TRY(cudaMalloc(p, bytes));
+    *have = bytes;
+    return EDGEL_OK;
+}
+
+static edgel_status ensure_marks_buffers(marks_buffers *m, size_t region_bytes, size_t region_px,
+                                         size_t tile_px)
+{
+    for (int i = 0; i < 2; i++) {
+        EDGEL_TRY(grow((void **)&m->region[i], &m->region_bytes[i], region_bytes));
+        EDGEL_TRY(grow((void **)&m->marks[i], &m->marks_bytes[i], tile_px));
+    }
+    EDGEL_TRY(grow((void **)&m->classes, &m->classes_bytes, region_px));
+    EDGEL_TRY(grow((void **)&m->edges, &m->edges_bytes, region_px));
+    EDGEL_TRY(grow((void **)&m->work, &m->work_bytes, 4 * tile_px));
+    if (!m->events_made) {
+        for (int i = 0; i < 2; i++) {
+            CUDA_TRY(cudaEventCreateWithFlags(&m->up[i], cudaEventDisableTiming));
+            CUDA_TRY(cudaEventCreateWithFlags(&m->worked[i], cudaEventDisableTiming));
+            CUDA_TRY(cudaEventCreateWithFlags(&m->down[i], cudaEventDisableTiming));
+        }
+        m->events_made = 1;
+    }
+    return EDGEL_OK;
+}
+
+void free_marks_buffers(marks_buffers *m)
+{
+    for (int i = 0; i < 2; i++) {
+        cudaFree(m->region[i]);
+        cudaFree(m->marks[i]);
+        if (m->events_made) {
+            cudaEventDestroy(m->up[i]);
+            cudaEventDestroy(m->worked[i]);
+            cudaEventDestroy(m->down[i]);
+        }
+    }
+    cudaFree(m->classes);
+    cudaFree(m->edges);
+    cudaFree(m->work);
+    memset(m, 0, sizeof *m);
+}
+
+/* The region's classes (packed, pitch rw) on the context's stream: the backend's pipeline on
+ * the device copy of the region; the opencv preset's suppressed stage, the itk preset's map. */
+static edgel_status region_classes(edgel_cuda_state *s, const edgel_canny_params *p,
+                                   const edgel_image *region, const uint8_t *d_region,
+                                   const uint8_t **classes)
+{
+    const int rw = region->width, rh = region->height;
+    edgel_image src = *region;
+    src.data = (void *)d_region;
+    src.pitch = edgel_row_bytes(region);
+    src.memory = EDGEL_MEMORY_DEVICE;
+    edgel_image edges = {s->marks.edges, rw, rh, (size_t)rw, EDGEL_U8, 1, EDGEL_MEMORY_DEVICE};
+    if (p->preset == EDGEL_PRESET_ITK) {
+        EDGEL_TRY(edgel_cuda_canny_itk(s, p, &src, &edges, NULL));
+        *classes = s->itk.classes; /* its classes, packed */
+        return EDGEL_OK;
+    }
+    edgel_image sup = {s->marks.classes, rw, rh, (size_t)rw, EDGEL_U8, 1, EDGEL_MEMORY_DEVICE};
+    edgel_canny_stages stages;
+    memset(&stages, 0, sizeof stages);
+    stages.suppressed = &sup;
+    EDGEL_TRY(edgel_cuda_canny(s, p, &src, &edges, 1, &stages));
+    *classes = s->marks.classes;
+    return EDGEL_OK;
+}
+
+/* The marks of one tile into `marks` (packed), on the context's stream. */
+static edgel_status tile_marks(edgel_cuda_state *s, const uint8_t *classes, size_t pitch,
+                               bool suppressed, const edgel_tile_rect *t, uint8_t *marks)
+{
+    cudaStream_t stream = s->stream;
+    const int w = t->width, h = t->height;
+    const size_t n = (size_t)w * h;
+    uint8_t *alone = s->marks.work, *seeded = alone + n, *e_alone = seeded + n, *e_sides = e_alone + n;
+    const uint8_t *tile = classes + (size_t)t->y * pitch + (size_t)t->x;
+    const dim3 block(32, 8), grid((w + 31) / 32, (h + 7) / 8);
+    tile_classes<<<grid, block, 0, stream>>>(tile, pitch, suppressed, alone, seeded, w, h);
+    EDGEL_TRY(launch_class_hysteresis(stream, &s->ws, alone, (size_t)w, e_alone, (size_t)w, w, h));
+    EDGEL_TRY(launch_class_hysteresis(stream, &s->ws, seeded, (size_t)w, e_sides, (size_t)w, w, h));
+    const size_t blocks = (n + 255) / 256;
+    combine_marks<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, stream>>>(e_alone, e_sides,
+                                                                                 marks, n);
+    CUDA_TRY(cudaGetLastError());
+    return EDGEL_OK;
+}
+
+static edgel_status marks_item(edgel_cuda_state *s, const edgel_canny_params *p,
+                               const edgel_image *region, const edgel_tile_rect *tile,
+                               const edgel_image *marks, int b)
+{
+    marks_buffers *m = &s->marks;
+    cudaStream_t up = s->slots[0].stream, down = s->slots[1].stream;
+    const size_t row = edgel_row_bytes(region);
+    /* up: once the work two tiles ago has read this buffer */
+    CUDA_TRY(cudaStreamWaitEvent(up, m->worked[b], 0));
+    CUDA_TRY(cudaMemcpy2DAsync(m->region[b], row, region->data, region->pitch, row,
+                               region->height, cudaMemcpyHostToDevice, up));
+    CUDA_TRY(cudaEventRecord(m->up[b], up));
+    /* work: once it is up and the marks two tiles ago are down */
+    CUDA_TRY(cudaStreamWaitEvent(s->stream, m->up[b], 0));
+    CUDA_TRY(cudaStreamWaitEvent(s->stream, m->down[b], 0));
+    const uint8_t *classes;
+    EDGEL_TRY(region_classes(s, p, region, m->region[b], &classes));
+    EDGEL_TRY(tile_marks(s, classes, (size_t)region->width, p->preset != EDGEL_PRESET_ITK, tile,
+                         m->marks[b]));
+    CUDA_TRY(cudaEventRecord(m->worked[b], s->stream));
+    /* down */
+    CUDA_TRY(cudaStreamWaitEvent(down, m->worked[b], 0));
+    CUDA_TRY(cudaMemcpy2DAsync(marks->data, marks->pitch, m->marks[b], (size_t)tile->width,
+                               (size_t)tile->width, tile->height, cudaMemcpyDeviceToHost, down));
+    CUDA_TRY(cudaEventRecord(m->down[b], down));
+    return EDGEL_OK;
+}
+
+extern "C" edgel_status edgel_cuda_canny_marks(edgel_cuda_state *s, const edgel_canny_params *p,
+                                               const edgel_image *regions,
+                                               const edgel_tile_rect *tiles,
+                                               const edgel_image *marks, int count)
+{
+    CUDA_TRY(cudaSetDevice(s->device));
+    size_t region_bytes = 0, region_px = 0, tile_px = 0;
+    for (int i = 0; i < count; i++) {
+        const size_t rpx = (size_t)regions[i].width * regions[i].height;
+        const size_t rb = edgel_row_bytes(&regions[i]) * regions[i].height;
+        const size_t tpx = (size_t)tiles[i].width * tiles[i].height;
+        region_bytes = rb > region_bytes ? rb : region_bytes;
+        region_px = rpx > region_px ? rpx : region_px;
+        tile_px = tpx > tile_px ? tpx : tile_px;
+    }
+    EDGEL_TRY(ensure_marks_buffers(&s->marks, region_bytes, region_px, tile_px));
+    edgel_status st = EDGEL_OK;
+    for (int i = 0; i < count && st == EDGEL_OK; i++) /* the work in order on one stream */
+        st = marks_item(s, p, &regions[i], &tiles[i], &marks[i], i & 1);
+    /* every copy down done (and the work before it) before the caller reads the marks */
+    const cudaError_t e1 = cudaStreamSynchronize(s->slots[1].stream);
+    const cudaError_t e2 = cudaStreamSynchronize(s->stream);
+    const cudaError_t e3 = cudaStreamSynchronize(s->slots[0].stream);
+    if (st == EDGEL_OK && (e1 != cudaSuccess || e2 != cudaSuccess || e3 != cudaSuccess))
+        st = edgel_fail(EDGEL_ERROR_DEVICE, "tiled Canny: %s",
+                        cudaGetErrorString(e1 != cudaSuccess ? e1 : e2 != cudaSuccess ? e2 : e3));
+    return st;
+}
