@@ -88,6 +88,14 @@ else
   echo "deps/itk/bench_itk not carried: no ITK benchmark" >"$OUT/bench_itk.md"
 fi
 }
+log "tiled: 10^10 pixels from page-locked memory through the GPU, and identity with the CPU"
+timeout 300 ./build-gpu/bench/bench_tiled samples/coffee.png "${EDGEL_TILED_SIZE:-100000x100000}" 3 0 \
+  check 40000x30000 >"$OUT/bench_tiled.md" 2>&1 || status=1
+cat "$OUT/bench_tiled.md"
+log "tiled: 10^10 pixels BigTIFF to BigTIFF through edgel detect on the CPU"
+timeout 400 python3 bench/bench_huge.py build-gpu/edgel --side "${EDGEL_HUGE_SIDE:-100000}" \
+  >"$OUT/bench_huge.md" 2>&1 || status=1
+cat "$OUT/bench_huge.md"
 log "per-kernel device time at 1920x1080 (Nsight Compute, one call)"
 timeout 120 ncu --clock-control none --launch-skip 30 --launch-count 3 \
   --metrics gpu__time_duration.sum,dram__bytes.sum ./build-gpu/bench/bench_gpu data-local/bsds500 \

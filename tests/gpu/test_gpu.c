@@ -929,6 +929,24 @@ static void test_tiled(const edgel_image *photo, int small)
                 fprintf(stderr, "tiled %dx%d preset %d on the GPU: %zu pixels differ\n", w, h,
                         preset, diff);
             CHECK(diff == 0);
+            /* on views, in page-locked memory (copied by DMA) */
+            uint8_t *pinned_src, *pinned_edges;
+            const size_t bytes = (size_t)w * h * cn;
+            CHECK(cudaHostAlloc((void **)&pinned_src, bytes, 0) == cudaSuccess &&
+                  cudaHostAlloc((void **)&pinned_edges, (size_t)w * h, 0) == cudaSuccess);
+            for (int y = 0; y < h; y++)
+                memcpy(pinned_src + (size_t)y * w * cn, (uint8_t *)src.data + y * src.pitch,
+                       (size_t)w * cn);
+            edgel_image ps = edgel_image_host(pinned_src, w, h, EDGEL_U8, cn);
+            edgel_image pe = edgel_image_host(pinned_edges, w, h, EDGEL_U8, 1);
+            CHECK(edgel_canny_tiled_image(gpu, &p, &ps, &pe, sizes[si][2], sizes[si][3]) ==
+                  EDGEL_OK);
+            const size_t vdiff = count_diff(want, pinned_edges, (size_t)w * h, &first);
+            if (vdiff)
+                fprintf(stderr, "tiled views %dx%d preset %d on the GPU: %zu pixels differ\n", w,
+                        h, preset, vdiff);
+            CHECK(vdiff == 0);
+            cudaFreeHost(pinned_src), cudaFreeHost(pinned_edges);
             free(want), free(got), free(mem);
         }
 }

@@ -1,0 +1,144 @@
+/*
+ * Canny of images past the whole-image limits, from page-locked host memory to page-locked
+ * host memory through one GPU (edgel_canny on host views, which goes tiled), against the
+ * PCIe floor measured in the same run: each pixel crosses once each way, so the floor is the
+ * slower direction's copy of the image (the two directions overlap).
+ *
+ *   bench_tiled PHOTO WIDTHxHEIGHT [runs] [tile] [check WxH]
+ *
+ * PHOTO (gray) is mirrored and repeated into the image, with a row of noise (as
+ * tests/large_image_check.py). `tile`: edgel_canny_tiled_image's square tiles instead of
+ * edgel_canny's choice. `check WxH`: first, a WxH image through the GPU and the CPU (all
+ * cores), compared byte for byte. Prints a markdown table; wall-clock medians after one
+ * warm-up run.
+ */
+#include <string.h>
+
+#include "bench_util.h"
+#include "io/image_io.h"
+
+static void mosaic(const edgel_image *photo, uint8_t *dst, size_t w, size_t h)
+{
+    const size_t pw = (size_t)photo->width, ph = (size_t)photo->height;
+#pragma omp parallel for schedule(static)
+    for (long long y = 0; y < (long long)h; y++) {
+        const size_t py = (size_t)y / ph % 2 ? ph - 1 - (size_t)y % ph : (size_t)y % ph;
+        const uint8_t *row = (const uint8_t *)photo->data + py * photo->pitch;
+        uint8_t *out = dst + (size_t)y * w;
+        for (size_t x = 0; x < w; x++) {
+            const size_t px = x / pw % 2 ? pw - 1 - x % pw : x % pw;
+            out[x] = (uint8_t)(row[px] + (uint8_t)((x * 2654435761u) >> 29));
+        }
+    }
+}
+
+static edgel_status run(edgel_context *ctx, const edgel_canny_params *p, const edgel_image *s,
+                        const edgel_image *d, int tile)
+{
+    return tile ? edgel_canny_tiled_image(ctx, p, s, d, tile, tile) : edgel_canny(ctx, p, s, d, NULL);
+}
+
+static int check(edgel_context *gpu, edgel_context *cpu, const edgel_image *photo, const edgel_canny_params *p, int w,
+                 int h, int tile)
+{
+    const size_t n = (size_t)w * h;
+    uint8_t *src, *a, *b = (uint8_t *)malloc(n);
+    CK(cudaHostAlloc((void **)&src, n, 0));
+    CK(cudaHostAlloc((void **)&a, n, 0));
+    mosaic(photo, src, (size_t)w, (size_t)h);
+    const edgel_image s = edgel_image_host(src, w, h, EDGEL_U8, 1);
+    const edgel_image da = edgel_image_host(a, w, h, EDGEL_U8, 1), db = edgel_image_host(b, w, h, EDGEL_U8, 1);
+    double t0 = now_ms();
+    EK(run(gpu, p, &s, &da, tile));
+    double t1 = now_ms();
+    EK(run(cpu, p, &s, &db, tile));
+    double t2 = now_ms();
+    size_t diff = 0, edges = 0;
+    for (size_t i = 0; i < n; i++) {
+        diff += a[i] != b[i];
+        edges += a[i] != 0;
+    }
+    printf("check %dx%d: GPU %.0f ms, CPU (all cores) %.0f ms, %zu edge pixels, %zu differ\n\n", w,
+           h, t1 - t0, t2 - t1, edges, diff);
+    cudaFreeHost(src), cudaFreeHost(a), free(b);
+    return diff == 0;
+}
+
+int main(int argc, char **argv)
+{
+    int w = 0, h = 0, cw = 0, ch = 0;
+    if (argc < 3 || sscanf(argv[2], "%dx%d", &w, &h) != 2) {
+        fprintf(stderr, "usage: bench_tiled PHOTO WIDTHxHEIGHT [runs] [tile] [check WxH]\n");
+        return 2;
+    }
+    const int runs = argc > 3 ? atoi(argv[3]) : 3, tile = argc > 4 ? atoi(argv[4]) : 0;
+    if (argc > 6 && !strcmp(argv[5], "check") && sscanf(argv[6], "%dx%d", &cw, &ch) != 2)
+        return 2;
+    edgel_context *cpu, *gpu;
+    EK(edgel_context_create(EDGEL_BACKEND_CPU, NULL, &cpu));
+    EK(edgel_context_create(EDGEL_BACKEND_CUDA, NULL, &gpu));
+    edgel_image read, photo;
+    EK(edgel_io_read(argv[1], NULL, &read));
+    if (read.type != EDGEL_U8 || read.channels == 2) {
+        fprintf(stderr, "bench_tiled: %s is not an 8-bit gray or colour image\n", argv[1]);
+        return 2;
+    }
+    std::vector<uint8_t> gray((size_t)read.width * read.height);
+    photo = edgel_image_host(gray.data(), read.width, read.height, EDGEL_U8, 1);
+    if (read.channels == 1)
+        memcpy(gray.data(), read.data, gray.size());
+    else
+        EK(edgel_to_gray(cpu, EDGEL_GRAY_RGB, &read, &photo));
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    p.blur = EDGEL_BLUR_GAUSSIAN; /* as tests/large_image_check.py: GaussianBlur 5x5 1.4, Canny 50/150 */
+    p.blur_ksize = 5;
+    p.blur_sigma = 1.4;
+    if (cw && !check(gpu, cpu, &photo, &p, cw, ch, tile))
+        return 1;
+
+    const size_t n = (size_t)w * h;
+    uint8_t *src, *dst;
+    CK(cudaHostAlloc((void **)&src, n, 0));
+    CK(cudaHostAlloc((void **)&dst, n, 0));
+    mosaic(&photo, src, (size_t)w, (size_t)h);
+    /* the floor: the whole image up, and down, in 1 GiB pieces */
+    const size_t piece = n < (1u << 30) ? n : (1u << 30);
+    uint8_t *dev;
+    CK(cudaMalloc(&dev, piece));
+    double up = now_ms();
+    for (size_t at = 0; at < n; at += piece)
+        CK(cudaMemcpy(dev, src + at, n - at < piece ? n - at : piece, cudaMemcpyHostToDevice));
+    up = now_ms() - up;
+    double down = now_ms();
+    for (size_t at = 0; at < n; at += piece)
+        CK(cudaMemcpy(dst + at, dev, n - at < piece ? n - at : piece, cudaMemcpyDeviceToHost));
+    down = now_ms() - down;
+    cudaFree(dev);
+
+    const edgel_image s = edgel_image_host(src, w, h, EDGEL_U8, 1);
+    const edgel_image d = edgel_image_host(dst, w, h, EDGEL_U8, 1);
+    EK(run(gpu, &p, &s, &d, tile)); /* warm-up */
+    std::vector<double> t;
+    for (int i = 0; i < runs; i++) {
+        const double t0 = now_ms();
+        EK(run(gpu, &p, &s, &d, tile));
+        t.push_back(now_ms() - t0);
+    }
+    size_t edges = 0;
+    for (size_t i = 0; i < n; i++)
+        edges += dst[i] != 0;
+    const double ms = median(t), floor = up > down ? up : down;
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    printf("| device | image | tiles | edgel (median of %d) | Gpx/s | PCIe up, down | floor | edge pixels |\n", runs);
+    printf("|---|---|---|---:|---:|---:|---:|---:|\n");
+    printf("| %s | %dx%d (%.2f Gpx) | %s | %.0f ms | %.1f | %.1f, %.1f GB/s | %.0f ms (%.1f Gpx/s) | %zu |\n",
+           prop.name, w, h, n / 1e9, tile ? argv[4] : "edgel_canny's", ms, n / ms / 1e6,
+           n / up / 1e6, n / down / 1e6, floor, n / floor / 1e6, edges);
+    edgel_context_destroy(gpu);
+    edgel_context_destroy(cpu);
+    cudaFreeHost(src), cudaFreeHost(dst);
+    edgel_io_free(&read);
+    return 0;
+}
