@@ -4,11 +4,12 @@
  * PCIe floor measured in the same run: each pixel crosses once each way, so the floor is the
  * slower direction's copy of the image (the two directions overlap).
  *
- *   bench_tiled PHOTO WIDTHxHEIGHT [runs] [tile] [check WxH]
+ *   bench_tiled PHOTO WIDTHxHEIGHT [runs] [TWxTH] [check WxH]
  *
  * PHOTO (gray) is mirrored and repeated into the image, with a row of noise (as
- * tests/large_image_check.py). `tile`: edgel_canny_tiled_image's square tiles instead of
- * edgel_canny's choice. `check WxH`: first, a WxH image through the GPU and the CPU (all
+ * tests/large_image_check.py). TWxTH: edgel_canny_tiled_image's tiles instead of
+ * edgel_canny's choice (0: its choice). Then 2D copies of 256 MiB with rows of 2 KiB to
+ * 64 KiB, the rows of the image apart, as the tiles' regions are copied. `check WxH`: first, a WxH image through the GPU and the CPU (all
  * cores), compared byte for byte. Prints a markdown table; wall-clock medians after one
  * warm-up run.
  */
@@ -32,14 +33,40 @@ static void mosaic(const edgel_image *photo, uint8_t *dst, size_t w, size_t h)
     }
 }
 
+static int tile_w, tile_h; /* 0: edgel_canny's choice */
+
 static edgel_status run(edgel_context *ctx, const edgel_canny_params *p, const edgel_image *s,
-                        const edgel_image *d, int tile)
+                        const edgel_image *d)
 {
-    return tile ? edgel_canny_tiled_image(ctx, p, s, d, tile, tile) : edgel_canny(ctx, p, s, d, NULL);
+    return tile_w ? edgel_canny_tiled_image(ctx, p, s, d, tile_w, tile_h)
+                  : edgel_canny(ctx, p, s, d, NULL);
 }
 
-static int check(edgel_context *gpu, edgel_context *cpu, const edgel_image *photo, const edgel_canny_params *p, int w,
-                 int h, int tile)
+/* GB/s of 2D copies of `cols` x `rows` bytes out of rows `pitch` apart, each way. */
+static void copy_2d(uint8_t *host, size_t pitch, int cols, int rows, double *up, double *down)
+{
+    uint8_t *dev;
+    CK(cudaMalloc(&dev, (size_t)cols * rows));
+    double t[2];
+    for (int dir = 0; dir < 2; dir++) {
+        std::vector<double> v;
+        for (int i = 0; i < 5; i++) {
+            const double t0 = now_ms();
+            if (dir == 0)
+                CK(cudaMemcpy2D(dev, cols, host, pitch, cols, rows, cudaMemcpyHostToDevice));
+            else
+                CK(cudaMemcpy2D(host, pitch, dev, cols, cols, rows, cudaMemcpyDeviceToHost));
+            v.push_back(now_ms() - t0);
+        }
+        t[dir] = median(v);
+    }
+    *up = (double)cols * rows / t[0] / 1e6;
+    *down = (double)cols * rows / t[1] / 1e6;
+    cudaFree(dev);
+}
+
+static int check(edgel_context *gpu, edgel_context *cpu, const edgel_image *photo,
+                 const edgel_canny_params *p, int w, int h)
 {
     const size_t n = (size_t)w * h;
     uint8_t *src, *a, *b = (uint8_t *)malloc(n);
@@ -49,9 +76,9 @@ static int check(edgel_context *gpu, edgel_context *cpu, const edgel_image *phot
     const edgel_image s = edgel_image_host(src, w, h, EDGEL_U8, 1);
     const edgel_image da = edgel_image_host(a, w, h, EDGEL_U8, 1), db = edgel_image_host(b, w, h, EDGEL_U8, 1);
     double t0 = now_ms();
-    EK(run(gpu, p, &s, &da, tile));
+    EK(run(gpu, p, &s, &da));
     double t1 = now_ms();
-    EK(run(cpu, p, &s, &db, tile));
+    EK(run(cpu, p, &s, &db));
     double t2 = now_ms();
     size_t diff = 0, edges = 0;
     for (size_t i = 0; i < n; i++) {
@@ -68,10 +95,12 @@ int main(int argc, char **argv)
 {
     int w = 0, h = 0, cw = 0, ch = 0;
     if (argc < 3 || sscanf(argv[2], "%dx%d", &w, &h) != 2) {
-        fprintf(stderr, "usage: bench_tiled PHOTO WIDTHxHEIGHT [runs] [tile] [check WxH]\n");
+        fprintf(stderr, "usage: bench_tiled PHOTO WIDTHxHEIGHT [runs] [TWxTH] [check WxH]\n");
         return 2;
     }
-    const int runs = argc > 3 ? atoi(argv[3]) : 3, tile = argc > 4 ? atoi(argv[4]) : 0;
+    const int runs = argc > 3 ? atoi(argv[3]) : 3;
+    if (argc > 4 && strcmp(argv[4], "0") && sscanf(argv[4], "%dx%d", &tile_w, &tile_h) != 2)
+        return 2;
     if (argc > 6 && !strcmp(argv[5], "check") && sscanf(argv[6], "%dx%d", &cw, &ch) != 2)
         return 2;
     edgel_context *cpu, *gpu;
@@ -94,7 +123,7 @@ int main(int argc, char **argv)
     p.blur = EDGEL_BLUR_GAUSSIAN; /* as tests/large_image_check.py: GaussianBlur 5x5 1.4, Canny 50/150 */
     p.blur_ksize = 5;
     p.blur_sigma = 1.4;
-    if (cw && !check(gpu, cpu, &photo, &p, cw, ch, tile))
+    if (cw && !check(gpu, cpu, &photo, &p, cw, ch))
         return 1;
 
     const size_t n = (size_t)w * h;
@@ -118,11 +147,11 @@ int main(int argc, char **argv)
 
     const edgel_image s = edgel_image_host(src, w, h, EDGEL_U8, 1);
     const edgel_image d = edgel_image_host(dst, w, h, EDGEL_U8, 1);
-    EK(run(gpu, &p, &s, &d, tile)); /* warm-up */
+    EK(run(gpu, &p, &s, &d)); /* warm-up */
     std::vector<double> t;
     for (int i = 0; i < runs; i++) {
         const double t0 = now_ms();
-        EK(run(gpu, &p, &s, &d, tile));
+        EK(run(gpu, &p, &s, &d));
         t.push_back(now_ms() - t0);
     }
     size_t edges = 0;
@@ -134,8 +163,15 @@ int main(int argc, char **argv)
     printf("| device | image | tiles | edgel (median of %d) | Gpx/s | PCIe up, down | floor | edge pixels |\n", runs);
     printf("|---|---|---|---:|---:|---:|---:|---:|\n");
     printf("| %s | %dx%d (%.2f Gpx) | %s | %.0f ms | %.1f | %.1f, %.1f GB/s | %.0f ms (%.1f Gpx/s) | %zu |\n",
-           prop.name, w, h, n / 1e9, tile ? argv[4] : "edgel_canny's", ms, n / ms / 1e6,
+           prop.name, w, h, n / 1e9, tile_w ? argv[4] : "edgel_canny's", ms, n / ms / 1e6,
            n / up / 1e6, n / down / 1e6, floor, n / floor / 1e6, edges);
+    printf("\n| 2D copy out of rows %d apart | up GB/s | down GB/s |\n|---|---:|---:|\n", w);
+    for (int cols = 2048; cols <= w && cols <= 65536; cols *= 2) {
+        double cu, cd;
+        const size_t rows = (256u << 20) / (cols + 16);
+        copy_2d(src, (size_t)w, cols + 16, (int)(rows < (size_t)h ? rows : (size_t)h), &cu, &cd);
+        printf("| %d bytes a row | %.1f | %.1f |\n", cols + 16, cu, cd);
+    }
     edgel_context_destroy(gpu);
     edgel_context_destroy(cpu);
     cudaFreeHost(src), cudaFreeHost(dst);

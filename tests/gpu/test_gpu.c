@@ -900,7 +900,7 @@ static edgel_status tile_write(void *user, int64_t x, int64_t y, const edgel_ima
 static void test_tiled(const edgel_image *photo, int small)
 {
     static const int sizes[][4] = {{300, 200, 64, 48}, {517, 333, 100, 7}, {1920, 1080, 512, 512}};
-    for (int si = 0; si < (small ? 2 : 3); si++)
+    for (int si = 0; si < (small ? 1 : 3); si++) /* small: few launches, for the sanitizers */
         for (int preset = 0; preset < 2; preset++) {
             const int w = sizes[si][0], h = sizes[si][1], cn = preset ? 1 : 3;
             void *mem;
