@@ -65,6 +65,50 @@ static void copy_2d(uint8_t *host, size_t pitch, int cols, int rows, double *up,
     cudaFree(dev);
 }
 
+__global__ static void busy(uint32_t *out, long long cycles)
+{
+    const long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = (uint32_t)t0;
+}
+
+/* Whether copies of `cols` x `rows` out of rows `pitch` apart overlap each other and a kernel:
+ * each alone, then all three at once on three streams (ms). */
+static void overlap(uint8_t *host_in, uint8_t *host_out, size_t pitch, int cols, int rows)
+{
+    uint8_t *din, *dout;
+    uint32_t *scratch;
+    CK(cudaMalloc(&din, (size_t)cols * rows));
+    CK(cudaMalloc(&dout, (size_t)cols * rows));
+    CK(cudaMalloc(&scratch, 4096 * 4));
+    cudaStream_t st[3];
+    for (auto &x : st)
+        CK(cudaStreamCreateWithFlags(&x, cudaStreamNonBlocking));
+    auto up = [&] { CK(cudaMemcpy2DAsync(din, cols, host_in, pitch, cols, rows, cudaMemcpyHostToDevice, st[0])); };
+    auto down = [&] { CK(cudaMemcpy2DAsync(host_out, pitch, dout, cols, cols, rows, cudaMemcpyDeviceToHost, st[1])); };
+    auto work = [&] { busy<<<132 * 4, 256, 0, st[2]>>>(scratch, 2000000); };
+    auto timed = [&](auto f) {
+        CK(cudaDeviceSynchronize());
+        const double t0 = now_ms();
+        f();
+        CK(cudaDeviceSynchronize());
+        return now_ms() - t0;
+    };
+    timed([&] { work(); });
+    const double u = timed(up), d = timed(down), k = timed(work);
+    const double all = timed([&] { up(); down(); work(); });
+    const double issue = timed([&] { const double t0 = now_ms(); up(); down(); work();
+                                     printf("| issue of the three | %.2f ms |\n", now_ms() - t0); });
+    (void)issue;
+    printf("| %d x %d, rows %zu apart: up %.2f, down %.2f, kernel %.2f, all three at once %.2f ms |\n",
+           cols, rows, pitch, u, d, k, all);
+    for (auto &x : st)
+        cudaStreamDestroy(x);
+    cudaFree(din), cudaFree(dout), cudaFree(scratch);
+}
+
 static int check(edgel_context *gpu, edgel_context *cpu, const edgel_image *photo,
                  const edgel_canny_params *p, int w, int h)
 {
@@ -165,6 +209,9 @@ int main(int argc, char **argv)
     printf("| %s | %dx%d (%.2f Gpx) | %s | %.0f ms | %.1f | %.1f, %.1f GB/s | %.0f ms (%.1f Gpx/s) | %zu |\n",
            prop.name, w, h, n / 1e9, tile_w ? argv[4] : "edgel_canny's", ms, n / ms / 1e6,
            n / up / 1e6, n / down / 1e6, floor, n / floor / 1e6, edges);
+    printf("\n");
+    overlap(src, dst, (size_t)w, 8208, 8200);
+    overlap(src, dst, 8208, 8208, 8200);
     printf("\n| 2D copy out of rows %d apart | up GB/s | down GB/s |\n|---|---:|---:|\n", w);
     for (int cols = 2048; cols <= w && cols <= 65536; cols *= 2) {
         double cu, cd;

@@ -220,7 +220,8 @@ edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const u
 
 /*
  * The whole pipeline for `nframes` frames on `stream`: frames.src are u8 frames of `cn`
- * channels (device), frames.dst their edge maps (device). With one frame, `st` may redirect
+ * channels (device), frames.dst their edge maps (device; NULL with one frame and stages:
+ * the stages without hysteresis). With one frame, `st` may redirect
  * the gray/smoothed intermediates and receive the other stages.
  */
 static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
@@ -283,7 +284,8 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
         const dim3 tiles(b.tiles_x, b.tiles_y, nframes);
         launch_tile<TILE_FROM_IMAGE>(p->aperture, cn, tiles, stream, cur, NULL, 0, b, g, so);
     }
-    EDGEL_TRY(launch_hysteresis(stream, frames, b, g, nframes));
+    if (frames.dst[0]) /* none: the stages only (the tiled driver's classes) */
+        EDGEL_TRY(launch_hysteresis(stream, frames, b, g, nframes));
     CUDA_TRY(cudaGetLastError());
     return EDGEL_OK;
 }

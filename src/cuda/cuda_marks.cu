@@ -17,33 +17,48 @@
 #include "core/status.h"
 #include "cuda/cuda_internal.h"
 
-/* A tile's classes as the class hysteresis reads them (EDGEL_MAP_* bytes, packed): as they
- * are, and with the candidates on the tile's sides strong. `suppressed`: the source holds the
- * opencv preset's suppressed stage (EDGEL_SUPPRESSED_* bytes), else EDGEL_MAP_* bytes. */
+/* A tile's classes as the class hysteresis reads them (EDGEL_MAP_* bytes, rows `out_pitch`
+ * apart, a multiple of 4): as they are, and with the candidates on the tile's sides strong.
+ * `suppressed`: the source holds the opencv preset's suppressed stage (EDGEL_SUPPRESSED_*
+ * bytes), else EDGEL_MAP_* bytes. Four pixels a thread, stored as a word. */
 __global__ static void tile_classes(const uint8_t *src, size_t pitch, bool suppressed,
-                                    uint8_t *alone, uint8_t *seeded, int w, int h)
+                                    uint8_t *alone, uint8_t *seeded, size_t out_pitch, int w,
+                                    int h)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= w || y >= h)
+    const int x0 = 4 * (blockIdx.x * blockDim.x + threadIdx.x), y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x0 >= w || y >= h)
         return;
-    uint8_t c = src[(size_t)y * pitch + x];
-    if (suppressed)
-        c = c == EDGEL_SUPPRESSED_STRONG ? EDGEL_MAP_STRONG
-          : c == EDGEL_SUPPRESSED_WEAK   ? EDGEL_MAP_WEAK
-                                         : EDGEL_MAP_NONE;
-    const bool side = x == 0 || y == 0 || x == w - 1 || y == h - 1;
-    alone[(size_t)y * w + x] = c;
-    seeded[(size_t)y * w + x] = side && c == EDGEL_MAP_WEAK ? EDGEL_MAP_STRONG : c;
+    uint32_t a = 0, s = 0;
+    for (int i = 0; i < 4; i++) {
+        const int x = x0 + i;
+        uint8_t c = EDGEL_MAP_NONE;
+        if (x < w) {
+            c = src[(size_t)y * pitch + x];
+            if (suppressed)
+                c = c == EDGEL_SUPPRESSED_STRONG ? EDGEL_MAP_STRONG
+                  : c == EDGEL_SUPPRESSED_WEAK   ? EDGEL_MAP_WEAK
+                                                 : EDGEL_MAP_NONE;
+        }
+        const bool side = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+        a |= (uint32_t)c << (8 * i);
+        s |= (uint32_t)(side && c == EDGEL_MAP_WEAK ? EDGEL_MAP_STRONG : c) << (8 * i);
+    }
+    *(uint32_t *)(alone + (size_t)y * out_pitch + x0) = a;
+    *(uint32_t *)(seeded + (size_t)y * out_pitch + x0) = s;
 }
 
-/* 255 where the tile alone makes an edge, 128 where its sides reach, 0 elsewhere. */
-__global__ static void combine_marks(const uint8_t *alone, const uint8_t *sides, uint8_t *marks,
-                                     size_t n)
+/* 255 where the tile alone makes an edge, 128 where its sides reach, 0 elsewhere: a word at
+ * a time (edges are 255 or 0 bytes). */
+__global__ static void combine_marks(const uint32_t *alone, const uint32_t *sides, uint32_t *marks,
+                                     size_t words)
 {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words;
          i += (size_t)gridDim.x * blockDim.x)
-        marks[i] = alone[i] ? 255 : sides[i] ? 128 : 0;
+        marks[i] = alone[i] | (sides[i] & 0x80808080u);
 }
+
+/* Rows of a tile's work maps: a multiple of 4 bytes, for word stores. */
+static size_t marks_pitch(int w) { return ((size_t)w + 3) & ~(size_t)3; }
 
 static edgel_status grow(void **p, size_t *have, size_t bytes)
 {
@@ -53,6 +68,7 @@ static edgel_status grow(void **p, size_t *have, size_t bytes)
     *p = NULL;
     *have = 0;
     CUDA_TRY(cudaMalloc(p, bytes));
+    CUDA_TRY(cudaMemset(*p, 0, bytes)); /* the rows' padding is read, never written, by combine_marks */
     *have = bytes;
     return EDGEL_OK;
 }
@@ -107,7 +123,7 @@ static edgel_status region_classes(edgel_cuda_state *s, const edgel_canny_params
     src.pitch = edgel_row_bytes(region);
     src.memory = EDGEL_MEMORY_DEVICE;
     edgel_image edges = {s->marks.edges, rw, rh, (size_t)rw, EDGEL_U8, 1, EDGEL_MEMORY_DEVICE};
-    if (p->preset == EDGEL_PRESET_ITK) {
+    if (p->preset == EDGEL_PRESET_ITK) { /* (its edges are a small part of its time) */
         EDGEL_TRY(edgel_cuda_canny_itk(s, p, &src, &edges, NULL));
         *classes = s->itk.classes; /* its classes, packed */
         return EDGEL_OK;
@@ -116,27 +132,29 @@ static edgel_status region_classes(edgel_cuda_state *s, const edgel_canny_params
     edgel_canny_stages stages;
     memset(&stages, 0, sizeof stages);
     stages.suppressed = &sup;
+    edges.data = NULL; /* the stages only: no hysteresis over the region */
     EDGEL_TRY(edgel_cuda_canny(s, p, &src, &edges, 1, &stages));
     *classes = s->marks.classes;
     return EDGEL_OK;
 }
 
-/* The marks of one tile into `marks` (packed), on the context's stream. */
+/* The marks of one tile into `marks` (rows marks_pitch(width) apart), on the context's
+ * stream. */
 static edgel_status tile_marks(edgel_cuda_state *s, const uint8_t *classes, size_t pitch,
                                bool suppressed, const edgel_tile_rect *t, uint8_t *marks)
 {
     cudaStream_t stream = s->stream;
     const int w = t->width, h = t->height;
-    const size_t n = (size_t)w * h;
+    const size_t p4 = marks_pitch(w), n = p4 * h;
     uint8_t *alone = s->marks.work, *seeded = alone + n, *e_alone = seeded + n, *e_sides = e_alone + n;
     const uint8_t *tile = classes + (size_t)t->y * pitch + (size_t)t->x;
-    const dim3 block(32, 8), grid((w + 31) / 32, (h + 7) / 8);
-    tile_classes<<<grid, block, 0, stream>>>(tile, pitch, suppressed, alone, seeded, w, h);
-    EDGEL_TRY(launch_class_hysteresis(stream, &s->ws, alone, (size_t)w, e_alone, (size_t)w, w, h));
-    EDGEL_TRY(launch_class_hysteresis(stream, &s->ws, seeded, (size_t)w, e_sides, (size_t)w, w, h));
-    const size_t blocks = (n + 255) / 256;
-    combine_marks<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, stream>>>(e_alone, e_sides,
-                                                                                 marks, n);
+    const dim3 block(32, 8), grid((unsigned)((p4 / 4 + 31) / 32), (h + 7) / 8);
+    tile_classes<<<grid, block, 0, stream>>>(tile, pitch, suppressed, alone, seeded, p4, w, h);
+    EDGEL_TRY(launch_class_hysteresis(stream, &s->ws, alone, p4, e_alone, p4, w, h));
+    EDGEL_TRY(launch_class_hysteresis(stream, &s->ws, seeded, p4, e_sides, p4, w, h));
+    const size_t words = n / 4, blocks = (words + 255) / 256;
+    combine_marks<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, stream>>>(
+        (const uint32_t *)e_alone, (const uint32_t *)e_sides, (uint32_t *)marks, words);
     CUDA_TRY(cudaGetLastError());
     return EDGEL_OK;
 }
@@ -163,7 +181,7 @@ static edgel_status marks_item(edgel_cuda_state *s, const edgel_canny_params *p,
     CUDA_TRY(cudaEventRecord(m->worked[b], s->stream));
     /* down */
     CUDA_TRY(cudaStreamWaitEvent(down, m->worked[b], 0));
-    CUDA_TRY(cudaMemcpy2DAsync(marks->data, marks->pitch, m->marks[b], (size_t)tile->width,
+    CUDA_TRY(cudaMemcpy2DAsync(marks->data, marks->pitch, m->marks[b], marks_pitch(tile->width),
                                (size_t)tile->width, tile->height, cudaMemcpyDeviceToHost, down));
     CUDA_TRY(cudaEventRecord(m->down[b], down));
     return EDGEL_OK;
@@ -179,7 +197,7 @@ extern "C" edgel_status edgel_cuda_canny_marks(edgel_cuda_state *s, const edgel_
     for (int i = 0; i < count; i++) {
         const size_t rpx = (size_t)regions[i].width * regions[i].height;
         const size_t rb = edgel_row_bytes(&regions[i]) * regions[i].height;
-        const size_t tpx = (size_t)tiles[i].width * tiles[i].height;
+        const size_t tpx = marks_pitch(tiles[i].width) * tiles[i].height;
         region_bytes = rb > region_bytes ? rb : region_bytes;
         region_px = rpx > region_px ? rpx : region_px;
         tile_px = tpx > tile_px ? tpx : tile_px;
