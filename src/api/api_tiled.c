@@ -35,6 +35,7 @@
 typedef struct nodes {
     int64_t *parent;
     uint8_t *strong;
+    int32_t *seed; /* a pixel of the component inside its tile (y * width + x) */
     int64_t count, cap;
 } nodes;
 
@@ -64,7 +65,7 @@ static void join(nodes *n, int64_t a, int64_t b)
     n->strong[a] |= n->strong[b];
 }
 
-static int64_t add_node(nodes *n, int strong)
+static int64_t add_node(nodes *n, int strong, int32_t seed)
 {
     if (n->count == n->cap) {
         const int64_t cap = n->cap ? 2 * n->cap : 4096;
@@ -76,10 +77,15 @@ static int64_t add_node(nodes *n, int strong)
         if (!s)
             return -1;
         n->strong = s;
+        int32_t *seeds = realloc(n->seed, sizeof *seeds * (size_t)cap);
+        if (!seeds)
+            return -1;
+        n->seed = seeds;
         n->cap = cap;
     }
     n->parent[n->count] = n->count;
     n->strong[n->count] = (uint8_t)strong;
+    n->seed[n->count] = seed;
     return n->count++;
 }
 
@@ -94,6 +100,9 @@ typedef struct tiled {
     edgel_pixel_type type;
     int64_t tiles_x, tiles_y;
     uint8_t *region, *marks;          /* callbacks: a region, a tile's marks */
+    uint8_t *sides;                   /* each tile of a row: its left, then right column */
+    uint8_t *side;                    /* the current tile's, kept as its marks change */
+    uint8_t **side_of;                /* views: sides + 2 * th * tx */
     edgel_image *regions, *views;     /* views: a row of tiles */
     edgel_tile_rect *rects;
     int32_t *stack;                   /* flood fill */
@@ -176,7 +185,8 @@ static edgel_status read_marks(tiled *t, int64_t tx, int64_t ty, edgel_image *ma
         return edgel_fail(st, "tiled Canny: the read callback failed for %dx%d at (%lld, %lld)",
                           (int)r.width, (int)r.height, (long long)rx0, (long long)ry0);
     *marks = edgel_image_host(t->marks, tile.width, tile.height, EDGEL_U8, 1);
-    return t->ctx->ops->canny_marks(t->ctx->state, t->params, &src, &tile, marks, 1);
+    t->side = t->sides;
+    return t->ctx->ops->canny_marks(t->ctx->state, t->params, &src, &tile, marks, &t->side, 1);
 }
 
 /* The marks of a row of tiles on views, into the edges themselves (t->views). */
@@ -191,7 +201,7 @@ static edgel_status row_marks(tiled *t, int64_t ty)
                                 t->rects[tx].height);
     }
     return t->ctx->ops->canny_marks(t->ctx->state, t->params, t->regions, t->rects, t->views,
-                                    (int)t->tiles_x);
+                                    t->side_of, (int)t->tiles_x);
 }
 
 static int push(tiled *t, size_t *top, int32_t v)
@@ -208,9 +218,9 @@ static int push(tiled *t, size_t *top, int32_t v)
     return 1;
 }
 
-/* Turns the 8-connected component of `from` pixels at (x, y) inside the tile into `to`,
- * noting `node` for its pixels on the tile's sides (node >= 0). Returns 0 when out of
- * memory. */
+/* Turns the 8-connected component of `from` pixels at (x, y) inside the tile into `to`, in
+ * the marks and in t->side, noting `node` for its pixels on the tile's sides (node >= 0).
+ * Returns 0 when out of memory. */
 static int fill(tiled *t, const edgel_image *m, int x, int y, uint8_t from, uint8_t to,
                 int64_t node)
 {
@@ -223,6 +233,10 @@ static int fill(tiled *t, const edgel_image *m, int x, int y, uint8_t from, uint
     while (top) {
         const int32_t p = t->stack[--top];
         const int px = p % cw, py = p / cw;
+        if (px == 0)
+            t->side[py] = to;
+        if (px == cw - 1)
+            t->side[ch + py] = to;
         if (node >= 0) {
             if (py == 0)
                 t->top[px] = node;
@@ -246,11 +260,22 @@ static int fill(tiled *t, const edgel_image *m, int x, int y, uint8_t from, uint
     return 1;
 }
 
-/* The open components of a tile's marks in a fixed order (their first pixel along the top
- * row, the bottom row, then the left and right columns). Numbering (`final` NULL): each is
- * turned into MARK_SEEN and becomes a node, and the side arrays are filled. Deciding: the
- * k-th (`from`: MARK_OPEN or MARK_SEEN) becomes edges when its node's set, base + k, holds
- * node 0. Returns 0 when out of memory. */
+/* The value of the k-th side pixel of a tile in the walk's order: the top row, the bottom
+ * row, then the left and right columns without their ends (from t->side: a column of a
+ * large image is a cache miss a pixel). */
+static uint8_t side_pixel(const tiled *t, const edgel_image *m, int side, int i, int *x, int *y)
+{
+    const int cw = m->width, ch = m->height;
+    *x = side < 2 ? i : side == 2 ? 0 : cw - 1;
+    *y = side == 0 ? 0 : side == 1 ? ch - 1 : i + 1;
+    return side < 2 ? ((const uint8_t *)m->data)[(size_t)*y * m->pitch + *x]
+                    : t->side[(side == 3 ? ch : 0) + *y];
+}
+
+/* The open components of a tile's marks in a fixed order (their first pixel along the side
+ * walk). Numbering (`base` NULL): each `from` component is turned into MARK_SEEN and becomes
+ * a node, and the side arrays are filled. Deciding: the k-th becomes edges when its node's
+ * set, base + k, holds node 0, else nothing. Returns 0 when out of memory. */
 static int open_components(tiled *t, const edgel_image *m, uint8_t from, const int64_t *base)
 {
     const int cw = m->width, ch = m->height;
@@ -258,12 +283,11 @@ static int open_components(tiled *t, const edgel_image *m, uint8_t from, const i
     for (int side = 0; side < 4; side++) {
         const int n = side < 2 ? cw : ch > 2 ? ch - 2 : 0;
         for (int i = 0; i < n; i++) {
-            const int x = side < 2 ? i : side == 2 ? 0 : cw - 1;
-            const int y = side == 0 ? 0 : side == 1 ? ch - 1 : i + 1;
-            if (((uint8_t *)m->data)[(size_t)y * m->pitch + x] != from)
+            int x, y;
+            if (side_pixel(t, m, side, i, &x, &y) != from)
                 continue;
             if (!base) {
-                const int64_t node = add_node(&t->n, 0);
+                const int64_t node = add_node(&t->n, 0, y * cw + x);
                 if (node < 0 || !fill(t, m, x, y, from, MARK_SEEN, node))
                     return 0;
             } else {
@@ -272,6 +296,20 @@ static int open_components(tiled *t, const edgel_image *m, uint8_t from, const i
                     return 0;
             }
         }
+    }
+    return 1;
+}
+
+/* Deciding on views: the nodes [first, end) of a tile, from the seeds noted while numbering
+ * (no side walk). Returns 0 when out of memory. */
+static int decide_seeds(tiled *t, const edgel_image *m, int64_t first, int64_t end)
+{
+    for (int64_t k = first; k < end; k++) {
+        const int x = t->n.seed[k] % m->width, y = t->n.seed[k] / m->width;
+        const uint8_t to = t->n.strong[find(&t->n, k)] ? MARK_EDGE : 0;
+        if (((uint8_t *)m->data)[(size_t)y * m->pitch + x] == MARK_SEEN &&
+            !fill(t, m, x, y, MARK_SEEN, to, -1))
+            return 0;
     }
     return 1;
 }
@@ -296,9 +334,9 @@ static edgel_status link_tile(tiled *t, int64_t tx, int64_t ty, const edgel_imag
             t->bottom[x] = 0;
     }
     for (int y = 0; y < ch; y++) {
-        if (d[(size_t)y * m->pitch] == MARK_EDGE)
+        if (t->side[y] == MARK_EDGE)
             t->left[y] = 0;
-        if (d[(size_t)y * m->pitch + cw - 1] == MARK_EDGE)
+        if (t->side[ch + y] == MARK_EDGE)
             t->right[y] = 0;
     }
     const int64_t x0 = tx * t->tw;
@@ -357,16 +395,22 @@ static edgel_status run_views(tiled *t)
 {
     for (int64_t ty = 0; ty < t->tiles_y; ty++) {
         EDGEL_TRY(row_marks(t, ty));
-        for (int64_t tx = 0; tx < t->tiles_x; tx++)
+        for (int64_t tx = 0; tx < t->tiles_x; tx++) {
+            t->side = t->side_of[tx];
             EDGEL_TRY(link_tile(t, tx, ty, &t->views[tx]));
+        }
         link_rows(t, ty);
     }
+    uint8_t *scratch = t->side_of[0]; /* fill keeps a column it no longer needs */
     for (int64_t ty = 0; ty < t->tiles_y; ty++)
         for (int64_t tx = 0; tx < t->tiles_x; tx++) {
             const int64_t y0 = ty * t->th, x0 = tx * t->tw;
             const edgel_image m = sub_view(t->dst, x0, y0, (int)(t->w - x0 < t->tw ? t->w - x0 : t->tw),
                                            (int)(t->h - y0 < t->th ? t->h - y0 : t->th));
-            if (!open_components(t, &m, MARK_SEEN, &t->node_base[ty * t->tiles_x + tx]))
+            const int64_t i = ty * t->tiles_x + tx;
+            t->side = scratch;
+            if (!decide_seeds(t, &m, t->node_base[i],
+                              i + 1 < t->tiles_x * t->tiles_y ? t->node_base[i + 1] : t->n.count))
                 return oom();
         }
     return EDGEL_OK;
@@ -406,9 +450,10 @@ static edgel_status check_tiled(const edgel_canny_params *params, int64_t w, int
 static void free_tiled(tiled *t)
 {
     free(t->region), free(t->marks), free(t->regions), free(t->views), free(t->rects);
+    free(t->sides), free(t->side_of);
     free(t->stack), free(t->top), free(t->bottom), free(t->left), free(t->right);
     free(t->node_base), free(t->row_above), free(t->row_top), free(t->row_bottom);
-    free(t->col_right), free(t->n.parent), free(t->n.strong);
+    free(t->col_right), free(t->n.parent), free(t->n.strong), free(t->n.seed);
 }
 
 /* Geometry and the buffers both ways share; node 0 (strong). */
@@ -426,7 +471,7 @@ static edgel_status start_tiled(tiled *t, int32_t tw, int32_t th)
     t->row_top = malloc(sizeof(int64_t) * (size_t)t->w);
     t->row_bottom = malloc(sizeof(int64_t) * (size_t)t->w);
     if (!t->top || !t->bottom || !t->left || !t->right || !t->col_right || !t->node_base ||
-        !t->row_above || !t->row_top || !t->row_bottom || add_node(&t->n, 1) != 0)
+        !t->row_above || !t->row_top || !t->row_bottom || add_node(&t->n, 1, 0) != 0)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "tiled Canny: out of memory for %dx%d tiles",
                           (int)tw, (int)th);
     return EDGEL_OK;
@@ -446,7 +491,8 @@ static edgel_status canny_tiled_held(edgel_context *ctx, const edgel_canny_param
         const size_t region = ((size_t)tw + 2 * t.halo) * ((size_t)th + 2 * t.halo);
         t.region = malloc(region * (size_t)t.cn * edgel_pixel_size(t.type));
         t.marks = malloc((size_t)tw * th);
-        if (!t.region || !t.marks)
+        t.sides = malloc(2 * (size_t)th);
+        if (!t.region || !t.marks || !t.sides)
             st = edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY,
                             "tiled Canny: out of memory for %dx%d tiles", (int)tw, (int)th);
     }
@@ -495,8 +541,12 @@ static edgel_status canny_views_held(edgel_context *ctx, const edgel_canny_param
         t.regions = malloc(sizeof *t.regions * (size_t)t.tiles_x);
         t.views = malloc(sizeof *t.views * (size_t)t.tiles_x);
         t.rects = malloc(sizeof *t.rects * (size_t)t.tiles_x);
-        if (!t.regions || !t.views || !t.rects)
+        t.sides = malloc(2 * (size_t)th * (size_t)t.tiles_x);
+        t.side_of = malloc(sizeof *t.side_of * (size_t)t.tiles_x);
+        if (!t.regions || !t.views || !t.rects || !t.sides || !t.side_of)
             st = oom();
+        for (int64_t tx = 0; st == EDGEL_OK && tx < t.tiles_x; tx++)
+            t.side_of[tx] = t.sides + 2 * (size_t)th * (size_t)tx;
     }
     if (st == EDGEL_OK)
         st = run_views(&t);

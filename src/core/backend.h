@@ -37,10 +37,11 @@ typedef struct edgel_backend_ops {
     /* The tiled driver's marks of `count` tiles, either preset: regions[i] (host, any sizes)
      * holds tiles[i] and its halo; marks[i] (host, u8, the tile's size) get 255 where
      * hysteresis inside the tile alone makes an edge, 128 on the other candidates whose
-     * 8-connected component inside the tile touches the tile's sides, 0 elsewhere. */
+     * 8-connected component inside the tile touches the tile's sides, 0 elsewhere; sides[i]
+     * (2 x the tile's height) the marks of its left column, then of its right column. */
     edgel_status (*canny_marks)(void *state, const edgel_canny_params *params,
                                 const edgel_image *regions, const edgel_tile_rect *tiles,
-                                const edgel_image *marks, int count);
+                                const edgel_image *marks, uint8_t *const *sides, int count);
     /* The building blocks: the CPU's run host views (also for other backends' contexts,
      * with a NULL state: all cores); a GPU backend's run its device views. */
     edgel_status (*to_gray)(void *state, edgel_gray order, const edgel_image *src,

@@ -136,7 +136,8 @@ static edgel_status cpu_canny(void *state, const edgel_canny_params *params,
  * over the tile (cpu_hysteresis.c). */
 static edgel_status cpu_canny_marks(void *state, const edgel_canny_params *params,
                                     const edgel_image *regions, const edgel_tile_rect *tiles,
-                                    const edgel_image *marks, int count)
+                                    const edgel_image *marks, uint8_t *const *sides,
+                                    int count)
 {
     cpu_state *s = state;
     const int itk = params->preset == EDGEL_PRESET_ITK;
@@ -163,7 +164,7 @@ static edgel_status cpu_canny_marks(void *state, const edgel_canny_params *param
         const edgel_tile_rect *t = &tiles[i];
         EDGEL_TRY(edgel_cpu_tile_marks(s->threads, &s->ws.map,
                                        classes + (size_t)t->y * rw + (size_t)t->x, (size_t)rw,
-                                       &marks[i]));
+                                       &marks[i], sides[i]));
     }
     return EDGEL_OK;
 }

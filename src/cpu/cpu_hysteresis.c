@@ -144,6 +144,7 @@ typedef struct marks_job {
     size_t pitch;
     const edgel_cpu_map *map;
     const edgel_image *marks;
+    uint8_t *side_columns;
     int nstripes, sides, combine;
     atomic_int failed;
 } marks_job;
@@ -184,9 +185,14 @@ static void marks_row(void *arg, int y)
     const marks_job *job = arg;
     const uint8_t *m = edgel_map_row(job->map, y);
     uint8_t *e = edgel_row_u8(job->marks, y);
-    for (int x = 0; x < job->map->w; x++)
+    const int w = job->map->w;
+    for (int x = 0; x < w; x++)
         e[x] = job->combine ? (e[x] ? 255 : m[x] == EDGEL_MAP_STRONG ? 128 : 0)
                             : (uint8_t)(m[x] == EDGEL_MAP_STRONG ? 255 : 0);
+    if (job->combine) {
+        job->side_columns[y] = e[0];
+        job->side_columns[job->map->h + y] = e[w - 1];
+    }
 }
 
 static edgel_status class_hysteresis(int threads, edgel_cpu_buffer *buf, marks_job *job)
@@ -206,9 +212,9 @@ static edgel_status class_hysteresis(int threads, edgel_cpu_buffer *buf, marks_j
 }
 
 edgel_status edgel_cpu_tile_marks(int threads, edgel_cpu_buffer *buf, const uint8_t *classes,
-                                  size_t pitch, const edgel_image *marks)
+                                  size_t pitch, const edgel_image *marks, uint8_t *sides)
 {
-    marks_job job = {.classes = classes, .pitch = pitch, .marks = marks};
+    marks_job job = {.classes = classes, .pitch = pitch, .marks = marks, .side_columns = sides};
     EDGEL_TRY(class_hysteresis(threads, buf, &job));
     job.sides = 1, job.combine = 1;
     return class_hysteresis(threads, buf, &job);

@@ -57,8 +57,8 @@ void edgel_cpu_write_edges(int threads, const edgel_cpu_map *map, const edgel_im
 
 /* The tiled driver's marks of a tile (core/backend.h, canny_marks) from its class map
  * (EDGEL_SUPPRESSED_* bytes, rows `pitch` apart): two hysteresis runs, the second with the
- * candidates on the tile's sides strong. */
+ * candidates on the tile's sides strong; `sides`: its left column's marks, then its right's. */
 edgel_status edgel_cpu_tile_marks(int threads, edgel_cpu_buffer *buf, const uint8_t *classes,
-                                  size_t pitch, const edgel_image *marks);
+                                  size_t pitch, const edgel_image *marks, uint8_t *sides);
 
 #endif

@@ -92,11 +92,13 @@ struct filter_buffers {
     unsigned calls;
 };
 
-/* The tiled driver's marks (cuda_marks.cu): two region and marks buffers, the region's
+/* The tiled driver's marks (cuda_marks.cu): two region, marks and side buffers, the region's
  * classes and edges, three tile-sized work maps; events between its three streams. */
 struct marks_buffers {
-    uint8_t *region[2], *marks[2], *classes, *edges, *work;
-    size_t region_bytes[2], marks_bytes[2], classes_bytes, edges_bytes, work_bytes;
+    uint8_t *region[2], *marks[2], *sides[2], *classes, *edges, *work;
+    size_t region_bytes[2], marks_bytes[2], sides_bytes[2], classes_bytes, edges_bytes, work_bytes;
+    uint8_t *host_sides; /* page-locked: a call's side columns come down without waiting */
+    size_t host_sides_bytes;
     cudaEvent_t up[2], worked[2], down[2];
     int events_made;
 };

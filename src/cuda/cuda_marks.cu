@@ -2,7 +2,7 @@
  * The tiled driver's marks on the GPU (core/backend.h, canny_marks): for each tile, its
  * region goes up, the backend's own pipeline gives the region's classes, and two class
  * hysteresis runs over the tile (the second with the candidates on the tile's sides strong)
- * give the marks, which come down. Three streams overlap the copies with the work: regions go
+ * give the marks, which come down with their side columns. Three streams overlap the copies with the work: regions go
  * up on one, marks come down on another, and the work runs on the context's stream, two
  * buffers each so that tile i+1 goes up while tile i is worked on and tile i-1 comes down.
  */
@@ -60,6 +60,16 @@ __global__ static void combine_marks(const uint32_t *alone, const uint32_t *side
 /* Rows of a tile's work maps: a multiple of 4 bytes, for word stores. */
 static size_t marks_pitch(int w) { return ((size_t)w + 3) & ~(size_t)3; }
 
+/* A tile's left column of marks, then its right column. */
+__global__ static void side_columns(const uint8_t *marks, size_t pitch, int w, int h, uint8_t *sides)
+{
+    const int y = blockIdx.x * blockDim.x + threadIdx.x;
+    if (y < h) {
+        sides[y] = marks[(size_t)y * pitch];
+        sides[h + y] = marks[(size_t)y * pitch + w - 1];
+    }
+}
+
 static edgel_status grow(void **p, size_t *have, size_t bytes)
 {
     if (*have >= bytes)
@@ -74,11 +84,19 @@ static edgel_status grow(void **p, size_t *have, size_t bytes)
 }
 
 static edgel_status ensure_marks_buffers(marks_buffers *m, size_t region_bytes, size_t region_px,
-                                         size_t tile_px)
+                                         size_t tile_px, size_t tile_h, size_t host_sides)
 {
     for (int i = 0; i < 2; i++) {
         EDGEL_TRY(grow((void **)&m->region[i], &m->region_bytes[i], region_bytes));
         EDGEL_TRY(grow((void **)&m->marks[i], &m->marks_bytes[i], tile_px));
+        EDGEL_TRY(grow((void **)&m->sides[i], &m->sides_bytes[i], 2 * tile_h));
+    }
+    if (m->host_sides_bytes < host_sides) {
+        cudaFreeHost(m->host_sides);
+        m->host_sides = NULL;
+        m->host_sides_bytes = 0;
+        CUDA_TRY(cudaMallocHost(&m->host_sides, host_sides));
+        m->host_sides_bytes = host_sides;
     }
     EDGEL_TRY(grow((void **)&m->classes, &m->classes_bytes, region_px));
     EDGEL_TRY(grow((void **)&m->edges, &m->edges_bytes, region_px));
@@ -99,12 +117,14 @@ void free_marks_buffers(marks_buffers *m)
     for (int i = 0; i < 2; i++) {
         cudaFree(m->region[i]);
         cudaFree(m->marks[i]);
+        cudaFree(m->sides[i]);
         if (m->events_made) {
             cudaEventDestroy(m->up[i]);
             cudaEventDestroy(m->worked[i]);
             cudaEventDestroy(m->down[i]);
         }
     }
+    cudaFreeHost(m->host_sides);
     cudaFree(m->classes);
     cudaFree(m->edges);
     cudaFree(m->work);
@@ -161,7 +181,7 @@ static edgel_status tile_marks(edgel_cuda_state *s, const uint8_t *classes, size
 
 static edgel_status marks_item(edgel_cuda_state *s, const edgel_canny_params *p,
                                const edgel_image *region, const edgel_tile_rect *tile,
-                               const edgel_image *marks, int b)
+                               const edgel_image *marks, uint8_t *sides, int b)
 {
     marks_buffers *m = &s->marks;
     cudaStream_t up = s->slots[0].stream, down = s->slots[1].stream;
@@ -178,11 +198,16 @@ static edgel_status marks_item(edgel_cuda_state *s, const edgel_canny_params *p,
     EDGEL_TRY(region_classes(s, p, region, m->region[b], &classes));
     EDGEL_TRY(tile_marks(s, classes, (size_t)region->width, p->preset != EDGEL_PRESET_ITK, tile,
                          m->marks[b]));
+    side_columns<<<(tile->height + 255) / 256, 256, 0, s->stream>>>(
+        m->marks[b], marks_pitch(tile->width), tile->width, tile->height, m->sides[b]);
+    CUDA_TRY(cudaGetLastError());
     CUDA_TRY(cudaEventRecord(m->worked[b], s->stream));
     /* down */
     CUDA_TRY(cudaStreamWaitEvent(down, m->worked[b], 0));
     CUDA_TRY(cudaMemcpy2DAsync(marks->data, marks->pitch, m->marks[b], marks_pitch(tile->width),
                                (size_t)tile->width, tile->height, cudaMemcpyDeviceToHost, down));
+    CUDA_TRY(cudaMemcpyAsync(sides, m->sides[b], 2 * (size_t)tile->height, cudaMemcpyDeviceToHost,
+                             down));
     CUDA_TRY(cudaEventRecord(m->down[b], down));
     return EDGEL_OK;
 }
@@ -190,10 +215,11 @@ static edgel_status marks_item(edgel_cuda_state *s, const edgel_canny_params *p,
 extern "C" edgel_status edgel_cuda_canny_marks(edgel_cuda_state *s, const edgel_canny_params *p,
                                                const edgel_image *regions,
                                                const edgel_tile_rect *tiles,
-                                               const edgel_image *marks, int count)
+                                               const edgel_image *marks,
+                                               uint8_t *const *sides, int count)
 {
     CUDA_TRY(cudaSetDevice(s->device));
-    size_t region_bytes = 0, region_px = 0, tile_px = 0;
+    size_t region_bytes = 0, region_px = 0, tile_px = 0, tile_h = 0;
     for (int i = 0; i < count; i++) {
         const size_t rpx = (size_t)regions[i].width * regions[i].height;
         const size_t rb = edgel_row_bytes(&regions[i]) * regions[i].height;
@@ -201,11 +227,14 @@ extern "C" edgel_status edgel_cuda_canny_marks(edgel_cuda_state *s, const edgel_
         region_bytes = rb > region_bytes ? rb : region_bytes;
         region_px = rpx > region_px ? rpx : region_px;
         tile_px = tpx > tile_px ? tpx : tile_px;
+        tile_h = (size_t)tiles[i].height > tile_h ? (size_t)tiles[i].height : tile_h;
     }
-    EDGEL_TRY(ensure_marks_buffers(&s->marks, region_bytes, region_px, tile_px));
+    EDGEL_TRY(ensure_marks_buffers(&s->marks, region_bytes, region_px, tile_px, tile_h,
+                                   2 * tile_h * (size_t)count));
     edgel_status st = EDGEL_OK;
     for (int i = 0; i < count && st == EDGEL_OK; i++) /* the work in order on one stream */
-        st = marks_item(s, p, &regions[i], &tiles[i], &marks[i], i & 1);
+        st = marks_item(s, p, &regions[i], &tiles[i], &marks[i],
+                        s->marks.host_sides + 2 * tile_h * (size_t)i, i & 1);
     /* every copy down done (and the work before it) before the caller reads the marks */
     const cudaError_t e1 = cudaStreamSynchronize(s->slots[1].stream);
     const cudaError_t e2 = cudaStreamSynchronize(s->stream);
@@ -213,5 +242,7 @@ extern "C" edgel_status edgel_cuda_canny_marks(edgel_cuda_state *s, const edgel_
     if (st == EDGEL_OK && (e1 != cudaSuccess || e2 != cudaSuccess || e3 != cudaSuccess))
         st = edgel_fail(EDGEL_ERROR_DEVICE, "tiled Canny: %s",
                         cudaGetErrorString(e1 != cudaSuccess ? e1 : e2 != cudaSuccess ? e2 : e3));
+    for (int i = 0; i < count && st == EDGEL_OK; i++)
+        memcpy(sides[i], s->marks.host_sides + 2 * tile_h * (size_t)i, 2 * (size_t)tiles[i].height);
     return st;
 }

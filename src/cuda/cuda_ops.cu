@@ -27,9 +27,9 @@ edgel_status cuda_synchronize(void *state) { return edgel_cuda_synchronize(cuda(
 
 edgel_status cuda_canny_marks(void *state, const edgel_canny_params *params,
                               const edgel_image *regions, const edgel_tile_rect *tiles,
-                              const edgel_image *marks, int count)
+                              const edgel_image *marks, uint8_t *const *sides, int count)
 {
-    return edgel_cuda_canny_marks(cuda(state), params, regions, tiles, marks, count);
+    return edgel_cuda_canny_marks(cuda(state), params, regions, tiles, marks, sides, count);
 }
 
 edgel_status cuda_canny(void *state, const edgel_canny_params *params, const edgel_image *srcs,
