@@ -20,11 +20,14 @@
  */
 #include "api/context.h"
 #include "core/backend.h"
+#include "core/host_pool.h"
 #include "core/image.h"
 #include "core/itk_gaussian.h"
 #include "core/params.h"
 #include "core/status.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +92,13 @@ static int64_t add_node(nodes *n, int strong, int32_t seed)
     return n->count++;
 }
 
+/* A flood fill's stack, and the side columns it keeps up to date. */
+typedef struct flood {
+    int32_t *stack;
+    size_t cap;
+    uint8_t *side;
+} flood;
+
 /* One tiled call's geometry and buffers. */
 typedef struct tiled {
     edgel_context *ctx;
@@ -101,12 +111,10 @@ typedef struct tiled {
     int64_t tiles_x, tiles_y;
     uint8_t *region, *marks;          /* callbacks: a region, a tile's marks */
     uint8_t *sides;                   /* each tile of a row: its left, then right column */
-    uint8_t *side;                    /* the current tile's, kept as its marks change */
-    uint8_t **side_of;                /* views: sides + 2 * th * tx */
-    edgel_image *regions, *views;     /* views: a row of tiles */
+    uint8_t **side_of;                /* views: sides + 2 * th * tx, two rows' */
+    edgel_image *regions, *views;     /* views: two rows of tiles */
     edgel_tile_rect *rects;
-    int32_t *stack;                   /* flood fill */
-    size_t stack_cap;
+    flood f;                          /* the numbering's (f.side: the current tile's sides) */
     int64_t *top, *bottom, *left, *right; /* the node of each side pixel of a tile, -1: none */
     int64_t *node_base;               /* the first node of each tile */
     int64_t *row_above, *row_top, *row_bottom; /* node of each column, full width */
@@ -185,58 +193,59 @@ static edgel_status read_marks(tiled *t, int64_t tx, int64_t ty, edgel_image *ma
         return edgel_fail(st, "tiled Canny: the read callback failed for %dx%d at (%lld, %lld)",
                           (int)r.width, (int)r.height, (long long)rx0, (long long)ry0);
     *marks = edgel_image_host(t->marks, tile.width, tile.height, EDGEL_U8, 1);
-    t->side = t->sides;
-    return t->ctx->ops->canny_marks(t->ctx->state, t->params, &src, &tile, marks, &t->side, 1);
+    t->f.side = t->sides;
+    return t->ctx->ops->canny_marks(t->ctx->state, t->params, &src, &tile, marks, &t->f.side, 1);
 }
 
-/* The marks of a row of tiles on views, into the edges themselves (t->views). */
-static edgel_status row_marks(tiled *t, int64_t ty)
+/* The marks of a row of tiles on views, into the edges themselves (t->views), with buffer
+ * `buf` of two (a row's are linked while the next row's are made). */
+static edgel_status row_marks(tiled *t, int64_t ty, int buf)
 {
+    const int64_t first = buf * t->tiles_x;
     for (int64_t tx = 0; tx < t->tiles_x; tx++) {
         int64_t rx0, ry0;
-        edgel_tile_rect r;
-        tile_geometry(t, tx, ty, &rx0, &ry0, &r, &t->rects[tx]);
-        t->regions[tx] = sub_view(t->src, rx0, ry0, r.width, r.height);
-        t->views[tx] = sub_view(t->dst, tx * t->tw, ty * t->th, t->rects[tx].width,
-                                t->rects[tx].height);
+        edgel_tile_rect r, *tile = &t->rects[first + tx];
+        tile_geometry(t, tx, ty, &rx0, &ry0, &r, tile);
+        t->regions[first + tx] = sub_view(t->src, rx0, ry0, r.width, r.height);
+        t->views[first + tx] = sub_view(t->dst, tx * t->tw, ty * t->th, tile->width, tile->height);
     }
-    return t->ctx->ops->canny_marks(t->ctx->state, t->params, t->regions, t->rects, t->views,
-                                    t->side_of, (int)t->tiles_x);
+    return t->ctx->ops->canny_marks(t->ctx->state, t->params, t->regions + first, t->rects + first,
+                                    t->views + first, t->side_of + first, (int)t->tiles_x);
 }
 
-static int push(tiled *t, size_t *top, int32_t v)
+static int push(flood *f, size_t *top, int32_t v)
 {
-    if (*top == t->stack_cap) {
-        const size_t cap = t->stack_cap ? 2 * t->stack_cap : 4096;
-        int32_t *s = realloc(t->stack, sizeof *s * cap);
+    if (*top == f->cap) {
+        const size_t cap = f->cap ? 2 * f->cap : 4096;
+        int32_t *s = realloc(f->stack, sizeof *s * cap);
         if (!s)
             return 0;
-        t->stack = s;
-        t->stack_cap = cap;
+        f->stack = s;
+        f->cap = cap;
     }
-    t->stack[(*top)++] = v;
+    f->stack[(*top)++] = v;
     return 1;
 }
 
 /* Turns the 8-connected component of `from` pixels at (x, y) inside the tile into `to`, in
- * the marks and in t->side, noting `node` for its pixels on the tile's sides (node >= 0).
+ * the marks and in f->side, noting `node` for its pixels on the tile's sides (node >= 0).
  * Returns 0 when out of memory. */
-static int fill(tiled *t, const edgel_image *m, int x, int y, uint8_t from, uint8_t to,
-                int64_t node)
+static int fill(tiled *t, flood *f, const edgel_image *m, int x, int y, uint8_t from,
+                uint8_t to, int64_t node)
 {
     const int cw = m->width, ch = m->height;
     uint8_t *base = m->data;
     size_t top = 0;
     base[(size_t)y * m->pitch + x] = to;
-    if (!push(t, &top, y * cw + x))
+    if (!push(f, &top, y * cw + x))
         return 0;
     while (top) {
-        const int32_t p = t->stack[--top];
+        const int32_t p = f->stack[--top];
         const int px = p % cw, py = p / cw;
         if (px == 0)
-            t->side[py] = to;
+            f->side[py] = to;
         if (px == cw - 1)
-            t->side[ch + py] = to;
+            f->side[ch + py] = to;
         if (node >= 0) {
             if (py == 0)
                 t->top[px] = node;
@@ -252,7 +261,7 @@ static int fill(tiled *t, const edgel_image *m, int x, int y, uint8_t from, uint
                 uint8_t *q = base + (size_t)qy * m->pitch + qx;
                 if (*q == from) {
                     *q = to;
-                    if (!push(t, &top, qy * cw + qx))
+                    if (!push(f, &top, qy * cw + qx))
                         return 0;
                 }
             }
@@ -261,7 +270,7 @@ static int fill(tiled *t, const edgel_image *m, int x, int y, uint8_t from, uint
 }
 
 /* The value of the k-th side pixel of a tile in the walk's order: the top row, the bottom
- * row, then the left and right columns without their ends (from t->side: a column of a
+ * row, then the left and right columns without their ends (from t->f.side: a column of a
  * large image is a cache miss a pixel). */
 static uint8_t side_pixel(const tiled *t, const edgel_image *m, int side, int i, int *x, int *y)
 {
@@ -269,7 +278,7 @@ static uint8_t side_pixel(const tiled *t, const edgel_image *m, int side, int i,
     *x = side < 2 ? i : side == 2 ? 0 : cw - 1;
     *y = side == 0 ? 0 : side == 1 ? ch - 1 : i + 1;
     return side < 2 ? ((const uint8_t *)m->data)[(size_t)*y * m->pitch + *x]
-                    : t->side[(side == 3 ? ch : 0) + *y];
+                    : t->f.side[(side == 3 ? ch : 0) + *y];
 }
 
 /* The open components of a tile's marks in a fixed order (their first pixel along the side
@@ -288,11 +297,11 @@ static int open_components(tiled *t, const edgel_image *m, uint8_t from, const i
                 continue;
             if (!base) {
                 const int64_t node = add_node(&t->n, 0, y * cw + x);
-                if (node < 0 || !fill(t, m, x, y, from, MARK_SEEN, node))
+                if (node < 0 || !fill(t, &t->f, m, x, y, from, MARK_SEEN, node))
                     return 0;
             } else {
                 const uint8_t to = t->n.strong[find(&t->n, *base + k++)] ? MARK_EDGE : 0;
-                if (!fill(t, m, x, y, from, to, -1))
+                if (!fill(t, &t->f, m, x, y, from, to, -1))
                     return 0;
             }
         }
@@ -300,18 +309,42 @@ static int open_components(tiled *t, const edgel_image *m, uint8_t from, const i
     return 1;
 }
 
-/* Deciding on views: the nodes [first, end) of a tile, from the seeds noted while numbering
- * (no side walk). Returns 0 when out of memory. */
-static int decide_seeds(tiled *t, const edgel_image *m, int64_t first, int64_t end)
+/* Deciding on views, once every join is made and t->n.strong holds each node's set's flag:
+ * tile i's nodes from the seeds noted while numbering (no side walk). Returns 0 when out of
+ * memory. */
+static int decide_tile(tiled *t, flood *f, int64_t i)
 {
-    for (int64_t k = first; k < end; k++) {
-        const int x = t->n.seed[k] % m->width, y = t->n.seed[k] / m->width;
-        const uint8_t to = t->n.strong[find(&t->n, k)] ? MARK_EDGE : 0;
-        if (((uint8_t *)m->data)[(size_t)y * m->pitch + x] == MARK_SEEN &&
-            !fill(t, m, x, y, MARK_SEEN, to, -1))
+    const int64_t ty = i / t->tiles_x, tx = i % t->tiles_x, y0 = ty * t->th, x0 = tx * t->tw;
+    const edgel_image m = sub_view(t->dst, x0, y0, (int)(t->w - x0 < t->tw ? t->w - x0 : t->tw),
+                                   (int)(t->h - y0 < t->th ? t->h - y0 : t->th));
+    const int64_t end = i + 1 < t->tiles_x * t->tiles_y ? t->node_base[i + 1] : t->n.count;
+    for (int64_t k = t->node_base[i]; k < end; k++) {
+        const int x = t->n.seed[k] % m.width, y = t->n.seed[k] / m.width;
+        if (((uint8_t *)m.data)[(size_t)y * m.pitch + x] == MARK_SEEN &&
+            !fill(t, f, &m, x, y, MARK_SEEN, t->n.strong[k] ? MARK_EDGE : 0, -1))
             return 0;
     }
     return 1;
+}
+
+typedef struct decide_job {
+    tiled *t;
+    atomic_int failed;
+} decide_job;
+
+/* Worker `thread` of `n`: every n-th tile, with its own stack. */
+static void decide_tiles(void *arg, int thread, int n)
+{
+    decide_job *job = arg;
+    tiled *t = job->t;
+    flood f = {0};
+    f.side = malloc(2 * (size_t)t->th); /* fill keeps a column nobody reads any more */
+    int ok = f.side != NULL;
+    for (int64_t i = thread; ok && i < t->tiles_x * t->tiles_y; i += n)
+        ok = decide_tile(t, &f, i);
+    if (!ok)
+        atomic_store(&job->failed, 1);
+    free(f.side), free(f.stack);
 }
 
 /* Step 2 for tile (tx, ty) of marks `m`: its nodes, and the joins across the borders on its
@@ -334,9 +367,9 @@ static edgel_status link_tile(tiled *t, int64_t tx, int64_t ty, const edgel_imag
             t->bottom[x] = 0;
     }
     for (int y = 0; y < ch; y++) {
-        if (t->side[y] == MARK_EDGE)
+        if (t->f.side[y] == MARK_EDGE)
             t->left[y] = 0;
-        if (t->side[ch + y] == MARK_EDGE)
+        if (t->f.side[ch + y] == MARK_EDGE)
             t->right[y] = 0;
     }
     const int64_t x0 = tx * t->tw;
@@ -390,30 +423,70 @@ static edgel_status run_callbacks(tiled *t)
     return EDGEL_OK;
 }
 
-/* On views: steps 1 and 2 a row of tiles at a time into the edges, then step 3 in place. */
+/* Step 2 for a row of tiles on views, whose marks and sides are in buffer `buf`. */
+typedef struct link_job {
+    tiled *t;
+    int64_t ty;
+    int buf;
+    edgel_status st;
+} link_job;
+
+static void *link_row(void *arg)
+{
+    link_job *job = arg;
+    tiled *t = job->t;
+    const int64_t first = job->buf * t->tiles_x;
+    job->st = EDGEL_OK;
+    for (int64_t tx = 0; tx < t->tiles_x && job->st == EDGEL_OK; tx++) {
+        t->f.side = t->side_of[first + tx];
+        job->st = link_tile(t, tx, job->ty, &t->views[first + tx]);
+    }
+    if (job->st == EDGEL_OK)
+        link_rows(t, job->ty);
+    return NULL;
+}
+
+/* On views: steps 1 and 2 a row of tiles at a time into the edges, the links of a row on a
+ * thread of their own while the backend works on the next row (they touch other rows of the
+ * edges); then step 3 in place, tiles in parallel. */
 static edgel_status run_views(tiled *t)
 {
-    for (int64_t ty = 0; ty < t->tiles_y; ty++) {
-        EDGEL_TRY(row_marks(t, ty));
-        for (int64_t tx = 0; tx < t->tiles_x; tx++) {
-            t->side = t->side_of[tx];
-            EDGEL_TRY(link_tile(t, tx, ty, &t->views[tx]));
+    link_job job = {t, 0, 0, EDGEL_OK};
+    pthread_t thread;
+    int running = 0;
+    edgel_status st = EDGEL_OK;
+    for (int64_t ty = 0; ty < t->tiles_y && st == EDGEL_OK; ty++) {
+        st = row_marks(t, ty, (int)(ty & 1));
+        if (running) {
+            pthread_join(thread, NULL);
+            running = 0;
+            if (job.st != EDGEL_OK)
+                st = job.st;
         }
-        link_rows(t, ty);
+        if (st != EDGEL_OK)
+            break;
+        job.ty = ty;
+        job.buf = (int)(ty & 1);
+        running = pthread_create(&thread, NULL, link_row, &job) == 0;
+        if (!running) /* no thread to be had: link here */
+            link_row(&job);
+        if (!running && job.st != EDGEL_OK)
+            st = job.st;
     }
-    uint8_t *scratch = t->side_of[0]; /* fill keeps a column it no longer needs */
-    for (int64_t ty = 0; ty < t->tiles_y; ty++)
-        for (int64_t tx = 0; tx < t->tiles_x; tx++) {
-            const int64_t y0 = ty * t->th, x0 = tx * t->tw;
-            const edgel_image m = sub_view(t->dst, x0, y0, (int)(t->w - x0 < t->tw ? t->w - x0 : t->tw),
-                                           (int)(t->h - y0 < t->th ? t->h - y0 : t->th));
-            const int64_t i = ty * t->tiles_x + tx;
-            t->side = scratch;
-            if (!decide_seeds(t, &m, t->node_base[i],
-                              i + 1 < t->tiles_x * t->tiles_y ? t->node_base[i + 1] : t->n.count))
-                return oom();
-        }
-    return EDGEL_OK;
+    if (running) {
+        pthread_join(thread, NULL);
+        if (st == EDGEL_OK)
+            st = job.st;
+    }
+    if (st != EDGEL_OK) /* (the links fail only for memory; their message was the thread's) */
+        return st == EDGEL_ERROR_OUT_OF_MEMORY ? oom() : st;
+    for (int64_t k = 1; k < t->n.count; k++) /* each node's set's flag, before the workers read */
+        t->n.strong[k] = t->n.strong[find(&t->n, k)];
+    decide_job d;
+    d.t = t;
+    atomic_init(&d.failed, 0);
+    edgel_host_parallel(edgel_host_cores(), decide_tiles, &d);
+    return atomic_load(&d.failed) ? oom() : EDGEL_OK;
 }
 
 /* The image's size and pixels, the params and the tiles, for either way in. */
@@ -451,7 +524,7 @@ static void free_tiled(tiled *t)
 {
     free(t->region), free(t->marks), free(t->regions), free(t->views), free(t->rects);
     free(t->sides), free(t->side_of);
-    free(t->stack), free(t->top), free(t->bottom), free(t->left), free(t->right);
+    free(t->f.stack), free(t->top), free(t->bottom), free(t->left), free(t->right);
     free(t->node_base), free(t->row_above), free(t->row_top), free(t->row_bottom);
     free(t->col_right), free(t->n.parent), free(t->n.strong), free(t->n.seed);
 }
@@ -538,15 +611,16 @@ static edgel_status canny_views_held(edgel_context *ctx, const edgel_canny_param
     t.w = src->width, t.h = src->height, t.cn = src->channels, t.type = src->type;
     edgel_status st = start_tiled(&t, tw, th);
     if (st == EDGEL_OK) {
-        t.regions = malloc(sizeof *t.regions * (size_t)t.tiles_x);
-        t.views = malloc(sizeof *t.views * (size_t)t.tiles_x);
-        t.rects = malloc(sizeof *t.rects * (size_t)t.tiles_x);
-        t.sides = malloc(2 * (size_t)th * (size_t)t.tiles_x);
-        t.side_of = malloc(sizeof *t.side_of * (size_t)t.tiles_x);
+        const size_t n = 2 * (size_t)t.tiles_x; /* two rows of tiles */
+        t.regions = malloc(sizeof *t.regions * n);
+        t.views = malloc(sizeof *t.views * n);
+        t.rects = malloc(sizeof *t.rects * n);
+        t.sides = malloc(2 * (size_t)th * n);
+        t.side_of = malloc(sizeof *t.side_of * n);
         if (!t.regions || !t.views || !t.rects || !t.sides || !t.side_of)
             st = oom();
-        for (int64_t tx = 0; st == EDGEL_OK && tx < t.tiles_x; tx++)
-            t.side_of[tx] = t.sides + 2 * (size_t)th * (size_t)tx;
+        for (size_t i = 0; st == EDGEL_OK && i < n; i++)
+            t.side_of[i] = t.sides + 2 * (size_t)th * i;
     }
     if (st == EDGEL_OK)
         st = run_views(&t);
