@@ -21,6 +21,11 @@ if [ ! -d /usr/include/kissfft ] && [ -d deps/kissfft ]; then
   export LD_LIBRARY_PATH="$(pwd)/deps/kissfft/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
   echo "== using carried KissFFT from deps/"
 fi
+if [ ! -f /usr/include/tiffio.h ] && ! ls /usr/include/*/tiffconf.h >/dev/null 2>&1 && [ -d deps/tiff ]; then
+  cmake_args+=(-DTIFF_INCLUDE_DIR="$(pwd)/deps/tiff/include" -DTIFF_LIBRARY="$(pwd)/deps/tiff/lib/libtiff.so")
+  export LD_LIBRARY_PATH="$(pwd)/deps/tiff/lib:${LD_LIBRARY_PATH:-}"
+  echo "== using carried libtiff from deps/"
+fi
 if ! cmake --preset gpu "${cmake_args[@]}" >"$logs/configure.log" 2>&1; then
   tail -n 30 "$logs/configure.log"; exit 1
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Copies what scripts/gpu-check.sh needs on the GPU machine but may not find there into
 # ignored folders that travel with the device call: the BSDS500 photographs (data-local/) and
-# libpng / libjpeg-turbo / zlib headers and shared libraries from this machine (deps/).
+# libpng / libjpeg-turbo / zlib / libtiff headers and shared libraries from this machine (deps/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p data-local deps/include deps/lib
@@ -16,6 +16,18 @@ done
 ln -sf libpng16.so.16 deps/lib/libpng16.so
 ln -sf libjpeg.so.62 deps/lib/libjpeg.so
 ln -sf libz.so.1 deps/lib/libz.so
+# libtiff (TIFF/BigTIFF streaming): headers, the library and those it needs beyond glibc.
+if [ -f /usr/include/x86_64-linux-gnu/tiffconf.h ] || [ -f /usr/include/tiffconf.h ]; then
+  t=deps/tiff
+  rm -rf "$t"
+  mkdir -p "$t/include" "$t/lib"
+  for h in tiff.h tiffio.h tiffvers.h tiffconf.h; do cp "$(find /usr/include -name "$h" | head -n1)" "$t/include/"; done
+  lib=$(ldconfig -p | awk '$1 == "libtiff.so.6" {print $NF; exit}')
+  cp -L "$lib" "$t/lib/"
+  ln -sf libtiff.so.6 "$t/lib/libtiff.so"
+  ldd "$lib" | awk '/=> \// {print $3}' | grep -vE "libc\.so|libm\.so|libstdc|libgcc|ld-linux" |
+    xargs -I{} cp -L {} "$t/lib/"
+fi
 # KissFFT (the CPU's FFT method): headers and library.
 if [ -d /usr/include/kissfft ]; then
   k=deps/kissfft
