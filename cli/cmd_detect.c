@@ -47,9 +47,9 @@ const char DETECT_HELP[] =
     "                     tiles (edges of the opencv preset), others are refused\n"
     "  --tile WxH         stream through tiles of WxH whatever the size (same bytes; memory:\n"
     "                     a band of rows of one row of tiles); a progress line on stderr\n"
-    "                     for work longer than a second. TIFF and BigTIFF (8-bit; strips or\n"
-    "                     tiles, any compression libtiff reads) always stream; .tif edges\n"
-    "                     are BigTIFF\n"
+    "                     for work longer than a second. TIFF and BigTIFF (strips or tiles,\n"
+    "                     any compression libtiff reads; 8-bit, and for the itk preset\n"
+    "                     16-bit and float gray) always stream; .tif edges are BigTIFF\n"
     "  -q, --quiet        print nothing on success\n"
     "\n"
     "OUT is written whole or not at all (a temporary file renamed over it); it may not be\n"
@@ -96,7 +96,7 @@ int cmd_detect(int argc, char **argv)
     const int itk = opt.params.preset == EDGEL_PRESET_ITK;
     const int float_stage = detect_stage_is_float(&opt);
     edgel_file_format out_format = edgel_io_format_for_path(opt.output);
-    /* TIFF in or out streams through tiles: the opencv preset's edges. */
+    /* TIFF in or out streams through tiles: edges (u8 0/255) of either preset. */
     unsigned char magic[8] = {0};
     FILE *probe_file = fopen(opt.input, "rb");
     const size_t got = probe_file ? fread(magic, 1, sizeof magic, probe_file) : 0;
@@ -104,15 +104,19 @@ int cmd_detect(int argc, char **argv)
         fclose(probe_file);
     const int tiff = out_format == EDGEL_FILE_TIFF ||
                      edgel_io_sniff(magic, got) == EDGEL_FILE_TIFF;
-    if (tiff && (itk || opt.stage != STAGE_EDGES)) {
-        fprintf(stderr, "edgel detect: TIFF files stream through tiles, which compute the edges "
-                        "of the opencv preset\n");
+    if (tiff && opt.stage != STAGE_EDGES) {
+        fprintf(stderr, "edgel detect: TIFF files stream through tiles, which compute edges\n");
         return EXIT_USAGE;
     }
     if (tiff && !opt.tile_w)
         opt.tile_w = opt.tile_h = 1024;
     if (opt.tile_w && out_format == EDGEL_FILE_TIFF)
         out_format = EDGEL_FILE_PNG; /* (the streaming writer takes .tif too) */
+    if (opt.tile_w && out_format == EDGEL_FILE_PFM) {
+        fprintf(stderr, "edgel detect: %s: tiles write edges as .png, .pgm or .tif (0/255)\n",
+                opt.output);
+        return EXIT_USAGE;
+    }
     const int float_out = float_stage || (itk && out_format == EDGEL_FILE_PFM);
     if ((float_stage && out_format != EDGEL_FILE_PFM) || (!float_out && out_format == EDGEL_FILE_PFM) ||
         (out_format != EDGEL_FILE_PNG && out_format != EDGEL_FILE_PNM &&

@@ -195,8 +195,8 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
         return usage(err, errlen, "no output file (-o OUT)");
     if (opt->params.aperture == EDGEL_APERTURE_SCHARR && !opt->params.l2_gradient)
         return usage(err, errlen, "--aperture scharr needs --l2 (as in OpenCV)");
-    if (opt->tile_w && (itk || opt->stage != STAGE_EDGES))
-        return usage(err, errlen, "--tile computes the edges of the opencv preset");
+    if (opt->tile_w && opt->stage != STAGE_EDGES)
+        return usage(err, errlen, "--tile computes edges, not stages");
     if (edgel_canny_params_check(&opt->params) != EDGEL_OK) /* ranges: the library's own */
         return usage(err, errlen, "%s", edgel_last_error());
     return ARGS_OK;

@@ -19,6 +19,8 @@ typedef struct stream {
     edgel_row_reader *reader;
     int64_t w, h;
     int cn, tw, th;
+    edgel_pixel_type type;
+    size_t px;      /* bytes of a pixel */
     uint8_t **rows; /* a ring of `cap` rows holding rows [lo, hi) of the image */
     int cap;
     int64_t lo, hi;
@@ -61,7 +63,8 @@ static edgel_status reopen(stream *s)
     int64_t w, h;
     int cn;
     edgel_status st = edgel_row_reader_open(s->input, &s->reader, &w, &h, &cn);
-    if (st == EDGEL_OK && (w != s->w || h != s->h || cn != s->cn))
+    if (st == EDGEL_OK && (w != s->w || h != s->h || cn != s->cn ||
+                           edgel_row_reader_type(s->reader) != s->type))
         st = edgel_io_fail(EDGEL_ERROR_IO, "%s changed while it was read", s->input);
     s->lo = s->hi = 0;
     return st;
@@ -86,8 +89,8 @@ static edgel_status read_region(void *user, int64_t x, int64_t y, const edgel_im
             s->lo = s->hi;
     }
     for (int r = 0; r < dst->height; r++)
-        memcpy((uint8_t *)dst->data + (size_t)r * dst->pitch, s->rows[(y + r) % s->cap] + x * s->cn,
-               (size_t)dst->width * s->cn);
+        memcpy((uint8_t *)dst->data + (size_t)r * dst->pitch,
+               s->rows[(y + r) % s->cap] + (size_t)x * s->px, (size_t)dst->width * s->px);
     s->reads++;
     report(s, 0);
     return EDGEL_OK;
@@ -117,12 +120,14 @@ int detect_tiled(const detect_options *opt, edgel_context *ctx, int tw, int th)
                 edgel_status_name(st));
         return st == EDGEL_ERROR_UNSUPPORTED ? EXIT_USAGE : EXIT_FAILURE_RUN;
     }
+    s.type = edgel_row_reader_type(s.reader);
+    s.px = (size_t)s.cn * edgel_pixel_size(s.type);
     s.cap = th + 2 * MAX_HALO;
     s.rows = calloc((size_t)s.cap, sizeof *s.rows);
     s.out = malloc((size_t)th * (size_t)s.w);
     int ok = s.rows && s.out;
     for (int i = 0; ok && i < s.cap; i++)
-        ok = (s.rows[i] = malloc((size_t)s.w * s.cn)) != NULL;
+        ok = (s.rows[i] = malloc((size_t)s.w * s.px)) != NULL;
     if (!ok) {
         fprintf(stderr, "edgel detect: out of memory for a band of %d rows of %lld pixels\n",
                 s.cap, (long long)s.w);
@@ -136,13 +141,18 @@ int detect_tiled(const detect_options *opt, edgel_context *ctx, int tw, int th)
     }
     s.total_reads = 2 * ((s.w + tw - 1) / tw) * ((s.h + th - 1) / th);
     s.start = s.last_report = now_s();
-    edgel_tile_io io = {s.w, s.h, s.cn, EDGEL_U8, read_region, write_tile, &s};
+    edgel_tile_io io = {s.w, s.h, s.cn, s.type, read_region, write_tile, &s};
     st = edgel_canny_tiled(ctx, &opt->params, &io, tw, th);
     report(&s, 1);
+    if (st == EDGEL_ERROR_UNSUPPORTED) { /* the preset does not read these pixels */
+        fprintf(stderr, "edgel detect: %s: %s\n", opt->input, edgel_last_error());
+        rc = EXIT_USAGE;
+    }
     if (st != EDGEL_OK) {
         const char *io_msg = edgel_io_last_error();
-        fprintf(stderr, "edgel detect: %s (%s)%s%s\n", edgel_last_error(), edgel_status_name(st),
-                io_msg[0] ? ": " : "", io_msg);
+        if (rc != EXIT_USAGE)
+            fprintf(stderr, "edgel detect: %s (%s)%s%s\n", edgel_last_error(),
+                    edgel_status_name(st), io_msg[0] ? ": " : "", io_msg);
         edgel_row_writer_abort(s.writer);
         s.writer = NULL;
         goto done;

@@ -22,7 +22,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_gradients", "to_gray",
+__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "canny_gradients", "to_gray",
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version"]
 
 VERSION_NUMBER = 200  # 0.2.0, must equal the library's EDGEL_VERSION_NUMBER
@@ -204,8 +204,8 @@ def _int32(value, name: str) -> int:
 def _check_sizes(h: int, w: int, c: int) -> None:
     """Image sizes that fit the C view (the library then checks its own limits)."""
     if max(h, w, c) >= 2**31:
-        raise ValueError(f"image of {h}x{w}x{c} is larger than edgel accepts (65536 a side, "
-                         f"2**30 pixels)")
+        raise ValueError(f"image of {h}x{w}x{c} is larger than edgel accepts (2**20 a side, "
+                         f"2**40 pixels, in tiles)")
 
 
 def _data_pointer(a: np.ndarray) -> int:
@@ -563,28 +563,24 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
 _STATUS_IO = 9
 
 
-def _host_view_array(v: "_Image", channels: int) -> np.ndarray:
+def _host_view_array(v: "_Image", channels: int, dtype=np.uint8) -> np.ndarray:
     """A NumPy array over a host image view of the library (valid during the callback)."""
-    item = v.width * channels
+    dtype = np.dtype(dtype)
+    item = v.width * channels * dtype.itemsize
     buf = (ctypes.c_uint8 * (v.pitch * (v.height - 1) + item)).from_address(v.data)
-    a = np.ndarray((v.height, v.width, channels), np.uint8, buf, 0, (v.pitch, channels, 1))
+    a = np.ndarray((v.height, v.width, channels), dtype, buf, 0,
+                   (v.pitch, channels * dtype.itemsize, dtype.itemsize))
     return a if channels > 1 else a[:, :, 0]
 
 
-def canny_tiled(image, low: float = 50, high: float = 150, aperture: int = 3, l2: bool = False,
-                blur=None, blur_size: int = 0, gray: Optional[str] = None, tile=(1024, 1024),
-                ctx: Optional[Context] = None, out=None):
-    """canny() of an image of any size, in tiles: byte-identical to canny() on the whole
-    image, with memory for a tile and its halo only. `image` is any array that slices
-    (NumPy, numpy.memmap, Zarr, h5py...) of u8, (H, W) or (H, W, C); `out` (optional) an
-    array that takes slice assignment, e.g. a numpy.memmap opened for writing; without it a
-    NumPy array is returned. tile: (height, width) of the tiles.
-    canny() sends numpy.memmap input here by itself."""
+def _tiled(image, p: _CannyParams, tile, ctx: Optional[Context], out):
+    """edgel_canny_tiled with callbacks that slice `image` and assign into `out`."""
     shape = image.shape
     if len(shape) not in (2, 3):
         raise ValueError("image must be 2-D (H, W) or 3-D (H, W, C)")
-    if np.dtype(image.dtype) != np.uint8:
-        raise TypeError(f"canny_tiled needs uint8 input, not {image.dtype}")
+    dtype = np.dtype(image.dtype)
+    if dtype not in _DTYPES:
+        raise TypeError(f"unsupported dtype {dtype}")
     h, w = int(shape[0]), int(shape[1])
     cn = 1 if len(shape) == 2 else int(shape[2])
     if out is None:
@@ -597,7 +593,7 @@ def canny_tiled(image, low: float = 50, high: float = 150, aperture: int = 3, l2
     def read(_user, x, y, view):
         try:
             v = view.contents
-            _host_view_array(v, cn)[...] = np.asarray(image[y:y + v.height, x:x + v.width])
+            _host_view_array(v, cn, dtype)[...] = np.asarray(image[y:y + v.height, x:x + v.width])
             return 0
         except BaseException as e:  # (a status for C; raised again below)
             failure.append(e)
@@ -612,13 +608,46 @@ def canny_tiled(image, low: float = 50, high: float = 150, aperture: int = 3, l2
             failure.append(e)
             return _STATUS_IO
 
-    io = _TileIO(w, h, cn, _U8, _READ_FN(read), _WRITE_FN(write), None)
-    p = _params(low, high, aperture, l2, blur, blur_size, gray)
+    io = _TileIO(w, h, cn, _DTYPES[dtype], _READ_FN(read), _WRITE_FN(write), None)
     status = _lib.edgel_canny_tiled(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(io), tw, th)
     if failure:
         raise failure[0]
     _check(status)
     return out
+
+
+def canny_tiled(image, low: float = 50, high: float = 150, aperture: int = 3, l2: bool = False,
+                blur=None, blur_size: int = 0, gray: Optional[str] = None, tile=(1024, 1024),
+                ctx: Optional[Context] = None, out=None):
+    """canny() of an image of any size, in tiles: byte-identical to canny() on the whole
+    image, with memory for a tile and its halo only. `image` is any array that slices
+    (NumPy, numpy.memmap, Zarr, h5py...) of u8, (H, W) or (H, W, C); `out` (optional) an
+    array that takes slice assignment, e.g. a numpy.memmap opened for writing; without it a
+    NumPy array is returned. tile: (height, width) of the tiles.
+    canny() sends numpy.memmap input here by itself."""
+    if np.dtype(image.dtype) != np.uint8:
+        raise TypeError(f"canny_tiled needs uint8 input, not {image.dtype}")
+    return _tiled(image, _params(low, high, aperture, l2, blur, blur_size, gray), tile, ctx, out)
+
+
+def _itk_params(variance, maximum_error, upper, lower) -> _CannyParams:
+    p = _CannyParams()
+    _lib.edgel_canny_params_default(ctypes.byref(p))
+    p.preset = _PRESET_ITK
+    p.variance, p.maximum_error = float(variance), float(maximum_error)
+    p.low_threshold, p.high_threshold = float(lower), float(upper)
+    return p
+
+
+def canny_itk_tiled(image, variance: float = 0.0, maximum_error: float = 0.01,
+                    upper: float = 0.0, lower: float = 0.0, tile=(1024, 1024),
+                    ctx: Optional[Context] = None, out=None):
+    """canny_itk(..., dtype=uint8) of a 2-D u8, u16 or float32 image of any size, in tiles,
+    byte for byte: as canny_tiled (any array that slices in, `out` any that takes slice
+    assignment). canny_itk sends numpy.memmap input here by itself when dtype is uint8."""
+    if len(image.shape) != 2:
+        raise ValueError("the itk preset takes 2-D (H, W) images")
+    return _tiled(image, _itk_params(variance, maximum_error, upper, lower), tile, ctx, out)
 
 
 def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: float = 0.0,
@@ -634,18 +663,17 @@ def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: 
     GetNonMaximumSuppressionImage) to receive float32 arrays (host arrays only).
     out: an array of `dtype` and shape (H, W) to fill in place and return.
     image may be a CuPy array or a PyTorch CUDA tensor, as for canny().
+    A numpy.memmap image with dtype=uint8 runs in tiles (canny_itk_tiled), with the same bytes.
     """
-    p = _CannyParams()
-    _lib.edgel_canny_params_default(ctypes.byref(p))
-    p.preset = _PRESET_ITK
-    p.variance, p.maximum_error = float(variance), float(maximum_error)
-    p.low_threshold, p.high_threshold = float(lower), float(upper)
+    p = _itk_params(variance, maximum_error, upper, lower)
     dtype = np.dtype(dtype)
     if dtype not in (np.dtype(np.float32), np.dtype(np.uint8)):
         raise TypeError(f"dtype must be float32 or uint8, not {dtype}")
     cuda = _cuda_array(image)
     if cuda is not None:
         return _canny_device(cuda, p, out, ctx, dtype)
+    if isinstance(image, np.memmap) and stages is None and dtype == np.uint8:  # in tiles
+        return canny_itk_tiled(image, variance, maximum_error, upper, lower, ctx=ctx, out=out)
     image = _packed(np.asarray(image))
     edges = _host_out(out, image.shape[:2], dtype)
     st, keep = None, []

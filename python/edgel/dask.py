@@ -4,6 +4,8 @@
     >>> edges = edgel.dask.canny(da.from_zarr("scene.zarr"), 50, 150, blur=1.4)
     >>> edges.to_zarr("edges.zarr")
 
+edgel.dask.canny_itk does the same for the itk preset (edgel.canny_itk's, u8 255/0 edges).
+
 The stages before hysteresis are local: each chunk's classes (none, weak, strong) come from
 the chunk and a halo of its neighbours (dask's overlap, none beyond the image), cropped,
 exactly as the whole image's. Hysteresis is global, and resolved as dask-image's `label`
@@ -27,25 +29,44 @@ import numpy as np
 import dask
 import dask.array as da
 
-from . import _CannyParams, _check, _lib, _params, canny as _canny
+from . import _check, _itk_params, _lib, _params, canny as _canny, canny_itk as _canny_itk
 
-__all__ = ["canny", "halo"]
+__all__ = ["canny", "canny_itk", "halo", "halo_itk"]
 
 
-def halo(low=50, high=150, aperture=3, l2=False, blur=None, blur_size=0, gray=None) -> int:
-    """Pixels a chunk needs from each neighbour for these options (the library's rule)."""
-    p = _params(low, high, aperture, l2, blur, blur_size, gray)
+def _halo_of(p) -> int:
     h = ctypes.c_int32()
     _check(_lib.edgel_canny_tile_halo(ctypes.byref(p), ctypes.byref(h)))
     return int(h.value)
 
 
+def halo(low=50, high=150, aperture=3, l2=False, blur=None, blur_size=0, gray=None) -> int:
+    """Pixels a chunk needs from each neighbour for these options (the library's rule)."""
+    return _halo_of(_params(low, high, aperture, l2, blur, blur_size, gray))
+
+
+def halo_itk(variance=0.0, maximum_error=0.01, upper=0.0, lower=0.0) -> int:
+    """halo() for the itk preset's options."""
+    return _halo_of(_itk_params(variance, maximum_error, upper, lower))
+
+
+def _suppressed(block, options):
+    """The classes (0 none, 128 weak, 255 strong) of a block as a whole image."""
+    block = np.ascontiguousarray(block)
+    stages = {"suppressed": None}
+    if "variance" not in options:
+        _canny(block, stages=stages, **options)
+        return stages["suppressed"]
+    _canny_itk(block, stages=stages, dtype=np.uint8, **options)
+    sup = stages["suppressed"]  # ITK's values, cut by its strict thresholds
+    return np.where(sup > options["upper"], np.uint8(255),
+                    np.where(sup > options["lower"], np.uint8(128), np.uint8(0)))
+
+
 def _classes(block, depth, options, loc, num):
     """The classes of the chunk inside an overlapped block (halo on the sides that have a
     neighbour: trimmed from there only)."""
-    stages = {"suppressed": None}
-    _canny(np.ascontiguousarray(block), stages=stages, **options)
-    sup = stages["suppressed"]
+    sup = _suppressed(block, options)
     top = depth if loc[0] > 0 else 0
     left = depth if loc[1] > 0 else 0
     bottom = sup.shape[0] - (depth if loc[0] < num[0] - 1 else 0)
@@ -136,7 +157,24 @@ def canny(array, low: float = 50, high: float = 150, aperture: int = 3, l2: bool
         raise ValueError("edgel.dask.canny takes u8 arrays of shape (H, W) or (H, W, C)")
     options = dict(low=low, high=high, aperture=aperture, l2=l2, blur=blur, blur_size=blur_size,
                    gray=gray)
-    h = halo(**options)
+    return _run(array, halo(**options), options)
+
+
+def canny_itk(array, variance: float = 0.0, maximum_error: float = 0.01, upper: float = 0.0,
+              lower: float = 0.0):
+    """edgel.canny_itk(..., dtype=uint8) on a dask array of u8, u16 or float32, (H, W), with
+    any chunking: a dask array of the edges (u8 0/255), byte-identical to the whole image's."""
+    if not isinstance(array, da.Array):
+        array = da.from_array(array)
+    if array.ndim != 2 or array.dtype not in (np.uint8, np.uint16, np.float32):
+        raise ValueError("edgel.dask.canny_itk takes u8, u16 or float32 arrays of shape (H, W)")
+    options = dict(variance=float(variance), maximum_error=float(maximum_error),
+                   upper=float(upper), lower=float(lower))
+    return _run(array, halo_itk(**options), options)
+
+
+def _run(array, h, options):
+    """The three passes over `array` with halo `h`; options: edgel.canny's or canny_itk's."""
     # Every chunk at least the halo (dask's overlap takes a halo from the neighbour alone):
     # small chunks are merged with their neighbours, as dask's overlap itself would.
     from dask.array.overlap import ensure_minimum_chunksize

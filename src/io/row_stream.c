@@ -22,6 +22,7 @@ struct edgel_row_reader {
     edgel_file_format format;
     int64_t width, height, next_row;
     int channels;
+    edgel_pixel_type type; /* of the rows: u8, or (TIFF) u16 or f32 gray */
     png_structp png;
     png_infop info;
     char message[200];
@@ -86,17 +87,22 @@ static edgel_status open_tiff(edgel_row_reader *r, const char *path)
     if (w < 1 || h < 1 || w > EDGEL_MAX_TILED_DIMENSION || h > EDGEL_MAX_TILED_DIMENSION)
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: TIFF of %ux%u (1..%d a side)", path, w, h,
                              EDGEL_MAX_TILED_DIMENSION);
-    if (bps != 8 || format != SAMPLEFORMAT_UINT || (spp != 1 && spp != 3 && spp != 4) ||
+    const int u8 = bps == 8 && format == SAMPLEFORMAT_UINT;
+    const int u16 = bps == 16 && format == SAMPLEFORMAT_UINT && spp == 1;
+    const int f32 = bps == 32 && format == SAMPLEFORMAT_IEEEFP && spp == 1;
+    if (!(u8 || u16 || f32) || (spp != 1 && spp != 3 && spp != 4) ||
         (spp > 1 && planar != PLANARCONFIG_CONTIG))
-        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: TIFF of %u-bit samples, %u a pixel%s: "
-                             "edgel streams 8-bit unsigned gray, RGB or RGBA, interleaved", path,
-                             bps, spp, planar != PLANARCONFIG_CONTIG ? " in planes" : "");
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: TIFF of %u-bit samples (format %u), "
+                             "%u a pixel%s: edgel streams 8-bit unsigned gray, RGB or RGBA, "
+                             "interleaved, and 16-bit unsigned or 32-bit float gray", path, bps,
+                             format, spp, planar != PLANARCONFIG_CONTIG ? " in planes" : "");
     r->width = w, r->height = h, r->channels = spp;
+    r->type = u16 ? EDGEL_U16 : f32 ? EDGEL_F32 : EDGEL_U8; /* (libtiff gives host order) */
     r->band_y = -1;
     if (TIFFIsTiled(r->tif)) {
         TIFFGetField(r->tif, TIFFTAG_TILEWIDTH, &r->tile_w);
         TIFFGetField(r->tif, TIFFTAG_TILELENGTH, &r->tile_h);
-        r->band = malloc((size_t)r->tile_h * (size_t)w * spp);
+        r->band = malloc((size_t)r->tile_h * (size_t)w * spp * edgel_pixel_size(r->type));
         r->tile = malloc((size_t)TIFFTileSize(r->tif));
         if (!r->band || !r->tile)
             return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory for a row of "
@@ -113,7 +119,7 @@ static edgel_status tiff_row(edgel_row_reader *r, uint8_t *row)
         return TIFFReadScanline(r->tif, row, (uint32_t)y, 0) < 0
                    ? edgel_io_fail(EDGEL_ERROR_FORMAT, "TIFF: row %lld unreadable", (long long)y)
                    : EDGEL_OK;
-    const size_t px = (size_t)r->channels;
+    const size_t px = (size_t)r->channels * edgel_pixel_size(r->type);
     if (r->band_y < 0 || y >= r->band_y + r->tile_h) {
         r->band_y = y - y % r->tile_h;
         for (uint32_t tx = 0; tx < r->width; tx += r->tile_w) {
@@ -245,6 +251,8 @@ edgel_status edgel_row_reader_open(const char *path, edgel_row_reader **out, int
     *channels = r->channels;
     return EDGEL_OK;
 }
+
+edgel_pixel_type edgel_row_reader_type(const edgel_row_reader *r) { return r->type; }
 
 edgel_status edgel_row_reader_next(edgel_row_reader *r, uint8_t *row)
 {

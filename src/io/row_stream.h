@@ -8,12 +8,15 @@
 extern "C" {
 #endif
 
-/* 8-bit PGM/PPM and non-interlaced PNG (converted as the whole-file reader converts), up to
- * EDGEL_MAX_TILED_DIMENSION a side; rows in order, `width * channels` bytes each. */
+/* 8-bit PGM/PPM and non-interlaced PNG (converted as the whole-file reader converts), and
+ * TIFF/BigTIFF (8-bit gray, RGB, RGBA; 16-bit unsigned or 32-bit float gray) where libtiff
+ * is built in, up to EDGEL_MAX_TILED_DIMENSION a side; rows in order, `width * channels`
+ * samples of edgel_row_reader_type each. */
 typedef struct edgel_row_reader edgel_row_reader;
 edgel_status edgel_row_reader_open(const char *path, edgel_row_reader **out, int64_t *width,
                                    int64_t *height, int *channels);
 edgel_status edgel_row_reader_next(edgel_row_reader *r, uint8_t *row);
+edgel_pixel_type edgel_row_reader_type(const edgel_row_reader *r);
 void edgel_row_reader_close(edgel_row_reader *r);
 
 /* 8-bit gray .png or .pgm, all or nothing: a temporary beside the target until commit, which

@@ -417,7 +417,7 @@ def test_tiled_detect_failures_leave_nothing(edgel_cmd, tmp_path):
         assert r.returncode == 2 and "--tile" in r.stderr, bad
     r = run(edgel_cmd, "detect", pgm, "-o", tmp_path / "e.pfm", "--tile", "64x64",
             "--preset", "itk")
-    assert r.returncode == 2
+    assert r.returncode == 2 and ".png, .pgm or .tif" in r.stderr
 
 
 @pytest.mark.parametrize("layout", ["strips", "deflate", "tiles", "bigtiff-tiles-rgb"])
@@ -445,3 +445,39 @@ def test_tiff_streams_through_tiles(edgel_cmd, tmp_path, layout):
         assert t.is_bigtiff
     r = run(edgel_cmd, "detect", src, "-o", tmp_path / "s.tif", "--stage", "dx")
     assert r.returncode == 2 and "TIFF" in r.stderr
+
+
+@pytest.mark.parametrize("kind", ["u16-strips", "f32-tiles", "u8-pgm"])
+def test_itk_streams_through_tiles(edgel_cmd, tmp_path, kind):
+    """The itk preset through the streaming path: 16-bit and float TIFF, and 8-bit PGM, give
+    edgel.canny_itk's bytes on the whole image; the opencv preset refuses 16-bit rows."""
+    import edgel
+    rng = np.random.default_rng(7)
+    base = rng.integers(0, 256, (30, 40), dtype=np.uint8)
+    smooth = cv2.resize(base, (620, 410), interpolation=cv2.INTER_CUBIC)
+    if kind == "u8-pgm":
+        img, src, opts = smooth, tmp_path / "in.pgm", ["--upper", "9", "--lower", "3"]
+        cv2.imwrite(str(src), img)
+        want = edgel.canny_itk(img, variance=2.0, upper=9, lower=3, dtype=np.uint8)
+    else:
+        tifffile = pytest.importorskip("tifffile")
+        if kind == "u16-strips":
+            img = smooth.astype(np.uint16) * 200 + rng.integers(0, 300, smooth.shape).astype(np.uint16)
+            upper, lower, kw = 1800.0, 600.0, {"rowsperstrip": 33}
+        else:
+            img = smooth.astype(np.float32) * 0.37 + rng.random(smooth.shape, np.float32)
+            upper, lower, kw = 3.5, 1.2, {"tile": (128, 64)}
+        src = tmp_path / "in.tif"
+        tifffile.imwrite(src, img, photometric="minisblack", **kw)
+        opts = ["--upper", str(upper), "--lower", str(lower)]
+        want = edgel.canny_itk(img, variance=2.0, upper=upper, lower=lower, dtype=np.uint8)
+    out = tmp_path / ("e.tif" if kind != "u8-pgm" else "e.pgm")
+    r = run(edgel_cmd, "detect", src, "-o", out, "--preset", "itk", "--variance", "2", *opts,
+            "--tile", "200x150", "-q")
+    assert r.returncode == 0, r.stderr
+    got = (pytest.importorskip("tifffile").imread(out) if kind != "u8-pgm"
+           else cv2.imread(str(out), cv2.IMREAD_UNCHANGED))
+    assert want.sum() > 0 and np.array_equal(got, want)
+    if kind == "u16-strips":
+        r = run(edgel_cmd, "detect", src, "-o", tmp_path / "o.tif", "-q")
+        assert r.returncode == 2 and "u8" in r.stderr and not (tmp_path / "o.tif").exists()

@@ -72,3 +72,49 @@ def test_zarr_to_zarr(tmp_path):
     edges.to_zarr(str(tmp_path / "out.zarr"))
     got = zarr.open_array(str(tmp_path / "out.zarr"), mode="r")[:]
     assert np.array_equal(got, edgel.canny(img, 30, 90, blur=1.2))
+
+
+def itk_image(rng, h, w, dtype):
+    img = photo(rng, h, w, 1).astype(np.float32)
+    if dtype == np.float32:
+        return img * 0.37 + rng.random(img.shape, np.float32)
+    if dtype == np.uint16:
+        return (img * 200 + rng.integers(0, 500, img.shape)).astype(np.uint16)
+    return img.astype(np.uint8)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_itk_any_chunking_equals_whole(seed):
+    rng = np.random.default_rng(100 + seed)
+    for dtype in (np.uint8, np.uint16, np.float32):
+        h, w = (int(v) for v in rng.integers(1, 120, 2))
+        img = itk_image(rng, h, w, dtype)
+        scale = 200.0 if dtype == np.uint16 else 1.0
+        opts = dict(variance=float(rng.integers(0, 9)) / 2, maximum_error=0.01,
+                    upper=scale * float(rng.integers(0, 40)), lower=scale * float(rng.integers(0, 30)))
+        chunks = (random_chunks(rng, h), random_chunks(rng, w))
+        got = edgel.dask.canny_itk(da.from_array(img, chunks=chunks), **opts).compute(
+            scheduler="threads")
+        want = edgel.canny_itk(img, dtype=np.uint8, **opts)
+        assert got.dtype == np.uint8 and np.array_equal(got, want), (h, w, chunks, opts, dtype)
+
+
+def test_itk_on_a_cluster_of_processes():
+    distributed = pytest.importorskip("distributed")
+    rng = np.random.default_rng(13)
+    img = itk_image(rng, 300, 410, np.float32)
+    opts = dict(variance=2.0, upper=12.0, lower=4.0)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        got = client.compute(edgel.dask.canny_itk(da.from_array(img, chunks=(71, 90)),
+                                                  **opts)).result()
+    assert np.array_equal(got, edgel.canny_itk(img, dtype=np.uint8, **opts))
+
+
+def test_itk_refuses_what_it_cannot_take():
+    with pytest.raises(ValueError, match="u8, u16 or float32"):
+        edgel.dask.canny_itk(da.zeros((10, 10, 3), dtype=np.uint8))
+    with pytest.raises(ValueError, match="u8, u16 or float32"):
+        edgel.dask.canny_itk(da.zeros((10, 10), dtype=np.int32))
+    assert edgel.dask.halo_itk(variance=4.0) > edgel.dask.halo_itk()

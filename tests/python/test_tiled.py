@@ -68,3 +68,40 @@ def test_errors_come_back():
     with pytest.raises(edgel.EdgelError) as e:
         edgel.canny_tiled(img, tile=(0, 16))
     assert e.value.status == "EDGEL_ERROR_INVALID_SIZE"
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float32])
+def test_itk_tiled_equals_whole(dtype):
+    rng = np.random.default_rng(40)
+    for _ in range(6):
+        h, w = (int(v) for v in rng.integers(1, 130, 2))
+        img = photo(rng, h, w, 1).astype(dtype)
+        if dtype != np.uint8:
+            img = img * (150 if dtype == np.uint16 else 0.41) + rng.integers(0, 9, img.shape)
+            img = img.astype(dtype)
+        scale = 150.0 if dtype == np.uint16 else 1.0
+        opts = dict(variance=float(rng.integers(0, 9)) / 2,
+                    upper=scale * float(rng.integers(0, 40)), lower=scale * float(rng.integers(0, 30)))
+        tile = (int(rng.integers(1, 60)), int(rng.integers(1, 60)))
+        got = edgel.canny_itk_tiled(img, tile=tile, **opts)
+        assert np.array_equal(got, edgel.canny_itk(img, dtype=np.uint8, **opts)), (h, w, tile, opts)
+
+
+def test_itk_memmap_goes_tiled(tmp_path):
+    img = photo(np.random.default_rng(41), 200, 150, 1)
+    src = np.memmap(tmp_path / "in.raw", np.uint8, "w+", shape=img.shape)
+    src[:] = img
+    got = edgel.canny_itk(src, variance=2.0, upper=10, lower=3, dtype=np.uint8)
+    assert np.array_equal(got, edgel.canny_itk(img, variance=2.0, upper=10, lower=3,
+                                               dtype=np.uint8))
+
+
+def test_past_the_whole_image_limits():
+    """An array wider than 65536 goes through the library's tiled path in edgel.canny,
+    with the bytes of canny_tiled in other tiles."""
+    img = photo(np.random.default_rng(42), 23, 65536 + 700, 1)
+    got = edgel.canny(img, 40, 120, blur=1.4)
+    assert got.sum() > 0
+    assert np.array_equal(got, edgel.canny_tiled(img, 40, 120, blur=1.4, tile=(16, 5000)))
+    with pytest.raises(edgel.EdgelError, match="maximum"):
+        edgel.canny(img, 40, 120, stages={"suppressed": None})
