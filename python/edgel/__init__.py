@@ -402,7 +402,8 @@ def _device_empty_like(a, shape, dtype=np.uint8):
     module = type(a).__module__.split(".")[0]
     if module == "torch":
         import torch
-        tdtype = torch.float32 if np.dtype(dtype) == np.float32 else torch.uint8
+        tdtype = {np.dtype(np.float32): torch.float32, np.dtype(np.int16): torch.int16,
+                  np.dtype(np.int32): torch.int32}.get(np.dtype(dtype), torch.uint8)
         return torch.empty(shape, dtype=tdtype, device=a.device)
     try:  # CuPy's own arrays, and the results for other CUDA arrays (DLPack ones)
         import cupy
@@ -493,10 +494,31 @@ def _run_device(image, out, out_shape, dtype, ctx: Optional[Context], call):
     return out
 
 
-def _canny_device(image, p: _CannyParams, out, ctx: Optional[Context], dtype=np.uint8):
+def _canny_device(image, p: _CannyParams, out, ctx: Optional[Context], dtype=np.uint8,
+                  stages: Optional[dict] = None, shapes: Optional[dict] = None):
+    """edgel_canny on a CUDA array; `stages` (names as keys) receive CUDA arrays of the
+    image's kind, of the (shape, dtype) that `shapes` gives each name."""
+    st, keep = None, []
+    if stages:
+        st = _Stages()
+        for name in stages:
+            if name not in shapes:
+                raise KeyError(f"no stage {name!r} here")
+            stages[name] = _device_empty_like(image, *shapes[name])
+            keep.append(_device_view(stages[name])[0])
+            setattr(st, name, ctypes.pointer(keep[-1]))
     return _run_device(image, out, lambda v: (v.height, v.width), dtype, ctx,
                        lambda h, s, d: _lib.edgel_canny(h, ctypes.byref(p), ctypes.byref(s),
-                                                        ctypes.byref(d), None))
+                                                        ctypes.byref(d),
+                                                        ctypes.byref(st) if st else None))
+
+
+def _canny_shapes(h: int, w: int, cn: int, gray) -> dict:
+    """(shape, dtype) of each stage of the opencv preset."""
+    return {"gray": ((h, w), np.uint8),
+            "smoothed": ((h, w) if gray or cn == 1 else (h, w, cn), np.uint8),
+            "dx": ((h, w), np.int16), "dy": ((h, w), np.int16),
+            "magnitude": ((h, w), np.int32), "suppressed": ((h, w), np.uint8)}
 
 
 def _host_canny(ctx, p: _CannyParams, image: np.ndarray, edges: np.ndarray, st) -> np.ndarray:
@@ -523,7 +545,8 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
     aperture: 3, 5, 7 or -1 (Scharr, needs l2). blur: None, a Gaussian sigma or "5x5".
     gray: None (colour: channel of largest gradient), "rgb" or "bgr" (luma first).
     stages: a dict to receive intermediate arrays (gray, smoothed, dx, dy, magnitude,
-    suppressed) for the names it already contains as keys (host arrays only).
+    suppressed) for the names it already contains as keys (of the image's kind: CUDA arrays
+    for CUDA images).
     out: a uint8 array of shape (H, W) to fill in place and return, instead of a new one.
     A numpy.memmap image (perhaps larger than memory) runs in tiles (canny_tiled), with the
     same bytes; give a writable numpy.memmap as out to keep the result out of memory too.
@@ -533,8 +556,11 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
     """
     cuda = _cuda_array(image)
     if cuda is not None:
+        shape = _cuda_fields(cuda)[0]
         return _canny_device(cuda, _params(low, high, aperture, l2, blur, blur_size, gray),
-                             out, ctx)
+                             out, ctx, stages=stages,
+                             shapes=_canny_shapes(shape[0], shape[1],
+                                                  shape[2] if len(shape) == 3 else 1, gray))
     if isinstance(image, np.memmap) and stages is None:  # may not fit in memory: in tiles
         return canny_tiled(image, low, high, aperture, l2, blur, blur_size, gray, ctx=ctx,
                            out=out)
@@ -547,10 +573,7 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
     keep = []
     if stages is not None:
         st = _Stages()
-        shapes = {"gray": ((h, w), np.uint8),
-                  "smoothed": ((h, w) if gray or cn == 1 else (h, w, cn), np.uint8),
-                  "dx": ((h, w), np.int16), "dy": ((h, w), np.int16),
-                  "magnitude": ((h, w), np.int32), "suppressed": ((h, w), np.uint8)}
+        shapes = _canny_shapes(h, w, cn, gray)
         for name in stages:
             shape, dtype = shapes[name]
             stages[name] = np.empty(shape, dtype)
@@ -660,7 +683,7 @@ def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: 
     gradient magnitude at suppressed maxima (strict, never swapped). The defaults are ITK's.
     dtype: float32 (default) gives ITK's 1/0 output, uint8 gives 255/0.
     stages: a dict with keys among "smoothed" and "suppressed" (ITK's
-    GetNonMaximumSuppressionImage) to receive float32 arrays (host arrays only).
+    GetNonMaximumSuppressionImage) to receive float32 arrays (of the image's kind).
     out: an array of `dtype` and shape (H, W) to fill in place and return.
     image may be a CuPy array or a PyTorch CUDA tensor, as for canny().
     A numpy.memmap image with dtype=uint8 runs in tiles (canny_itk_tiled), with the same bytes.
@@ -671,7 +694,9 @@ def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: 
         raise TypeError(f"dtype must be float32 or uint8, not {dtype}")
     cuda = _cuda_array(image)
     if cuda is not None:
-        return _canny_device(cuda, p, out, ctx, dtype)
+        hw = tuple(_cuda_fields(cuda)[0][:2])
+        return _canny_device(cuda, p, out, ctx, dtype, stages,
+                             {"smoothed": (hw, np.float32), "suppressed": (hw, np.float32)})
     if isinstance(image, np.memmap) and stages is None and dtype == np.uint8:  # in tiles
         return canny_itk_tiled(image, variance, maximum_error, upper, lower, ctx=ctx, out=out)
     image = _packed(np.asarray(image))

@@ -16,7 +16,9 @@ joins labels across chunk faces:
      either side of every chunk border are joined in a union-find on the client;
   3. each chunk again: its pixels are edges where their component holds a strong pixel or
      is joined to one that does.
-It runs wherever dask runs: threads, processes, a dask.distributed cluster of any size.
+It runs wherever dask runs: threads, processes, a dask.distributed cluster of any size, and
+with CuPy chunks on GPU workers (dask-cuda's LocalCUDACluster: one worker a GPU), where the
+chunks' work stays on their GPU and only the side labels come to the client.
 Chunks smaller than the halo are merged (rechunked) to the halo's size first.
 """
 from __future__ import annotations
@@ -50,17 +52,31 @@ def halo_itk(variance=0.0, maximum_error=0.01, upper=0.0, lower=0.0) -> int:
     return _halo_of(_itk_params(variance, maximum_error, upper, lower))
 
 
+def _xp(a):
+    """The array module of a chunk: NumPy, or CuPy for CuPy chunks."""
+    if type(a).__module__.split(".")[0] == "cupy":
+        import cupy
+        return cupy
+    return np
+
+
+def _host(a):
+    return a.get() if _xp(a) is not np else a
+
+
 def _suppressed(block, options):
-    """The classes (0 none, 128 weak, 255 strong) of a block as a whole image."""
-    block = np.ascontiguousarray(block)
+    """The classes (0 none, 128 weak, 255 strong) of a block as a whole image (on the GPU for
+    CuPy blocks)."""
+    xp = _xp(block)
+    block = xp.ascontiguousarray(block)
     stages = {"suppressed": None}
     if "variance" not in options:
         _canny(block, stages=stages, **options)
         return stages["suppressed"]
     _canny_itk(block, stages=stages, dtype=np.uint8, **options)
     sup = stages["suppressed"]  # ITK's values, cut by its strict thresholds
-    return np.where(sup > options["upper"], np.uint8(255),
-                    np.where(sup > options["lower"], np.uint8(128), np.uint8(0)))
+    return xp.where(sup > options["upper"], np.uint8(255),
+                    xp.where(sup > options["lower"], np.uint8(128), np.uint8(0))).astype(np.uint8)
 
 
 def _classes(block, depth, options, loc, num):
@@ -81,11 +97,16 @@ def _labels(classes, stride, loc, num):
     """The chunk's components: local labels (0 off candidates) and, per label, an id unique
     over the array (block number * stride + label), negative where it holds a strong pixel
     (ids[0] = 0)."""
-    from scipy import ndimage
-    local, count = ndimage.label(classes > 0, structure=_EIGHT)
-    strong = np.zeros(count + 1, bool)
+    xp = _xp(classes)
+    if xp is np:
+        from scipy import ndimage
+    else:
+        from cupyx.scipy import ndimage
+    local, count = ndimage.label(classes > 0, structure=xp.asarray(_EIGHT))
+    count = int(count)
+    strong = xp.zeros(count + 1, bool)
     strong[local[classes == 255]] = True
-    ids = np.arange(count + 1, dtype=np.int64) + (loc[0] * num[1] + loc[1]) * stride
+    ids = xp.arange(count + 1, dtype=np.int64) + (loc[0] * num[1] + loc[1]) * stride
     ids[strong] = -ids[strong]
     ids[0] = 0
     return local, ids
@@ -98,8 +119,8 @@ def _chunk_labels(block, depth, options, stride, loc, num):
 def _border_lines(block, depth, options, stride, loc, num):
     """Pass 1 of a chunk: only the ids of its four sides' pixels leave the worker."""
     local, ids = _chunk_labels(block, depth, options, stride, loc, num)
-    return (tuple(loc[:2]), ids[local[0]], ids[local[-1]], ids[local[:, 0]],
-            ids[local[:, -1]])
+    return (tuple(loc[:2]), _host(ids[local[0]]), _host(ids[local[-1]]),
+            _host(ids[local[:, 0]]), _host(ids[local[:, -1]]))
 
 
 def _edges(block, depth, options, stride, joined_strong, block_info=None):
@@ -108,9 +129,10 @@ def _edges(block, depth, options, stride, joined_strong, block_info=None):
     loc = block_info[None]["chunk-location"]
     num = block_info[None]["num-chunks"]
     local, ids = _chunk_labels(block, depth, options, stride, loc, num)
-    edge = (ids < 0) | ((ids > 0) & np.isin(ids, joined_strong))
+    xp = _xp(local)
+    edge = (ids < 0) | ((ids > 0) & xp.isin(ids, xp.asarray(joined_strong)))
     edge[0] = False
-    return np.where(edge, np.uint8(255), np.uint8(0))[local]
+    return xp.where(edge, np.uint8(255), np.uint8(0)).astype(np.uint8)[local]
 
 
 class _Sets:
@@ -205,5 +227,6 @@ def _run(array, h, options):
     joined = [v for v in sets.parent if sets.strong[sets.find(v)]]
     joined_strong = np.array(sorted(joined), np.int64)
     # Pass 2: each chunk again, its edges.
+    meta = _xp(array._meta).empty((0, 0), np.uint8)  # CuPy chunks give CuPy edges
     return da.map_blocks(_edges, grown, h, options, stride, joined_strong, dtype=np.uint8,
-                         chunks=plane, drop_axis=2 if array.ndim == 3 else None)
+                         chunks=plane, drop_axis=2 if array.ndim == 3 else None, meta=meta)

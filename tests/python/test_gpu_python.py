@@ -163,3 +163,43 @@ def test_dlpack_only_arrays(photos):
     f = edgel.filter2d(_DLPackOnly(t), k, method="direct")
     assert isinstance(f, cupy.ndarray) and f.dtype == cupy.uint8
     assert np.array_equal(cupy.asnumpy(f), cv2.filter2D(gray, -1, k))
+
+
+def test_stages_of_cuda_arrays(photos):
+    img = photos[0]
+    want = {"suppressed": None, "dx": None, "magnitude": None}
+    edgel.canny(img, 40, 120, blur=1.4, stages=want)
+    got = {"suppressed": None, "dx": None, "magnitude": None}
+    edges = edgel.canny(cupy.asarray(img), 40, 120, blur=1.4, stages=got)
+    assert np.array_equal(edges.get(), edgel.canny(img, 40, 120, blur=1.4))
+    for name in want:
+        assert type(got[name]) is cupy.ndarray and np.array_equal(got[name].get(), want[name])
+    f = np.ascontiguousarray(img[:, :, 0], np.float32) * 0.3
+    a, b = {"suppressed": None}, {"suppressed": None}
+    edgel.canny_itk(f, variance=2.0, upper=8, lower=3, stages=a)
+    edgel.canny_itk(cupy.asarray(f), variance=2.0, upper=8, lower=3, stages=b)
+    assert np.array_equal(b["suppressed"].get(), a["suppressed"])
+
+
+def test_dask_with_cupy_chunks(photos):
+    """edgel.dask on CuPy chunks: the chunks' work on the GPU, CuPy edges, the whole image's
+    bytes, for both presets; on dask-cuda's LocalCUDACluster where it is installed."""
+    da = pytest.importorskip("dask.array")
+    import edgel.dask
+    img = photos[0]
+    gpu = da.from_array(cupy.asarray(img), chunks=(77, 130, 3), asarray=False)
+    got = edgel.dask.canny(gpu, 40, 120, blur=1.4, gray="rgb").compute(scheduler="threads")
+    assert type(got) is cupy.ndarray
+    assert np.array_equal(got.get(), edgel.canny(img, 40, 120, blur=1.4, gray="rgb"))
+    f = np.ascontiguousarray(img[:, :, 1], np.float32) * 0.41
+    fg = da.from_array(cupy.asarray(f), chunks=(64, 90), asarray=False)
+    got = edgel.dask.canny_itk(fg, variance=2.0, upper=9, lower=3).compute(scheduler="threads")
+    assert np.array_equal(got.get(), edgel.canny_itk(f, variance=2.0, upper=9, lower=3,
+                                                     dtype=np.uint8))
+    dask_cuda = pytest.importorskip("dask_cuda")
+    distributed = pytest.importorskip("distributed")
+    with dask_cuda.LocalCUDACluster(dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        got = client.compute(edgel.dask.canny(gpu, 40, 120, blur=1.4, gray="rgb")).result()
+    assert type(got) is cupy.ndarray
+    assert np.array_equal(got.get(), edgel.canny(img, 40, 120, blur=1.4, gray="rgb"))
