@@ -11,7 +11,7 @@
 #   5. the convolution engine against cuDNN (PyTorch), CuPy and cv2.filter2D
 #   6. the itk preset against ITK itself (deps/itk/bench_itk, built by prepare-device-deps.sh
 #      where ITK is installed): ITK, edgel CPU and GPU timed in one run, edge maps compared
-# Prepare the carried folders first with scripts/prepare-device-deps.sh.
+# Prepare the carried folders (data-local, deps, .whl) first with scripts/prepare-device-deps.sh.
 # EDGEL_GPU_CHECK_QUICK=1: steps 1 to 3, the NPP benchmark and the per-kernel times only.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -54,9 +54,14 @@ done
 
 quick=${EDGEL_GPU_CHECK_QUICK:-0}
 [ "$quick" = 1 ] || {
-log "Python on the GPU (CuPy, PyTorch)"
-EDGEL_BUILD_DIR=build-gpu EDGEL_BSDS500=data-local/bsds500 timeout 300 python3 -m pytest -q \
-  tests/python/test_gpu_python.py >"$OUT/python_gpu.log" 2>&1 || status=1
+log "Python on the GPU (CuPy, PyTorch; Dask with CuPy chunks where .whl/ is carried)"
+site=
+if ls .whl/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/edgel-site .whl/*.whl && site=/tmp/edgel-site
+fi
+PYTHONPATH="python${site:+:$site}" EDGEL_BUILD_DIR=build-gpu EDGEL_BSDS500=data-local/bsds500 \
+  timeout 300 python3 -m pytest -q -rs tests/python/test_gpu_python.py >"$OUT/python_gpu.log" 2>&1 || status=1
 tail -n 3 "$OUT/python_gpu.log"
 
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Copies what scripts/gpu-check.sh needs on the GPU machine but may not find there into
 # ignored folders that travel with the device call: the BSDS500 photographs (data-local/) and
-# libpng / libjpeg-turbo / zlib / libtiff headers and shared libraries from this machine (deps/).
+# libpng / libjpeg-turbo / zlib / libtiff headers and shared libraries from this machine (deps/),
+# and Python wheels (.whl/). Carry data-local, deps and .whl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p data-local deps/include deps/lib
@@ -48,4 +49,13 @@ if [ -f /usr/lib/cmake/ITK-5.2/ITKConfig.cmake ] || ls /usr/lib/cmake/ITK-* >/de
   ldd build-itk/bench/bench_itk | awk '/=> \// {print $3}' |
     grep -E "libITK|libitk|libstdc\+\+|libgomp" | xargs -I{} cp -L {} deps/itk/
 fi
-du -sh data-local deps
+# Dask, distributed and dask-cuda for the CuPy-chunked Dask test (not in the GPU machine's
+# image), as wheels (.whl/, git-ignored through .git/info/exclude); carry .whl too.
+grep -qx "/.whl/" .git/info/exclude 2>/dev/null || echo "/.whl/" >> .git/info/exclude
+rm -rf .whl
+python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
+  --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+  --platform manylinux1_x86_64 --platform any -d .whl dask==2026.7.1 distributed==2026.7.1 \
+  partd locket tblib tornado zict dask-cuda==26.10.0 rapids-dask-dependency==26.10.0 ||
+  echo "no wheels: the GPU check skips the Dask test"
+du -sh data-local deps .whl 2>/dev/null
