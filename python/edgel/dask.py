@@ -5,6 +5,11 @@
     >>> edges.to_zarr("edges.zarr")
 
 edgel.dask.canny_itk does the same for the itk preset (edgel.canny_itk's, u8 255/0 edges).
+OME-Zarr images (NGFF 0.4 and 0.5) come in through from_ome_zarr and edges go out through
+to_ome_zarr, with their scale kept:
+
+    >>> image, scale = edgel.dask.from_ome_zarr("slide.ome.zarr")
+    >>> edgel.dask.to_ome_zarr(edgel.dask.canny(image, blur=1.4), "edges.ome.zarr", scale)
 
 The stages before hysteresis are local: each chunk's classes (none, weak, strong) come from
 the chunk and a halo of its neighbours (dask's overlap, none beyond the image), cropped,
@@ -24,6 +29,7 @@ Chunks smaller than the halo are merged (rechunked) to the halo's size first.
 from __future__ import annotations
 
 import ctypes
+import os
 from typing import Optional
 
 import numpy as np
@@ -33,7 +39,7 @@ import dask.array as da
 
 from . import _check, _itk_params, _lib, _params, canny as _canny, canny_itk as _canny_itk
 
-__all__ = ["canny", "canny_itk", "halo", "halo_itk"]
+__all__ = ["canny", "canny_itk", "halo", "halo_itk", "from_ome_zarr", "to_ome_zarr"]
 
 
 def _halo_of(p) -> int:
@@ -230,3 +236,74 @@ def _run(array, h, options):
     meta = _xp(array._meta).empty((0, 0), np.uint8)  # CuPy chunks give CuPy edges
     return da.map_blocks(_edges, grown, h, options, stride, joined_strong, dtype=np.uint8,
                          chunks=plane, drop_axis=2 if array.ndim == 3 else None, meta=meta)
+
+
+def _multiscales(attrs: dict) -> list:
+    """The multiscales of an OME-Zarr group's attributes (NGFF 0.4: top level; 0.5: "ome")."""
+    ms = attrs.get("ome", {}).get("multiscales") or attrs.get("multiscales")
+    if not ms:
+        raise ValueError("not an OME-Zarr image: no multiscales in the group's attributes")
+    return ms
+
+
+def from_ome_zarr(path: str, level: int = 0):
+    """The image of an OME-Zarr group at `path` (NGFF 0.4 or 0.5; a resolution `level`, 0
+    the full one) as a dask array for canny or canny_itk: (H, W) for the axes y, x, or
+    (H, W, C) with a channel axis, the axes t and z (each of size 1) dropped. Returns the
+    array and its (y, x) scale."""
+    import zarr
+    group = zarr.open_group(path, mode="r")
+    ms = _multiscales(group.attrs.asdict())[0]
+    axes = [a["name"] if isinstance(a, dict) else a for a in ms.get("axes", ["y", "x"])]
+    ds = ms["datasets"][level]
+    array = da.from_zarr(path, component=ds["path"])
+    if array.ndim != len(axes) or not {"y", "x"} <= set(axes) or \
+            set(axes) - {"t", "c", "z", "y", "x"}:
+        raise ValueError(f"OME-Zarr axes {axes} for an array of {array.ndim} dimensions: edgel "
+                         "takes y and x, with c, and t and z of size 1")
+    for name in ("t", "z"):
+        if name in axes:
+            i = axes.index(name)
+            if array.shape[i] != 1:
+                raise ValueError(f"OME-Zarr axis {name} has {array.shape[i]} planes: pick one "
+                                 "and pass the 2-D array to canny")
+            array = array[(slice(None),) * i + (0,)]
+            axes.pop(i)
+    order = [axes.index("y"), axes.index("x")] + ([axes.index("c")] if "c" in axes else [])
+    array = array.transpose(order)
+    scale = [1.0, 1.0]
+    for t in ds.get("coordinateTransformations", []):
+        if t.get("type") == "scale":
+            full = [a["name"] if isinstance(a, dict) else a for a in ms.get("axes", ["y", "x"])]
+            scale = [float(t["scale"][full.index("y")]), float(t["scale"][full.index("x")])]
+    return array, tuple(scale)
+
+
+def to_ome_zarr(edges, path: str, scale=(1.0, 1.0), chunks=None) -> None:
+    """Writes a 2-D dask array of edges to `path` as an OME-Zarr image (NGFF 0.4, Zarr
+    format 2, one resolution, axes y and x with `scale`), computing it chunk by chunk. A
+    failed write leaves no group behind."""
+    import shutil
+    import zarr
+    if edges.ndim != 2:
+        raise ValueError("to_ome_zarr writes 2-D edge maps")
+    if chunks is not None:
+        edges = edges.rechunk(chunks)
+    meta = getattr(edges, "_meta", None)
+    if meta is not None and _xp(meta) is not np:  # CuPy chunks: to the host as they are written
+        edges = edges.map_blocks(_host, meta=np.empty((0, 0), edges.dtype))
+    if os.path.exists(path):
+        raise FileExistsError(f"{path} exists")
+    try:
+        group = zarr.open_group(path, mode="w-", zarr_format=2)
+        group.attrs["multiscales"] = [{
+            "version": "0.4", "name": "edges",
+            "axes": [{"name": "y", "type": "space"}, {"name": "x", "type": "space"}],
+            "datasets": [{"path": "0", "coordinateTransformations": [
+                {"type": "scale", "scale": [float(scale[0]), float(scale[1])]}]}]}]
+        target = group.create_array("0", shape=edges.shape, dtype=edges.dtype,
+                                    chunks=tuple(max(c) for c in edges.chunks))
+        da.store(edges.rechunk(target.chunks), target, lock=False)
+    except BaseException:
+        shutil.rmtree(path, ignore_errors=True)
+        raise

@@ -118,3 +118,43 @@ def test_itk_refuses_what_it_cannot_take():
     with pytest.raises(ValueError, match="u8, u16 or float32"):
         edgel.dask.canny_itk(da.zeros((10, 10), dtype=np.int32))
     assert edgel.dask.halo_itk(variance=4.0) > edgel.dask.halo_itk()
+
+
+@pytest.mark.parametrize("layout", ["yx", "cyx", "tczyx"])
+def test_ome_zarr_to_ome_zarr(tmp_path, layout):
+    """An OME-Zarr image in (NGFF 0.4 axes of any of these layouts), OME-Zarr edges out,
+    the whole image's bytes, with the scale kept; a failed write leaves nothing."""
+    zarr = pytest.importorskip("zarr")
+    rng = np.random.default_rng(14)
+    img = photo(rng, 230, 310, 3 if layout != "yx" else 1)
+    data = img if layout == "yx" else img.transpose(2, 0, 1)
+    data = data[None, :, None] if layout == "tczyx" else data
+    src = tmp_path / "in.ome.zarr"
+    group = zarr.open_group(str(src), mode="w", zarr_format=2)
+    group.create_array("0", shape=data.shape, dtype=np.uint8,
+                       chunks=data.shape[:-2] + (64, 100))[:] = data
+    group.attrs["multiscales"] = [{"version": "0.4", "axes": [
+        {"name": a, "type": "channel" if a == "c" else "time" if a == "t" else "space"}
+        for a in layout], "datasets": [{"path": "0", "coordinateTransformations": [
+            {"type": "scale", "scale": [1.0] * (len(layout) - 2) + [0.5, 0.25]}]}]}]
+    image, scale = edgel.dask.from_ome_zarr(str(src))
+    assert scale == (0.5, 0.25) and image.shape == img.shape
+    opts = dict(low=30, high=90, blur=1.2, gray="rgb" if img.ndim == 3 else None)
+    out = tmp_path / "edges.ome.zarr"
+    edgel.dask.to_ome_zarr(edgel.dask.canny(image, **opts), str(out), scale)
+    back, back_scale = edgel.dask.from_ome_zarr(str(out))
+    assert back_scale == scale
+    assert np.array_equal(back.compute(), edgel.canny(img, **opts))
+    with pytest.raises(FileExistsError):
+        edgel.dask.to_ome_zarr(edgel.dask.canny(image, **opts), str(out), scale)
+    bad = tmp_path / "bad.ome.zarr"
+
+    def explode(block):
+        raise OSError("the disk went away")
+    plane = image[:, :, 0] if image.ndim == 3 else image
+    with pytest.raises(OSError, match="went away"):
+        edgel.dask.to_ome_zarr(plane.map_blocks(explode, dtype=np.uint8), str(bad))
+    assert not bad.exists()
+    zarr.open_group(str(tmp_path / "plain.zarr"), mode="w")
+    with pytest.raises(ValueError, match="not an OME-Zarr"):
+        edgel.dask.from_ome_zarr(str(tmp_path / "plain.zarr"))
