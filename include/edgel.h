@@ -10,7 +10,9 @@
  *  - Images are views: the caller owns the memory. Rows are `pitch` bytes apart, pixels are
  *    packed (channels interleaved) inside a row. x grows right, y grows down.
  *  - Sizes are limited to EDGEL_MAX_DIMENSION per side and EDGEL_MAX_PIXELS in all; larger
- *    views are refused with EDGEL_ERROR_INVALID_SIZE before any arithmetic can overflow.
+ *    views are refused with EDGEL_ERROR_INVALID_SIZE before any arithmetic can overflow,
+ *    except host images in edgel_canny, which run in tiles up to EDGEL_MAX_TILED_DIMENSION
+ *    and EDGEL_MAX_TILED_PIXELS (edgel_canny_tiled_image).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -241,7 +243,9 @@ typedef struct edgel_canny_stages {
  * Canny edges of `src` into `edges` (1 channel, same size). opencv preset: src u8 with 1, 3
  * or 4 channels, edges u8 (255 on edges, 0 elsewhere). itk preset: src u8, u16 or f32 with
  * 1 channel, edges u8 (255/0) or f32 (1/0, ITK's output). `stages` may be NULL. src and
- * edges may not overlap unless they are the same 1-channel view of one type.
+ * edges may not overlap unless they are the same 1-channel view of one type. Host images
+ * past EDGEL_MAX_DIMENSION a side or EDGEL_MAX_PIXELS run in tiles (edgel_canny_tiled_image:
+ * u8 edges apart from src, no stages), with the same bytes.
  */
 EDGEL_API edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
                                    const edgel_image *src, const edgel_image *edges,
