@@ -1,5 +1,6 @@
-/* libFuzzer target, differential: tiled Canny (edgel_canny_tiled) of any decoded image, with
- * either preset and tiles chosen by the input, must give the whole-image call's bytes; a
+/* libFuzzer target, differential: tiled Canny (edgel_canny_tiled from callbacks, and
+ * edgel_canny_tiled_image on views) of any decoded image, with either preset and tiles
+ * chosen by the input, must give the whole-image call's bytes; a
  * difference aborts, so the fuzzer reports it. The last 8 bytes of the input choose the
  * options; the rest is the file. */
 #include "edgel.h"
@@ -40,7 +41,7 @@ static edgel_status tile_write(void *user, int64_t x, int64_t y, const edgel_ima
     return EDGEL_OK;
 }
 
-/* The tiled call must give the whole call's bytes. */
+/* The tiled calls (callbacks, views) must give the whole call's bytes. */
 static void tiled_equals_whole(edgel_context *ctx, const edgel_canny_params *p,
                                const edgel_image *in, const uint8_t *opt)
 {
@@ -52,6 +53,13 @@ static void tiled_equals_whole(edgel_context *ctx, const edgel_canny_params *p,
         edgel_tile_io io = {in->width, in->height, in->channels, in->type, tile_read,
                             tile_write, &m};
         if (edgel_canny_tiled(ctx, p, &io, 4 + opt[4] % 61, 4 + opt[5] % 61) != EDGEL_OK ||
+            memcmp(whole, tiled, n) != 0)
+            abort();
+        /* on views, in other tiles, in one pass */
+        edgel_image t = edgel_image_host(tiled, in->width, in->height, EDGEL_U8, 1);
+        memset(tiled, 7, n);
+        if (edgel_canny_tiled_image(ctx, p, in, &t, 1 + opt[5] % 40, 1 + opt[4] % 40) !=
+                EDGEL_OK ||
             memcmp(whole, tiled, n) != 0)
             abort();
     }
