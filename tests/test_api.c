@@ -112,9 +112,14 @@ static void test_bad_canny_input(edgel_context *ctx)
     bad.pitch = SIZE_MAX / 4; /* rows would wrap the address space */
     CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_INVALID_PITCH, "overflow");
     bad = src;
-    bad.type = EDGEL_F32;
+    bad.type = EDGEL_F32; /* the error names the preset that reads it */
     bad.pitch = W * 4;
-    CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_UNSUPPORTED, "u8");
+    CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_UNSUPPORTED,
+                 "the itk preset reads u8, u16 and f32");
+    bad.type = EDGEL_U16;
+    bad.pitch = W * 2;
+    CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_UNSUPPORTED,
+                 "pixel type u16: the opencv preset reads u8");
     bad = src;
     bad.type = (edgel_pixel_type)42;
     CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_INVALID_ARGUMENT, "type");

@@ -101,8 +101,18 @@ static edgel_status check_canny_call(edgel_context *ctx, const edgel_canny_param
                                      const edgel_canny_stages *stages)
 {
     EDGEL_TRY(edgel_check_canny_params(params, 0));
-    if (params->preset == EDGEL_PRESET_ITK)
+    if (params->preset == EDGEL_PRESET_ITK) {
+        if (src && src->data && (src->channels == 3 || src->channels == 4))
+            return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
+                              "input: %d channels: the itk preset reads 1 (u8, u16 or f32); "
+                              "the opencv preset reads u8 with 1, 3 or 4", (int)src->channels);
         return check_itk_call(ctx, src, edges, stages);
+    }
+    if (src && src->data && (src->type == EDGEL_U16 || src->type == EDGEL_F32))
+        return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
+                          "input: pixel type %s: the opencv preset reads u8 (cv2.Canny has no "
+                          "other form); the itk preset reads u8, u16 and f32 gray",
+                          edgel_type_name(src->type));
     EDGEL_TRY(edgel_check_image(src, "input", EDGEL_U8, EDGEL_CHANNELS_ANY, call_memory(ctx, src)));
     EDGEL_TRY(check_edges(edges, EDGEL_U8, src));
     if (stages) {

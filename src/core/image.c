@@ -26,7 +26,7 @@ edgel_image edgel_image_host(void *data, int32_t width, int32_t height, edgel_pi
     return img;
 }
 
-static const char *type_name(edgel_pixel_type t)
+const char *edgel_type_name(edgel_pixel_type t)
 {
     switch (t) {
     case EDGEL_U8: return "u8";
@@ -64,7 +64,7 @@ edgel_status edgel_check_image(const edgel_image *img, const char *name, edgel_p
                           (int)img->type);
     if (img->type != type)
         return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "%s: pixel type %s, expected %s", name,
-                          type_name(img->type), type_name(type));
+                          edgel_type_name(img->type), edgel_type_name(type));
     if (img->channels < 1 || img->channels > 4 || !(channel_mask & (1u << img->channels)))
         return edgel_fail(img->channels == 1 || img->channels == 3 || img->channels == 4
                               ? EDGEL_ERROR_UNSUPPORTED

@@ -17,6 +17,8 @@ edgel_status edgel_check_same_size(const edgel_image *a, const char *name_a,
                                    const edgel_image *b, const char *name_b);
 /* True when the byte ranges of two host views intersect. */
 bool edgel_images_overlap(const edgel_image *a, const edgel_image *b);
+/* "u8", "u16", ... ("unknown" for others). */
+const char *edgel_type_name(edgel_pixel_type t);
 /* Bytes of one row of pixels (no padding); the view has been checked. */
 size_t edgel_row_bytes(const edgel_image *img);
 

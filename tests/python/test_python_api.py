@@ -149,3 +149,10 @@ def test_one_version():
                            for k in ("MAJOR", "MINOR", "PATCH"))
     assert edgel.VERSION_NUMBER == major * 10000 + minor * 100 + patch
     assert edgel.__version__ == f"{major}.{minor}.{patch}"
+
+
+def test_input_a_preset_cannot_take_names_the_presets_that_can():
+    with pytest.raises(edgel.EdgelError, match="opencv preset reads u8.*itk preset reads u8, u16"):
+        edgel.canny(np.zeros((8, 8), np.uint16))
+    with pytest.raises(edgel.EdgelError, match="3 channels: the itk preset reads 1.*opencv"):
+        edgel.canny_itk(np.zeros((8, 8, 3), np.uint8))
