@@ -24,6 +24,9 @@ const char DETECT_HELP[] =
     "  --high T           upper hysteresis threshold (default 150; itk: 0); opencv swaps\n"
     "                     them if --high is below --low, itk does not\n"
     "  --lower, --upper   the same as --low and --high (ITK's names)\n"
+    "  --auto otsu|median choose --low and --high from the image (after --gray and --blur)\n"
+    "                     and print them: otsu: high = cv2.threshold's Otsu value, low =\n"
+    "                     high / 2; median: 0.67 and 1.33 times the median (whole images)\n"
     "  --aperture A       Sobel aperture 3 (default), 5, 7 or scharr (scharr needs --l2)\n"
     "  --l2               magnitude sqrt(dx^2+dy^2) instead of |dx|+|dy|\n"
     "  --blur SIGMA|5x5   smooth first: Gaussian of SIGMA (= cv2.GaussianBlur, size\n"
@@ -136,7 +139,7 @@ int cmd_detect(int argc, char **argv)
     /* An image larger than --memory (or any, with --tile) streams through tiles, where its
      * format streams (PNG, 8-bit PGM/PPM) and edges of the opencv preset are asked for. */
     int tw = opt.tile_w, th = opt.tile_h;
-    if (!tw && !itk && opt.stage == STAGE_EDGES) {
+    if (!tw && !itk && opt.stage == STAGE_EDGES && !opt.auto_rule) {
         edgel_row_reader *probe;
         int64_t pw, ph;
         int pcn;
@@ -234,6 +237,17 @@ int cmd_detect(int argc, char **argv)
     case STAGE_DY: stages.dy = sv; break;
     case STAGE_MAGNITUDE: stages.magnitude = sv; break;
     case STAGE_SUPPRESSED: stages.suppressed = sv; break;
+    }
+    if (opt.auto_rule) {
+        st = edgel_canny_auto_thresholds(ctx, &opt.params, &in, (edgel_auto_rule)opt.auto_rule,
+                                         &opt.params.low_threshold, &opt.params.high_threshold);
+        if (st != EDGEL_OK) {
+            rc = fail("auto thresholds", st, edgel_last_error());
+            goto done;
+        }
+        if (!opt.quiet)
+            printf("%s: thresholds %g and %g (%s)\n", opt.input, opt.params.low_threshold,
+                   opt.params.high_threshold, opt.auto_rule == EDGEL_AUTO_OTSU ? "otsu" : "median");
     }
     st = edgel_canny(ctx, &opt.params, &in, &edges, opt.stage == STAGE_EDGES ? NULL : &stages);
     if (st != EDGEL_OK) {

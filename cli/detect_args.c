@@ -61,7 +61,7 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                                                  "--gray",     "--backend", "--threads",
                                                  "--stage",    "--preset", "--variance",
                                                  "--maximum-error", "--upper", "--lower",
-                                                 "--memory", "--tile"};
+                                                 "--memory", "--tile", "--auto"};
         size_t known = 0, nv = sizeof with_value / sizeof with_value[0];
         while (known < nv && strcmp(a, with_value[known]))
             known++;
@@ -156,6 +156,14 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                 opt->backend = EDGEL_BACKEND_CUDA;
             else
                 return usage(err, errlen, "--backend is auto, cpu or cuda, not '%s'", v);
+        } else if (!strcmp(a, "--auto")) {
+            if (!strcmp(v, "otsu"))
+                opt->auto_rule = EDGEL_AUTO_OTSU;
+            else if (!strcmp(v, "median"))
+                opt->auto_rule = EDGEL_AUTO_MEDIAN;
+            else
+                return usage(err, errlen, "--auto is otsu or median, not '%s'", v);
+            opencv_only = a;
         } else if (!strcmp(a, "--threads")) {
             if (!cli_parse_int(v, 0, 1024, &opt->threads))
                 return usage(err, errlen, "--threads is 0 (all cores) to 1024, not '%s'", v);
@@ -197,6 +205,8 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
         return usage(err, errlen, "--aperture scharr needs --l2 (as in OpenCV)");
     if (opt->tile_w && opt->stage != STAGE_EDGES)
         return usage(err, errlen, "--tile computes edges, not stages");
+    if (opt->tile_w && opt->auto_rule)
+        return usage(err, errlen, "--auto reads the whole image: not with --tile");
     if (edgel_canny_params_check(&opt->params) != EDGEL_OK) /* ranges: the library's own */
         return usage(err, errlen, "%s", edgel_last_error());
     return ARGS_OK;

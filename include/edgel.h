@@ -262,6 +262,26 @@ EDGEL_API edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_can
                                              const edgel_image *edges,
                                              const edgel_canny_stages *stages);
 
+/* Rules that choose the opencv preset's thresholds from the image (edgel_canny_auto_thresholds). */
+typedef enum edgel_auto_rule {
+    /* high: cv2.threshold(img, 0, 255, THRESH_BINARY + THRESH_OTSU)'s value, low: high / 2 */
+    EDGEL_AUTO_OTSU = 1,
+    /* v = numpy.median(img): low = int(max(0, (1.0 - 0.33) * v)), high = int(min(255,
+     * (1.0 + 0.33) * v)), in doubles (the "auto Canny" recipe) */
+    EDGEL_AUTO_MEDIAN = 2
+} edgel_auto_rule;
+
+/**
+ * The opencv preset's thresholds that `rule` chooses for `src`, computed on the image Canny
+ * reads: after params' gray conversion and blur (so colour input needs params->gray). `src`
+ * is a host view (u8, 1, 3 or 4 channels); params' own thresholds are ignored. Set them in
+ * params and call edgel_canny for the edges of cv2.Canny with those thresholds.
+ */
+EDGEL_API edgel_status edgel_canny_auto_thresholds(edgel_context *ctx,
+                                                   const edgel_canny_params *params,
+                                                   const edgel_image *src, edgel_auto_rule rule,
+                                                   double *low, double *high);
+
 /**
  * Canny of `count` frames of one size, channel count and memory kind: edges[i] of srcs[i].
  * On a CUDA context the frames run together (several per launch) and host frames are

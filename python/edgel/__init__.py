@@ -22,7 +22,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "canny_gradients", "to_gray",
+__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "auto_thresholds", "canny_gradients", "to_gray",
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version"]
 
 VERSION_NUMBER = 200  # 0.2.0, must equal the library's EDGEL_VERSION_NUMBER
@@ -108,6 +108,10 @@ def _load() -> ctypes.CDLL:
     lib.edgel_canny_tiled.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams),
                                       ctypes.POINTER(_TileIO), ctypes.c_int32, ctypes.c_int32]
     lib.edgel_canny_tile_halo.argtypes = [ctypes.POINTER(_CannyParams), ctypes.POINTER(ctypes.c_int32)]
+    lib.edgel_canny_auto_thresholds.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams),
+                                                _IMG_P, ctypes.c_int,
+                                                ctypes.POINTER(ctypes.c_double),
+                                                ctypes.POINTER(ctypes.c_double)]
     lib.edgel_canny_gradients.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams), _IMG_P,
                                           _IMG_P, _IMG_P, ctypes.POINTER(_Stages)]
     lib.edgel_to_gray.argtypes = [ctypes.c_void_p, ctypes.c_int, _IMG_P, _IMG_P]
@@ -537,9 +541,32 @@ def _host_canny(ctx, p: _CannyParams, image: np.ndarray, edges: np.ndarray, st) 
     return edges
 
 
+_AUTO_RULES = {"otsu": 1, "median": 2}
+
+
+def auto_thresholds(image, rule: str = "otsu", blur=None, blur_size: int = 0,
+                    gray: Optional[str] = None, ctx: Optional[Context] = None) -> tuple:
+    """The (low, high) thresholds that `rule` chooses for a u8 host image, computed on the
+    image Canny reads (after `gray` and `blur`, as canny() takes them; colour images need
+    gray): "otsu": high = cv2.threshold(img, 0, 255, THRESH_BINARY + THRESH_OTSU)[0],
+    low = high / 2; "median": with v = numpy.median(img), low = int(max(0, 0.67 * v)),
+    high = int(min(255, 1.33 * v)) (the "auto Canny" recipe)."""
+    if rule not in _AUTO_RULES:
+        raise ValueError(f"rule is one of {sorted(_AUTO_RULES)}, not {rule!r}")
+    image = _packed(np.asarray(image))
+    p = _params(50, 150, 3, False, blur, blur_size, gray)
+    low, high = ctypes.c_double(), ctypes.c_double()
+    v = _view(image)
+    _check(_lib.edgel_canny_auto_thresholds(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(v),
+                                            _AUTO_RULES[rule], ctypes.byref(low),
+                                            ctypes.byref(high)))
+    return low.value, high.value
+
+
 def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
           l2: bool = False, blur=None, blur_size: int = 0, gray: Optional[str] = None,
-          stages: Optional[dict] = None, ctx: Optional[Context] = None, out=None):
+          stages: Optional[dict] = None, ctx: Optional[Context] = None, out=None,
+          auto: Optional[str] = None):
     """Canny edges (u8 0/255) of a u8 image with 1, 3 or 4 channels, = cv2.Canny.
 
     aperture: 3, 5, 7 or -1 (Scharr, needs l2). blur: None, a Gaussian sigma or "5x5".
@@ -553,7 +580,11 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
     image may be a CuPy array or a PyTorch CUDA tensor: the result is then one too (and
     `out` a CUDA array), computed on the array's stream.
     Other CUDA arrays that speak DLPack (JAX, ...) work too; their result is a CuPy array.
+    auto: "otsu" or "median" chooses low and high from the image (auto_thresholds; host
+    arrays) instead of the values given.
     """
+    if auto is not None:
+        low, high = auto_thresholds(image, auto, blur, blur_size, gray, ctx)
     cuda = _cuda_array(image)
     if cuda is not None:
         shape = _cuda_fields(cuda)[0]

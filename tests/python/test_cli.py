@@ -289,3 +289,24 @@ def test_bench_runs(edgel_cmd):
     r = run(edgel_cmd, "bench", "--backend", "tpu")
     assert r.returncode == 2 and "--backend is cpu or cuda" in r.stderr
     assert run(edgel_cmd, "bench", "--sizes", "12").returncode == 2
+
+
+@pytest.mark.parametrize("rule", ["otsu", "median"])
+def test_auto_thresholds_are_printed_and_used(edgel_cmd, tmp_path, rule):
+    src = ROOT / "samples" / "coffee.png"
+    r = run(edgel_cmd, "detect", src, "-o", tmp_path / "e.png", "--auto", rule, "--blur", "1.4")
+    assert r.returncode == 0, r.stderr
+    seen = cv2.GaussianBlur(cv2.cvtColor(rgb(src), cv2.COLOR_RGB2GRAY), (0, 0), 1.4)
+    if rule == "otsu":
+        high = cv2.threshold(seen, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
+        low = high / 2
+    else:
+        v = np.median(seen)
+        low, high = int(max(0, (1.0 - 0.33) * v)), int(min(255, (1.0 + 0.33) * v))
+    assert f"thresholds {low:g} and {high:g} ({rule})" in r.stdout
+    got = cv2.imread(str(tmp_path / "e.png"), cv2.IMREAD_UNCHANGED)
+    assert np.array_equal(got, cv2.Canny(seen, low, high))
+    for bad in (["--auto", "mean"], ["--auto", "otsu", "--tile", "64x64"],
+                ["--auto", "otsu", "--preset", "itk"]):
+        r = run(edgel_cmd, "detect", src, "-o", tmp_path / "f.png", *bad)
+        assert r.returncode == 2 and "--auto" in r.stderr, bad

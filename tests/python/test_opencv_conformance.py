@@ -214,3 +214,39 @@ def test_strided_views_equal_packed(photos):
     assert_same(edgel.canny(window, 50, 150), ref, "pitched view")
     assert_same(edgel.canny(gray[::2, ::3], 50, 150),
                 cv_canny(np.ascontiguousarray(gray[::2, ::3]), 50, 150, 3, 0), "strided copy")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_auto_thresholds_equal_the_rules(seed, photo_files):
+    """auto="otsu" and "median": the thresholds the rules give with cv2 and NumPy on the image
+    after the gray conversion and blur, and cv2.Canny's edges with them."""
+    rng = np.random.default_rng(seed)
+    files = photo_files[seed::4][:6]
+    for path in files:
+        bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        y0, x0 = (int(v) for v in rng.integers(0, 40, 2))
+        img = np.ascontiguousarray(bgr[y0:y0 + int(rng.integers(1, 300)),
+                                       x0:x0 + int(rng.integers(1, 400))])
+        sigma = [None, 1.4, 2.0][int(rng.integers(3))]
+        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        seen = cv2.GaussianBlur(gray, (0, 0), sigma) if sigma else gray
+        otsu = cv2.threshold(seen, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
+        v = np.median(seen)
+        rules = {"otsu": (otsu / 2, otsu),
+                 "median": (int(max(0, (1.0 - 0.33) * v)), int(min(255, (1.0 + 0.33) * v)))}
+        for rule, (low, high) in rules.items():
+            assert edgel.auto_thresholds(img, rule, blur=sigma, gray="bgr") == (low, high)
+            got = edgel.canny(img, auto=rule, blur=sigma, gray="bgr")
+            assert np.array_equal(got, cv2.Canny(seen, low, high)), (path, rule, sigma)
+
+
+def test_auto_thresholds_refuse_what_they_cannot_take():
+    img = np.zeros((20, 20, 3), np.uint8)
+    with pytest.raises(edgel.EdgelError, match="gray conversion"):
+        edgel.auto_thresholds(img, "otsu")
+    with pytest.raises(ValueError, match="rule is one of"):
+        edgel.auto_thresholds(img, "mean", gray="rgb")
+    flat = np.full((9, 9), 77, np.uint8)  # one value: Otsu finds no split, as cv2
+    assert edgel.auto_thresholds(flat, "otsu") == (
+        cv2.threshold(flat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0] / 2,
+        cv2.threshold(flat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
