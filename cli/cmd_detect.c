@@ -24,9 +24,11 @@ const char DETECT_HELP[] =
     "  --high T           upper hysteresis threshold (default 150; itk: 0); opencv swaps\n"
     "                     them if --high is below --low, itk does not\n"
     "  --lower, --upper   the same as --low and --high (ITK's names)\n"
-    "  --auto otsu|median choose --low and --high from the image (after --gray and --blur)\n"
-    "                     and print them: otsu: high = cv2.threshold's Otsu value, low =\n"
-    "                     high / 2; median: 0.67 and 1.33 times the median (whole images)\n"
+    "  --auto RULE        choose --low and --high from the image (after --gray and --blur)\n"
+    "                     and print them (whole images): otsu: high = cv2.threshold's Otsu\n"
+    "                     value, low = high / 2; median: 0.67 and 1.33 times the median;\n"
+    "                     quantiles:LOW,HIGH: those quantiles (0..1) of the gradient\n"
+    "                     magnitude, as scikit-image's use_quantiles\n"
     "  --aperture A       Sobel aperture 3 (default), 5, 7 or scharr (scharr needs --l2)\n"
     "  --l2               magnitude sqrt(dx^2+dy^2) instead of |dx|+|dy|\n"
     "  --blur SIGMA|5x5   smooth first: Gaussian of SIGMA (= cv2.GaussianBlur, size\n"
@@ -247,7 +249,9 @@ int cmd_detect(int argc, char **argv)
         }
         if (!opt.quiet)
             printf("%s: thresholds %g and %g (%s)\n", opt.input, opt.params.low_threshold,
-                   opt.params.high_threshold, opt.auto_rule == EDGEL_AUTO_OTSU ? "otsu" : "median");
+                   opt.params.high_threshold, opt.auto_rule == EDGEL_AUTO_OTSU     ? "otsu"
+                   : opt.auto_rule == EDGEL_AUTO_MEDIAN ? "median"
+                                                        : "quantiles");
     }
     st = edgel_canny(ctx, &opt.params, &in, &edges, opt.stage == STAGE_EDGES ? NULL : &stages);
     if (st != EDGEL_OK) {

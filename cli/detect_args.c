@@ -17,6 +17,24 @@ static args_result usage(char *err, size_t errlen, const char *fmt, ...)
     return ARGS_USAGE;
 }
 
+/* "LOW,HIGH", each in [0, 1], into the thresholds (the quantiles --auto reads). */
+static int quantile_pair(const char *v, edgel_canny_params *p)
+{
+    char low[64];
+    const char *comma = strchr(v, ',');
+    if (!comma || (size_t)(comma - v) >= sizeof low)
+        return 0;
+    memcpy(low, v, (size_t)(comma - v));
+    low[comma - v] = 0;
+    double a, b;
+    if (!cli_parse_double(low, &a) || !cli_parse_double(comma + 1, &b) || !(a >= 0 && a <= 1) ||
+        !(b >= 0 && b <= 1))
+        return 0;
+    p->low_threshold = a;
+    p->high_threshold = b;
+    return 1;
+}
+
 static const struct {
     const char *name;
     detect_stage stage;
@@ -161,8 +179,11 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                 opt->auto_rule = EDGEL_AUTO_OTSU;
             else if (!strcmp(v, "median"))
                 opt->auto_rule = EDGEL_AUTO_MEDIAN;
+            else if (!strncmp(v, "quantiles:", 10) && quantile_pair(v + 10, &opt->params))
+                opt->auto_rule = EDGEL_AUTO_QUANTILES;
             else
-                return usage(err, errlen, "--auto is otsu or median, not '%s'", v);
+                return usage(err, errlen, "--auto is otsu, median or quantiles:LOW,HIGH (each "
+                             "0..1), not '%s'", v);
             opencv_only = a;
         } else if (!strcmp(a, "--threads")) {
             if (!cli_parse_int(v, 0, 1024, &opt->threads))

@@ -268,14 +268,20 @@ typedef enum edgel_auto_rule {
     EDGEL_AUTO_OTSU = 1,
     /* v = numpy.median(img): low = int(max(0, (1.0 - 0.33) * v)), high = int(min(255,
      * (1.0 + 0.33) * v)), in doubles (the "auto Canny" recipe) */
-    EDGEL_AUTO_MEDIAN = 2
+    EDGEL_AUTO_MEDIAN = 2,
+    /* low, high: numpy.percentile(magnitude, 100 * q) (linear) for the quantiles q given as
+     * params' low_threshold and high_threshold (in [0, 1]), over the gradient magnitude the
+     * thresholds compare with (|dx|+|dy|, or sqrt(dx^2+dy^2) with l2_gradient; aperture 7:
+     * 16 times that of OpenCV's gradients / 16), as scikit-image's use_quantiles */
+    EDGEL_AUTO_QUANTILES = 3
 } edgel_auto_rule;
 
 /**
  * The opencv preset's thresholds that `rule` chooses for `src`, computed on the image Canny
- * reads: after params' gray conversion and blur (so colour input needs params->gray). `src`
- * is a host view (u8, 1, 3 or 4 channels); params' own thresholds are ignored. Set them in
- * params and call edgel_canny for the edges of cv2.Canny with those thresholds.
+ * reads: after params' gray conversion and blur (so colour input needs params->gray, except
+ * for quantiles). `src` is a host view (u8, 1, 3 or 4 channels); params' own thresholds are
+ * ignored (quantiles: they are the quantiles). Set the results in params and call edgel_canny
+ * for the edges of cv2.Canny with those thresholds.
  */
 EDGEL_API edgel_status edgel_canny_auto_thresholds(edgel_context *ctx,
                                                    const edgel_canny_params *params,

@@ -541,20 +541,24 @@ def _host_canny(ctx, p: _CannyParams, image: np.ndarray, edges: np.ndarray, st) 
     return edges
 
 
-_AUTO_RULES = {"otsu": 1, "median": 2}
+_AUTO_RULES = {"otsu": 1, "median": 2, "quantiles": 3}
 
 
 def auto_thresholds(image, rule: str = "otsu", blur=None, blur_size: int = 0,
-                    gray: Optional[str] = None, ctx: Optional[Context] = None) -> tuple:
+                    gray: Optional[str] = None, aperture: int = 3, l2: bool = False,
+                    quantiles=(0.1, 0.9), ctx: Optional[Context] = None) -> tuple:
     """The (low, high) thresholds that `rule` chooses for a u8 host image, computed on the
     image Canny reads (after `gray` and `blur`, as canny() takes them; colour images need
-    gray): "otsu": high = cv2.threshold(img, 0, 255, THRESH_BINARY + THRESH_OTSU)[0],
-    low = high / 2; "median": with v = numpy.median(img), low = int(max(0, 0.67 * v)),
-    high = int(min(255, 1.33 * v)) (the "auto Canny" recipe)."""
+    gray, except for quantiles): "otsu": high = cv2.threshold(img, 0, 255, THRESH_BINARY +
+    THRESH_OTSU)[0], low = high / 2; "median": with v = numpy.median(img), low =
+    int(max(0, 0.67 * v)), high = int(min(255, 1.33 * v)) (the "auto Canny" recipe);
+    "quantiles": numpy.percentile of the gradient magnitude (|dx|+|dy|, or sqrt(dx^2+dy^2)
+    with l2; of `aperture`) at 100 * the two `quantiles`, as scikit-image's use_quantiles."""
     if rule not in _AUTO_RULES:
         raise ValueError(f"rule is one of {sorted(_AUTO_RULES)}, not {rule!r}")
     image = _packed(np.asarray(image))
-    p = _params(50, 150, 3, False, blur, blur_size, gray)
+    q = (float(quantiles[0]), float(quantiles[1])) if rule == "quantiles" else (50.0, 150.0)
+    p = _params(q[0], q[1], aperture, l2, blur, blur_size, gray)
     low, high = ctypes.c_double(), ctypes.c_double()
     v = _view(image)
     _check(_lib.edgel_canny_auto_thresholds(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(v),
@@ -581,10 +585,12 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
     `out` a CUDA array), computed on the array's stream.
     Other CUDA arrays that speak DLPack (JAX, ...) work too; their result is a CuPy array.
     auto: "otsu" or "median" chooses low and high from the image (auto_thresholds; host
-    arrays) instead of the values given.
+    arrays) instead of the values given; "quantiles" takes low and high as quantiles of the
+    gradient magnitude in [0, 1] (scikit-image's use_quantiles).
     """
     if auto is not None:
-        low, high = auto_thresholds(image, auto, blur, blur_size, gray, ctx)
+        low, high = auto_thresholds(image, auto, blur, blur_size, gray, aperture, l2,
+                                    (low, high), ctx)
     cuda = _cuda_array(image)
     if cuda is not None:
         shape = _cuda_fields(cuda)[0]

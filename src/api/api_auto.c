@@ -9,6 +9,7 @@
 #include "core/status.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 
 /* cv2.threshold's Otsu value (OpenCV's getThreshVal_Otsu_8u, in its order of operations). */
@@ -53,6 +54,61 @@ static double median(const int64_t h[256], int64_t n)
     return n % 2 ? kth(h, n / 2) : (kth(h, n / 2 - 1) + kth(h, n / 2)) / 2.0;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* numpy.percentile(values, 100 * q) with its linear method, in its order of operations;
+ * `sorted` ascending; with l2, an entry's value is its square root (L2 magnitudes). */
+static double percentile(const int32_t *sorted, size_t n, double q, int l2)
+{
+    const double index = (100.0 * q) / 100.0 * (double)(n - 1);
+    size_t below = (size_t)floor(index), above = below + 1;
+    if (index >= (double)(n - 1))
+        below = above = n - 1;
+    const double t = index - floor(index);
+    const double a = l2 ? sqrt((double)sorted[below]) : sorted[below];
+    const double b = l2 ? sqrt((double)sorted[above]) : sorted[above];
+    const double diff = b - a;
+    return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+}
+
+/* The quantile thresholds (params' thresholds in [0, 1]) of the magnitude stage. */
+static edgel_status quantiles(edgel_context *ctx, const edgel_canny_params *params,
+                              const edgel_image *src, double *low, double *high)
+{
+    const double ql = params->low_threshold, qh = params->high_threshold;
+    if (!(ql >= 0 && ql <= 1 && qh >= 0 && qh <= 1))
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                          "quantiles %g and %g must be in [0, 1]", ql, qh);
+    const int w = src->width, h = src->height;
+    const size_t n = (size_t)w * h;
+    int32_t *mag = malloc(sizeof *mag * n);
+    uint8_t *edges = malloc(n);
+    edgel_status st = mag && edges ? EDGEL_OK
+                                   : edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY,
+                                                "out of memory for a %dx%d image", w, h);
+    if (st == EDGEL_OK) {
+        const edgel_image mv = edgel_image_host(mag, w, h, EDGEL_S32, 1);
+        const edgel_image ev = edgel_image_host(edges, w, h, EDGEL_U8, 1);
+        edgel_canny_stages stages = {0};
+        stages.magnitude = &mv;
+        st = ctx->ops->canny(ctx->state, params, src, &ev, 1, &stages);
+    }
+    if (st == EDGEL_OK) {
+        qsort(mag, n, sizeof *mag, by_value);
+        /* aperture 7: OpenCV's magnitude is of gradients / 16, compared with thresholds / 16 */
+        const double unit = params->aperture == 7 ? 16 : 1;
+        *low = unit * percentile(mag, n, ql, params->l2_gradient);
+        *high = unit * percentile(mag, n, qh, params->l2_gradient);
+    }
+    free(mag);
+    free(edges);
+    return st;
+}
+
 static edgel_status auto_held(edgel_context *ctx, const edgel_canny_params *params,
                               const edgel_image *src, edgel_auto_rule rule, double *low,
                               double *high)
@@ -62,11 +118,13 @@ static edgel_status auto_held(edgel_context *ctx, const edgel_canny_params *para
     EDGEL_TRY(edgel_check_canny_params(params, 0));
     if (params->preset != EDGEL_PRESET_OPENCV)
         return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "automatic thresholds are the opencv preset's");
-    if (rule != EDGEL_AUTO_OTSU && rule != EDGEL_AUTO_MEDIAN)
+    if (rule != EDGEL_AUTO_OTSU && rule != EDGEL_AUTO_MEDIAN && rule != EDGEL_AUTO_QUANTILES)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "unknown automatic threshold rule %d",
                           (int)rule);
     EDGEL_TRY(edgel_check_image(src, "input", EDGEL_U8, (1u << 1) | (1u << 3) | (1u << 4),
                                 EDGEL_MEMORY_HOST));
+    if (rule == EDGEL_AUTO_QUANTILES)
+        return quantiles(ctx, params, src, low, high);
     if (src->channels > 1 && params->gray == EDGEL_GRAY_NONE)
         return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "automatic thresholds of a colour image need "
                           "a gray conversion (params.gray), as cv2.threshold takes one channel");

@@ -310,3 +310,18 @@ def test_auto_thresholds_are_printed_and_used(edgel_cmd, tmp_path, rule):
                 ["--auto", "otsu", "--preset", "itk"]):
         r = run(edgel_cmd, "detect", src, "-o", tmp_path / "f.png", *bad)
         assert r.returncode == 2 and "--auto" in r.stderr, bad
+
+
+def test_auto_quantiles(edgel_cmd, tmp_path):
+    import edgel
+    src = ROOT / "samples" / "coffee.png"
+    gray = cv2.cvtColor(rgb(src), cv2.COLOR_RGB2GRAY)
+    low, high = edgel.auto_thresholds(gray, "quantiles", blur=1.4, quantiles=(0.7, 0.9))
+    r = run(edgel_cmd, "detect", src, "-o", tmp_path / "e.png", "--auto", "quantiles:0.7,0.9",
+            "--blur", "1.4")
+    assert r.returncode == 0 and f"thresholds {low:g} and {high:g} (quantiles)" in r.stdout
+    got = cv2.imread(str(tmp_path / "e.png"), cv2.IMREAD_UNCHANGED)
+    assert np.array_equal(got, cv2.Canny(cv2.GaussianBlur(gray, (0, 0), 1.4), low, high))
+    for bad in ("quantiles:0.7", "quantiles:0.2,1.5", "quantiles:a,b"):
+        r = run(edgel_cmd, "detect", src, "-o", tmp_path / "f.png", "--auto", bad)
+        assert r.returncode == 2 and "quantiles:LOW,HIGH" in r.stderr, bad

@@ -250,3 +250,30 @@ def test_auto_thresholds_refuse_what_they_cannot_take():
     assert edgel.auto_thresholds(flat, "otsu") == (
         cv2.threshold(flat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0] / 2,
         cv2.threshold(flat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
+
+
+@pytest.mark.parametrize("l2,aperture", [(False, 3), (True, 3), (False, 5), (True, 7), (False, 7)])
+def test_quantile_thresholds_equal_numpy_percentile(l2, aperture, photo_files):
+    """auto="quantiles": numpy.percentile of the magnitude cv2.Canny compares (from
+    cv2.Sobel), and cv2.Canny's edges with those thresholds."""
+    rng = np.random.default_rng(aperture + l2)
+    for path in photo_files[:5]:
+        gray = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+        gray = np.ascontiguousarray(gray[:int(rng.integers(2, 260)), :int(rng.integers(2, 300))])
+        seen = cv2.GaussianBlur(gray, (0, 0), 1.2)
+        # OpenCV's Canny: 16-bit Sobel; for aperture 7 scaled by 1/16, and thresholds / 16
+        scale = 1 / 16 if aperture == 7 else 1
+        dx, dy = (cv2.Sobel(seen, cv2.CV_16S, 1 - i, i, ksize=aperture, scale=scale,
+                            borderType=cv2.BORDER_REPLICATE).astype(np.int64) for i in (0, 1))
+        mag = np.sqrt((dx ** 2 + dy ** 2).astype(np.float64)) \
+            if l2 else np.abs(dx) + np.abs(dy)
+        q = (float(rng.uniform(0, 0.6)), float(rng.uniform(0.6, 1)))
+        unit = 16 if aperture == 7 else 1
+        want = tuple(unit * float(v) for v in np.percentile(mag, [100.0 * q[0], 100.0 * q[1]]))
+        got = edgel.auto_thresholds(gray, "quantiles", blur=1.2, aperture=aperture, l2=l2,
+                                    quantiles=q)
+        assert got == want, (path, q, got, want)
+        edges = edgel.canny(gray, q[0], q[1], auto="quantiles", blur=1.2, aperture=aperture,
+                            l2=l2)
+        assert np.array_equal(edges, cv2.Canny(seen, want[0], want[1], apertureSize=aperture,
+                                               L2gradient=l2)), (path, q)
