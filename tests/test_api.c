@@ -382,6 +382,38 @@ static void test_aliased_stages_and_param_checks(edgel_context *ctx)
     CHECK_STATUS(edgel_filter_params_check(&f), EDGEL_ERROR_INVALID_ARGUMENT, "border value");
 }
 
+/* Automatic thresholds: a two-level image's Otsu split and median, and the refusals. */
+static void test_auto_thresholds(edgel_context *ctx)
+{
+    enum { W = 40, H = 30 };
+    static uint8_t px[W * H];
+    for (int i = 0; i < W * H; i++)
+        px[i] = i % W < 10 ? 20 : 200; /* a quarter dark: median 200 */
+    const edgel_image img = edgel_image_host(px, W, H, EDGEL_U8, 1);
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    double low = -1, high = -1;
+    CHECK(edgel_canny_auto_thresholds(ctx, &p, &img, EDGEL_AUTO_OTSU, &low, &high) == EDGEL_OK);
+    CHECK(high == 20 && low == 10); /* Otsu: the last value of the lower class */
+    CHECK(edgel_canny_auto_thresholds(ctx, &p, &img, EDGEL_AUTO_MEDIAN, &low, &high) == EDGEL_OK);
+    CHECK(low == (int)((1.0 - 0.33) * 200) && high == 255);
+    p.low_threshold = 0.5, p.high_threshold = 1.0;
+    CHECK(edgel_canny_auto_thresholds(ctx, &p, &img, EDGEL_AUTO_QUANTILES, &low, &high) ==
+          EDGEL_OK);
+    CHECK(low == 0 && high > 0); /* the flat half has no gradient; the step has */
+    p.high_threshold = 1.5;
+    CHECK_STATUS(edgel_canny_auto_thresholds(ctx, &p, &img, EDGEL_AUTO_QUANTILES, &low, &high),
+                 EDGEL_ERROR_INVALID_ARGUMENT, "[0, 1]");
+    edgel_canny_params_default(&p);
+    CHECK_STATUS(edgel_canny_auto_thresholds(ctx, &p, &img, (edgel_auto_rule)9, &low, &high),
+                 EDGEL_ERROR_INVALID_ARGUMENT, "rule");
+    CHECK_STATUS(edgel_canny_auto_thresholds(ctx, &p, &img, EDGEL_AUTO_OTSU, NULL, &high),
+                 EDGEL_ERROR_NULL_ARGUMENT, "NULL");
+    p.preset = EDGEL_PRESET_ITK;
+    CHECK_STATUS(edgel_canny_auto_thresholds(ctx, &p, &img, EDGEL_AUTO_OTSU, &low, &high),
+                 EDGEL_ERROR_UNSUPPORTED, "opencv preset");
+}
+
 int main(void)
 {
     test_status_and_version();
@@ -394,6 +426,7 @@ int main(void)
     test_step_edge(ctx);
     test_stages(ctx);
     test_aliased_stages_and_param_checks(ctx);
+    test_auto_thresholds(ctx);
     edgel_context_destroy(ctx);
     test_invariance();
     return check_summary("test_api");
