@@ -22,7 +22,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "auto_thresholds", "canny_gradients", "to_gray",
+__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "auto_thresholds", "canny_batch", "canny_gradients", "to_gray",
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version"]
 
 VERSION_NUMBER = 200  # 0.2.0, must equal the library's EDGEL_VERSION_NUMBER
@@ -618,6 +618,97 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
             keep.append(v)
             setattr(st, name, ctypes.pointer(v))
     return _host_canny(ctx, p, image, edges, st)
+
+
+def _batch_call(ctx, p: _CannyParams, srcs: list, dsts: list) -> None:
+    """edgel_canny_batch over views of one size and kind."""
+    n = len(srcs)
+    _check(_lib.edgel_canny_batch(ctx._handle, ctypes.byref(p), (_Image * n)(*srcs),
+                                  (_Image * n)(*dsts), n))
+
+
+def _frame_info(f, i: int) -> tuple:
+    """(is a CUDA array, shape) of frame i of a list, or ValueError naming it."""
+    cuda = _cuda_array(f)
+    shape, dtype = ((tuple(_cuda_fields(cuda)[0]), _cuda_fields(cuda)[1]) if cuda is not None
+                    else (np.shape(f), np.asarray(f).dtype))
+    if dtype != np.uint8 or len(shape) not in (2, 3):
+        raise ValueError(f"frame {i}: {dtype} of shape {shape}; a batch takes u8 frames "
+                         "(H, W) or (H, W, C)")
+    return cuda is not None, shape
+
+
+def _views_of_batch(a, step: int) -> list:
+    """The views of the frames of a CUDA batch array `a` (frame 0's view, moved by `step`)."""
+    v, _ = _device_view(a[0])
+    return [_Image(v.data + i * step, v.width, v.height, v.pitch, v.type, v.channels, v.memory)
+            for i in range(len(a))]
+
+
+def canny_batch(frames, low: float = 50, high: float = 150, aperture: int = 3,
+                l2: bool = False, blur=None, blur_size: int = 0, gray: Optional[str] = None,
+                ctx: Optional[Context] = None):
+    """canny() of many frames in batched calls, with the keywords of canny(): an (N, H, W) or
+    (N, H, W, C) u8 array (NumPy, CuPy or PyTorch CUDA) gives an (N, H, W) array of its kind;
+    a list of frames (of any sizes; one kind and channel count) gives a list. Frames of one
+    size run as one call (on a GPU, several frames a launch); each result equals canny() of
+    its frame."""
+    if isinstance(frames, (list, tuple)):
+        if not frames:
+            raise ValueError("an empty batch")
+        info = [_frame_info(f, i) for i, f in enumerate(frames)]
+        kind0 = (info[0][0], info[0][1][2:])
+        by_size = {}
+        for i, (cuda, shape) in enumerate(info):
+            if (cuda, shape[2:]) != kind0:
+                raise ValueError(f"frame {i}: {'a CUDA' if cuda else 'a host'} frame of shape "
+                                 f"{shape}, frame 0 {'a CUDA' if kind0[0] else 'a host'} one of "
+                                 f"shape {info[0][1]}: one kind and channel count a batch")
+            by_size.setdefault(shape[:2], []).append(i)
+        out = [None] * len(frames)
+        for idx in by_size.values():
+            results = canny_batch(_stack([frames[i] for i in idx]), low, high, aperture, l2,
+                                  blur, blur_size, gray, ctx)
+            for k, i in enumerate(idx):
+                out[i] = results[k]
+        return out
+    p = _params(low, high, aperture, l2, blur, blur_size, gray)
+    cuda = _cuda_array(frames)
+    if cuda is not None:
+        shape, dtype, strides, _, stream = _cuda_fields(cuda)
+        if dtype != np.uint8 or len(shape) not in (3, 4) or not shape[0]:
+            raise ValueError(f"a batch is a non-empty u8 array (N, H, W) or (N, H, W, C), not "
+                             f"{dtype} {tuple(shape)}")
+        if not (_is_cupy(frames) or type(frames).__module__.startswith("torch")):
+            raise TypeError("CUDA batches are CuPy arrays or PyTorch tensors")
+        out = _device_empty_like(cuda, tuple(shape[:3]), np.uint8)
+        step = strides[0] if strides else int(np.prod(shape[1:]))
+        c = _ctx(ctx, "cuda", stream or None)
+        _batch_call(c, p, _views_of_batch(frames, step),
+                    _views_of_batch(out, int(shape[1]) * int(shape[2])))
+        if not stream:
+            _check(_lib.edgel_context_synchronize(c._handle))
+        return out
+    frames = np.ascontiguousarray(frames)
+    if frames.dtype != np.uint8 or frames.ndim not in (3, 4) or not frames.shape[0]:
+        raise ValueError(f"a batch is a non-empty u8 array (N, H, W) or (N, H, W, C), not "
+                         f"{frames.dtype} {frames.shape}")
+    out = np.empty(frames.shape[:3], np.uint8)
+    _batch_call(_ctx(ctx), p, [_view(f) for f in frames], [_view(e, True) for e in out])
+    return out
+
+
+def _stack(group: list):
+    """Frames of one size and kind as one batch array (CuPy for CUDA frames)."""
+    cuda = _cuda_array(group[0])
+    if cuda is None:
+        return np.stack([np.asarray(f) for f in group])
+    module = type(group[0]).__module__.split(".")[0]
+    if module == "torch":
+        import torch
+        return torch.stack(group)
+    import cupy
+    return cupy.stack([cupy.asarray(f) for f in group])
 
 
 _STATUS_IO = 9

@@ -203,3 +203,19 @@ def test_dask_with_cupy_chunks(photos):
         got = client.compute(edgel.dask.canny(gpu, 40, 120, blur=1.4, gray="rgb")).result()
     assert type(got) is cupy.ndarray
     assert np.array_equal(got.get(), edgel.canny(img, 40, 120, blur=1.4, gray="rgb"))
+
+
+def test_batches_of_cuda_arrays(photos):
+    torch = pytest.importorskip("torch")
+    img = photos[0][:120, :160]
+    batch = np.stack([img, img[::-1], img[:, ::-1]])
+    want = [edgel.canny(np.ascontiguousarray(f), 40, 120, gray="rgb") for f in batch]
+    for arr in (cupy.asarray(batch), torch.from_numpy(batch).cuda()):
+        got = edgel.canny_batch(arr, 40, 120, gray="rgb")
+        host = got.get() if isinstance(got, cupy.ndarray) else got.cpu().numpy()
+        assert type(got) is type(arr)
+        assert all(np.array_equal(host[i], want[i]) for i in range(3))
+    mixed = [cupy.asarray(np.ascontiguousarray(img)), cupy.asarray(np.ascontiguousarray(img[:50]))]
+    got = edgel.canny_batch(mixed, 40, 120, gray="rgb")
+    assert np.array_equal(got[1].get(), edgel.canny(np.ascontiguousarray(img[:50]), 40, 120,
+                                                    gray="rgb"))
