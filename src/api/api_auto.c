@@ -54,6 +54,34 @@ static double median(const int64_t h[256], int64_t n)
     return n % 2 ? kth(h, n / 2) : (kth(h, n / 2 - 1) + kth(h, n / 2)) / 2.0;
 }
 
+/* One stage of the backend's pipeline on src into a new buffer (*out, freed by the caller):
+ * the image Canny reads (u8) or, with `magnitude`, the gradient magnitude (s32). */
+static edgel_status run_stage(edgel_context *ctx, const edgel_canny_params *params,
+                              const edgel_image *src, int magnitude, void **out)
+{
+    const int w = src->width, h = src->height;
+    const size_t n = (size_t)w * h;
+    void *stage = malloc(n * (magnitude ? sizeof(int32_t) : 1));
+    uint8_t *edges = malloc(n);
+    edgel_status st = stage && edges ? EDGEL_OK
+                                     : edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY,
+                                                  "out of memory for a %dx%d image", w, h);
+    if (st == EDGEL_OK) {
+        const edgel_image sv = edgel_image_host(stage, w, h, magnitude ? EDGEL_S32 : EDGEL_U8, 1);
+        const edgel_image ev = edgel_image_host(edges, w, h, EDGEL_U8, 1);
+        edgel_canny_stages stages = {0};
+        *(magnitude ? &stages.magnitude : &stages.smoothed) = &sv;
+        st = ctx->ops->canny(ctx->state, params, src, &ev, 1, &stages);
+    }
+    free(edges);
+    if (st != EDGEL_OK) {
+        free(stage);
+        stage = NULL;
+    }
+    *out = stage;
+    return st;
+}
+
 static int by_value(const void *a, const void *b)
 {
     const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -83,30 +111,17 @@ static edgel_status quantiles(edgel_context *ctx, const edgel_canny_params *para
     if (!(ql >= 0 && ql <= 1 && qh >= 0 && qh <= 1))
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
                           "quantiles %g and %g must be in [0, 1]", ql, qh);
-    const int w = src->width, h = src->height;
-    const size_t n = (size_t)w * h;
-    int32_t *mag = malloc(sizeof *mag * n);
-    uint8_t *edges = malloc(n);
-    edgel_status st = mag && edges ? EDGEL_OK
-                                   : edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY,
-                                                "out of memory for a %dx%d image", w, h);
-    if (st == EDGEL_OK) {
-        const edgel_image mv = edgel_image_host(mag, w, h, EDGEL_S32, 1);
-        const edgel_image ev = edgel_image_host(edges, w, h, EDGEL_U8, 1);
-        edgel_canny_stages stages = {0};
-        stages.magnitude = &mv;
-        st = ctx->ops->canny(ctx->state, params, src, &ev, 1, &stages);
-    }
-    if (st == EDGEL_OK) {
-        qsort(mag, n, sizeof *mag, by_value);
-        /* aperture 7: OpenCV's magnitude is of gradients / 16, compared with thresholds / 16 */
-        const double unit = params->aperture == 7 ? 16 : 1;
-        *low = unit * percentile(mag, n, ql, params->l2_gradient);
-        *high = unit * percentile(mag, n, qh, params->l2_gradient);
-    }
+    const size_t n = (size_t)src->width * src->height;
+    void *stage;
+    EDGEL_TRY(run_stage(ctx, params, src, 1, &stage));
+    int32_t *mag = stage;
+    qsort(mag, n, sizeof *mag, by_value);
+    /* aperture 7: OpenCV's magnitude is of gradients / 16, compared with thresholds / 16 */
+    const double unit = params->aperture == 7 ? 16 : 1;
+    *low = unit * percentile(mag, n, ql, params->l2_gradient);
+    *high = unit * percentile(mag, n, qh, params->l2_gradient);
     free(mag);
-    free(edges);
-    return st;
+    return EDGEL_OK;
 }
 
 static edgel_status auto_held(edgel_context *ctx, const edgel_canny_params *params,
@@ -128,35 +143,23 @@ static edgel_status auto_held(edgel_context *ctx, const edgel_canny_params *para
     if (src->channels > 1 && params->gray == EDGEL_GRAY_NONE)
         return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "automatic thresholds of a colour image need "
                           "a gray conversion (params.gray), as cv2.threshold takes one channel");
-    const int w = src->width, h = src->height;
-    const size_t n = (size_t)w * h;
-    uint8_t *smoothed = malloc(n), *edges = malloc(n);
-    edgel_status st = smoothed && edges ? EDGEL_OK
-                                        : edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY,
-                                                     "out of memory for a %dx%d image", w, h);
-    if (st == EDGEL_OK) {
-        const edgel_image sv = edgel_image_host(smoothed, w, h, EDGEL_U8, 1);
-        const edgel_image ev = edgel_image_host(edges, w, h, EDGEL_U8, 1);
-        edgel_canny_stages stages = {0};
-        stages.smoothed = &sv;
-        st = ctx->ops->canny(ctx->state, params, src, &ev, 1, &stages);
+    const size_t n = (size_t)src->width * src->height;
+    void *stage;
+    EDGEL_TRY(run_stage(ctx, params, src, 0, &stage));
+    const uint8_t *smoothed = stage;
+    int64_t hist[256] = {0};
+    for (size_t i = 0; i < n; i++)
+        hist[smoothed[i]]++;
+    free(stage);
+    if (rule == EDGEL_AUTO_OTSU) {
+        *high = otsu(hist, (int64_t)n);
+        *low = *high / 2;
+    } else {
+        const double v = median(hist, (int64_t)n), l = (1.0 - 0.33) * v, u = (1.0 + 0.33) * v;
+        *low = (double)(int)(l > 0 ? l : 0);
+        *high = (double)(int)(u < 255 ? u : 255);
     }
-    if (st == EDGEL_OK) {
-        int64_t hist[256] = {0};
-        for (size_t i = 0; i < n; i++)
-            hist[smoothed[i]]++;
-        if (rule == EDGEL_AUTO_OTSU) {
-            *high = otsu(hist, (int64_t)n);
-            *low = *high / 2;
-        } else {
-            const double v = median(hist, (int64_t)n), l = (1.0 - 0.33) * v, u = (1.0 + 0.33) * v;
-            *low = (double)(int)(l > 0 ? l : 0);
-            *high = (double)(int)(u < 255 ? u : 255);
-        }
-    }
-    free(smoothed);
-    free(edges);
-    return st;
+    return EDGEL_OK;
 }
 
 edgel_status edgel_canny_auto_thresholds(edgel_context *ctx, const edgel_canny_params *params,
