@@ -120,8 +120,9 @@ def test_itk_refuses_what_it_cannot_take():
     assert edgel.dask.halo_itk(variance=4.0) > edgel.dask.halo_itk()
 
 
-@pytest.mark.parametrize("layout", ["yx", "cyx", "tczyx"])
-def test_ome_zarr_to_ome_zarr(tmp_path, layout):
+@pytest.mark.parametrize("layout,ngff", [("yx", "0.4"), ("cyx", "0.4"), ("tczyx", "0.4"),
+                                         ("cyx", "0.5")])
+def test_ome_zarr_to_ome_zarr(tmp_path, layout, ngff):
     """An OME-Zarr image in (NGFF 0.4 axes of any of these layouts), OME-Zarr edges out,
     the whole image's bytes, with the scale kept; a failed write leaves nothing."""
     zarr = pytest.importorskip("zarr")
@@ -130,13 +131,18 @@ def test_ome_zarr_to_ome_zarr(tmp_path, layout):
     data = img if layout == "yx" else img.transpose(2, 0, 1)
     data = data[None, :, None] if layout == "tczyx" else data
     src = tmp_path / "in.ome.zarr"
-    group = zarr.open_group(str(src), mode="w", zarr_format=2)
+    group = zarr.open_group(str(src), mode="w", zarr_format=2 if ngff == "0.4" else 3)
     group.create_array("0", shape=data.shape, dtype=np.uint8,
                        chunks=data.shape[:-2] + (64, 100))[:] = data
-    group.attrs["multiscales"] = [{"version": "0.4", "axes": [
+    multiscales = [{"axes": [
         {"name": a, "type": "channel" if a == "c" else "time" if a == "t" else "space"}
         for a in layout], "datasets": [{"path": "0", "coordinateTransformations": [
             {"type": "scale", "scale": [1.0] * (len(layout) - 2) + [0.5, 0.25]}]}]}]
+    if ngff == "0.4":  # attributes at the top; 0.5: under "ome", in Zarr format 3
+        multiscales[0]["version"] = "0.4"
+        group.attrs["multiscales"] = multiscales
+    else:
+        group.attrs["ome"] = {"version": "0.5", "multiscales": multiscales}
     image, scale = edgel.dask.from_ome_zarr(str(src))
     assert scale == (0.5, 0.25) and image.shape == img.shape
     opts = dict(low=30, high=90, blur=1.2, gray="rgb" if img.ndim == 3 else None)
