@@ -67,7 +67,6 @@ static void tiled_equals_whole(edgel_context *ctx, const edgel_canny_params *p,
     free(tiled);
 }
 
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const uint8_t *opt;

@@ -128,6 +128,14 @@ EDGEL_HD uint8_t edgel_map_to_suppressed(uint8_t map)
                                    : EDGEL_SUPPRESSED_NONE;
 }
 
+/* The inverse: the suppressed stage's byte as a hysteresis map value. */
+EDGEL_HD uint8_t edgel_suppressed_to_map(uint8_t suppressed)
+{
+    return suppressed == EDGEL_SUPPRESSED_STRONG ? EDGEL_MAP_STRONG
+         : suppressed == EDGEL_SUPPRESSED_WEAK   ? EDGEL_MAP_WEAK
+                                                 : EDGEL_MAP_NONE;
+}
+
 /* The 7x7 Sobel sum scaled by 1/16 and rounded half to even (OpenCV's float path). */
 EDGEL_HD int32_t edgel_div16_round_even(int32_t s)
 {

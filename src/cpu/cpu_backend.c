@@ -9,6 +9,7 @@
 #include "core/status.h"
 #include "cpu/cpu.h"
 #include "cpu/cpu_hysteresis.h"
+#include "core/itk_math.h"
 #include "core/opencv_math.h"
 
 #include <stdlib.h>
@@ -157,10 +158,8 @@ static edgel_status cpu_canny_marks(void *state, const edgel_canny_params *param
         stages.suppressed = &sup_view;
         EDGEL_TRY(cpu_canny(s, params, &regions[i], &edges_view, 1, &stages));
         const float lower = (float)params->low_threshold, upper = (float)params->high_threshold;
-        for (size_t k = 0; itk && k < px; k++) /* strict comparisons, no swap, as ITK */
-            classes[k] = sup[k] > upper   ? EDGEL_SUPPRESSED_STRONG
-                       : sup[k] > lower   ? EDGEL_SUPPRESSED_WEAK
-                                          : EDGEL_SUPPRESSED_NONE;
+        for (size_t k = 0; itk && k < px; k++) /* ITK's classes, as its pipeline's */
+            classes[k] = edgel_map_to_suppressed(edgel_itk_class(sup[k], lower, upper));
         const edgel_tile_rect *t = &tiles[i];
         EDGEL_TRY(edgel_cpu_tile_marks(s->threads, &s->ws.map,
                                        classes + (size_t)t->y * rw + (size_t)t->x, (size_t)rw,

@@ -163,9 +163,7 @@ static void marks_stripe(void *arg, int i)
         const uint8_t *c = job->classes + (size_t)y * job->pitch;
         uint8_t *m = edgel_map_row(map, y);
         for (int x = 0; x < w; x++)
-            m[x] = c[x] == EDGEL_SUPPRESSED_STRONG ? EDGEL_MAP_STRONG
-                 : c[x] == EDGEL_SUPPRESSED_WEAK   ? EDGEL_MAP_WEAK
-                                                   : EDGEL_MAP_NONE;
+            m[x] = edgel_suppressed_to_map(c[x]);
         if (job->sides) {
             const int all = y == 0 || y == h - 1;
             for (int x = 0; x < w; x += all ? 1 : (w > 1 ? w - 1 : 1))

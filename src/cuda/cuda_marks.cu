@@ -35,9 +35,7 @@ __global__ static void tile_classes(const uint8_t *src, size_t pitch, bool suppr
         if (x < w) {
             c = src[(size_t)y * pitch + x];
             if (suppressed)
-                c = c == EDGEL_SUPPRESSED_STRONG ? EDGEL_MAP_STRONG
-                  : c == EDGEL_SUPPRESSED_WEAK   ? EDGEL_MAP_WEAK
-                                                 : EDGEL_MAP_NONE;
+                c = edgel_suppressed_to_map(c);
         }
         const bool side = x == 0 || y == 0 || x == w - 1 || y == h - 1;
         a |= (uint32_t)c << (8 * i);
