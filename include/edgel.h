@@ -298,6 +298,27 @@ EDGEL_API edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_p
                                          const edgel_image *srcs, const edgel_image *edges,
                                          int32_t count);
 
+/**
+ * edgel_canny_batch spread over several contexts at once, typically one a GPU of the host
+ * (contexts[i] created with options.device = i): the frames are cut into `ncontexts`
+ * consecutive shares of equal size, and each context runs its share on a thread of its own
+ * (the caller's thread runs the first). Results equal `count` single calls. Frames are host
+ * views (page-locked ones go by DMA): frames in device memory belong to one GPU, so they run
+ * through edgel_canny_batch on that GPU's context. Every context is held for the whole call;
+ * one already in a call on another thread, or one listed twice, is refused before any work.
+ * On a failure the status and message of the first share that failed are returned (the
+ * message names the share's frames and its context) and other shares stop early.
+ */
+#define EDGEL_MAX_BATCH_CONTEXTS 64
+EDGEL_API edgel_status edgel_canny_batch_multi(edgel_context *const *contexts,
+                                               int32_t ncontexts,
+                                               const edgel_canny_params *params,
+                                               const edgel_image *srcs, const edgel_image *edges,
+                                               int32_t count);
+
+/** CUDA devices present (0 in a build without CUDA, or with no driver or device). */
+EDGEL_API edgel_status edgel_cuda_device_count(int32_t *count);
+
 /* ---- images of any size: Canny in tiles ---------------------------------------------------- */
 
 #define EDGEL_MAX_TILED_DIMENSION (1 << 20) /* width and height of a tiled image, each */

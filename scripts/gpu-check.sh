@@ -52,8 +52,14 @@ for tool in initcheck synccheck; do # reads of unwritten device memory; misused 
   tail -n 1 "$OUT/$tool.log"
 done
 
+log "one batch over several contexts: every GPU, and several contexts on one GPU"
+EDGEL_TEST_BACKEND=cuda timeout 120 ./build-gpu/tests/test_batch_multi >"$OUT/batch_multi.log" 2>&1 || status=1
+tail -n 1 "$OUT/batch_multi.log"
+EDGEL_TEST_BACKEND=cuda timeout 180 compute-sanitizer --tool memcheck --error-exitcode 9 \
+  ./build-gpu/tests/test_batch_multi >"$OUT/batch_multi_memcheck.log" 2>&1 || status=1
+tail -n 1 "$OUT/batch_multi_memcheck.log"
+
 quick=${EDGEL_GPU_CHECK_QUICK:-0}
-[ "$quick" = 1 ] || {
 log "Python on the GPU (CuPy, PyTorch; Dask with CuPy chunks where .whl/ is carried)"
 site=
 if ls .whl/*.whl >/dev/null 2>&1; then
@@ -64,7 +70,6 @@ PYTHONPATH="python${site:+:$site}" EDGEL_BUILD_DIR=build-gpu EDGEL_BSDS500=data-
   timeout 300 python3 -m pytest -q -rs tests/python/test_gpu_python.py >"$OUT/python_gpu.log" 2>&1 || status=1
 tail -n 3 "$OUT/python_gpu.log"
 
-}
 log "benchmark"
 timeout 300 ./build-gpu/bench/bench_gpu data-local/bsds500 "${EDGEL_BENCH_RUNS:-100}" >"$OUT/bench_gpu.md" 2>&1 || status=1
 [ "$quick" = 1 ] || {
@@ -94,6 +99,15 @@ else
   echo "deps/itk/bench_itk not carried: no ITK benchmark" >"$OUT/bench_itk.md"
 fi
 }
+log "a batch over every GPU against one GPU"
+timeout 200 ./build-gpu/bench/bench_multi_gpu samples/coffee.png 256 9 >"$OUT/bench_multi_gpu.md" 2>&1 || status=1
+cat "$OUT/bench_multi_gpu.md"
+if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -gt 1 ] && [ -n "$site" ]; then
+  log "edgel.dask.canny on LocalCUDACluster, 1 to every GPU, 40000x40000 Zarr"
+  PYTHONPATH="python:$site" EDGEL_LIBRARY=build-gpu/libedgel.so timeout 400 \
+    python3 bench/bench_dask_gpu.py --side "${EDGEL_DASK_SIDE:-40000}" >"$OUT/bench_dask_gpu.md" 2>&1 || status=1
+  cat "$OUT/bench_dask_gpu.md"
+fi
 log "tiled: 10^10 pixels from page-locked memory through the GPU, and identity with the CPU"
 timeout 300 ./build-gpu/bench/bench_tiled samples/coffee.png "${EDGEL_TILED_SIZE:-100000x100000}" 3 0 \
   check 40000x30000 >"$OUT/bench_tiled.md" 2>&1 || status=1
@@ -104,6 +118,7 @@ timeout 400 python3 bench/bench_huge.py build-gpu/edgel --side "${EDGEL_HUGE_SID
   >"$OUT/bench_huge.md" 2>&1 || status=1
 cat "$OUT/bench_huge.md"
 fi
+if [ "${EDGEL_NCU:-1}" = 1 ]; then # (0: skip the Nsight Compute steps)
 log "per-kernel device time at 1920x1080 (Nsight Compute, one call)"
 timeout 120 ncu --clock-control none --launch-skip 30 --launch-count 3 \
   --metrics gpu__time_duration.sum,dram__bytes.sum ./build-gpu/bench/bench_gpu data-local/bsds500 \
@@ -115,6 +130,7 @@ timeout 150 ncu --clock-control none -k "regex:canny_stream|link_tiles|finish_ti
 awk '/, 64\)x\(/ { name = $0; sub(/^ *(void )?/, "", name); split(name, part, "("); name = part[1]
                    want = !(name in seen); seen[name] = 1 }
      want && /gpu__time_duration/ { print name, $NF, "us"; want = 0 }' "$OUT/ncu_batch.log" | head -n 6
+fi
 cat "$OUT/bench_gpu.md"
 [ "$quick" = 1 ] || {
 cat "$OUT/opencv_cpu.md" "$OUT/bench_itk.md"

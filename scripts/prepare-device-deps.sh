@@ -56,6 +56,7 @@ rm -rf .whl
 python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
   --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
   --platform manylinux1_x86_64 --platform any -d .whl dask==2026.7.1 distributed==2026.7.1 \
-  partd locket tblib tornado zict dask-cuda==26.10.0 rapids-dask-dependency==26.10.0 ||
+  partd locket tblib tornado zict dask-cuda==26.10.0 rapids-dask-dependency==26.10.0 \
+  zarr==3.1.6 numcodecs==0.16.6 donfig==0.8.1.post1 google-crc32c==1.9.0 ||
   echo "no wheels: the GPU check skips the Dask test"
 du -sh data-local deps .whl 2>/dev/null

@@ -22,7 +22,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "auto_thresholds", "canny_batch", "canny_gradients", "to_gray",
+__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "auto_thresholds", "canny_batch", "cuda_device_count", "canny_gradients", "to_gray",
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version"]
 
 VERSION_NUMBER = 200  # 0.2.0, must equal the library's EDGEL_VERSION_NUMBER
@@ -401,6 +401,22 @@ def _device_view(a) -> tuple:
                   1), stream
 
 
+def _device_of(a) -> int:
+    """The CUDA device ordinal of a CUDA array (DLPack's word for it; 0 where it has none)."""
+    try:
+        return int(a.__dlpack_device__()[1])
+    except (AttributeError, TypeError, ValueError, IndexError):
+        return 0
+
+
+def cuda_device_count() -> int:
+    """CUDA devices present (0 without a GPU or a CUDA build): one context a device, as in
+    canny_batch(frames, devices="all")."""
+    n = ctypes.c_int32()
+    _check(_lib.edgel_cuda_device_count(ctypes.byref(n)))
+    return int(n.value)
+
+
 def _device_empty_like(a, shape, dtype=np.uint8):
     """An array of `dtype` of the same kind and device as the CUDA array `a`."""
     module = type(a).__module__.split(".")[0]
@@ -450,15 +466,17 @@ class Context:
 _defaults = threading.local()
 
 
-def _ctx(ctx: Optional[Context], backend: str = "auto", stream=None) -> Context:
+def _ctx(ctx: Optional[Context], backend: str = "auto", stream=None, device: int = 0) -> Context:
     """The context to run on, bound to `stream` (None: the context's own; host calls always
     pass None, so that no call runs on a caller's stream that may since have gone). A binding
-    is a library call, so it is made only when the stream changes."""
+    is a library call, so it is made only when the stream changes. Without ctx, the thread's
+    default context of `backend` on CUDA device `device` (that of the arrays)."""
     if ctx is None:
         mine = _defaults.__dict__
-        ctx = mine.get(backend)
+        key = (backend, device)
+        ctx = mine.get(key)
         if ctx is None:
-            ctx = mine[backend] = Context(backend)
+            ctx = mine[key] = Context(backend, device=device)
     if ctx._stream != stream:
         _check(_lib.edgel_context_set_stream(ctx._handle, stream))
         ctx._stream = stream
@@ -491,7 +509,7 @@ def _run_device(image, out, out_shape, dtype, ctx: Optional[Context], call):
     dst, _ = _device_view(out)
     # The array's stream orders edgel after whoever wrote the input and before whoever reads
     # the output; with no stream named, edgel waits for its own work before returning.
-    c = _ctx(ctx, "cuda", stream or None)
+    c = _ctx(ctx, "cuda", stream or None, _device_of(image))
     _check(call(c._handle, src, dst))
     if not stream:
         _check(_lib.edgel_context_synchronize(c._handle))
@@ -627,6 +645,41 @@ def _batch_call(ctx, p: _CannyParams, srcs: list, dsts: list) -> None:
                                   (_Image * n)(*dsts), n))
 
 
+def _batch_call_multi(contexts: list, p: _CannyParams, srcs: list, dsts: list) -> None:
+    """edgel_canny_batch_multi: host frames of one size, equal shares over `contexts`."""
+    n, k = len(srcs), len(contexts)
+    handles = (ctypes.c_void_p * k)(*[c._handle for c in contexts])
+    _check(_lib.edgel_canny_batch_multi(handles, k, ctypes.byref(p), (_Image * n)(*srcs),
+                                        (_Image * n)(*dsts), n))
+
+
+def _batch_contexts(ctx, devices) -> Optional[list]:
+    """The contexts a host batch is spread over: ctx when it is a list of contexts, one
+    context a device for `devices` ("all" or ordinals), or None for a single context."""
+    if isinstance(ctx, (list, tuple)):
+        if devices is not None:
+            raise ValueError("pass ctx= (a list of contexts) or devices=, not both")
+        if not ctx or not all(isinstance(c, Context) for c in ctx):
+            raise TypeError("ctx must be a Context or a non-empty list of Contexts")
+        return list(ctx)
+    if devices is None:
+        return None
+    if ctx is not None:
+        raise ValueError("pass ctx= or devices=, not both")
+    if isinstance(devices, str):
+        if devices != "all":
+            raise ValueError(f"devices must be 'all' or a list of CUDA device ordinals, not "
+                             f"{devices!r}")
+        devices = range(cuda_device_count())
+        if not devices:
+            raise ValueError("devices='all': no CUDA device is present (or edgel was built "
+                             "without CUDA)")
+    devices = [_int32(d, "device") for d in devices]
+    if not devices or len(set(devices)) != len(devices):
+        raise ValueError(f"devices must be distinct CUDA device ordinals, not {devices}")
+    return [_ctx(None, "cuda", None, d) for d in devices]
+
+
 def _frame_info(f, i: int) -> tuple:
     """(is a CUDA array, shape) of frame i of a list, or ValueError naming it."""
     cuda = _cuda_array(f)
@@ -647,12 +700,16 @@ def _views_of_batch(a, step: int) -> list:
 
 def canny_batch(frames, low: float = 50, high: float = 150, aperture: int = 3,
                 l2: bool = False, blur=None, blur_size: int = 0, gray: Optional[str] = None,
-                ctx: Optional[Context] = None):
+                ctx=None, devices=None):
     """canny() of many frames in batched calls, with the keywords of canny(): an (N, H, W) or
     (N, H, W, C) u8 array (NumPy, CuPy or PyTorch CUDA) gives an (N, H, W) array of its kind;
     a list of frames (of any sizes; one kind and channel count) gives a list. Frames of one
     size run as one call (on a GPU, several frames a launch); each result equals canny() of
-    its frame."""
+    its frame.
+
+    Host frames may be spread over several GPUs: devices="all" (or a list of device ordinals)
+    runs equal shares of the batch at once, one context a device; so does ctx=[Context, ...]
+    with contexts of your own (edgel_canny_batch_multi). CUDA frames run on their own GPU."""
     if isinstance(frames, (list, tuple)):
         if not frames:
             raise ValueError("an empty batch")
@@ -668,7 +725,7 @@ def canny_batch(frames, low: float = 50, high: float = 150, aperture: int = 3,
         out = [None] * len(frames)
         for idx in by_size.values():
             results = canny_batch(_stack([frames[i] for i in idx]), low, high, aperture, l2,
-                                  blur, blur_size, gray, ctx)
+                                  blur, blur_size, gray, ctx, devices)
             for k, i in enumerate(idx):
                 out[i] = results[k]
         return out
@@ -681,9 +738,12 @@ def canny_batch(frames, low: float = 50, high: float = 150, aperture: int = 3,
                              f"{dtype} {tuple(shape)}")
         if not (_is_cupy(frames) or type(frames).__module__.startswith("torch")):
             raise TypeError("CUDA batches are CuPy arrays or PyTorch tensors")
+        if devices is not None or isinstance(ctx, (list, tuple)):
+            raise ValueError("CUDA frames live on one GPU: devices= and lists of contexts "
+                             "take host frames")
         out = _device_empty_like(cuda, tuple(shape[:3]), np.uint8)
         step = strides[0] if strides else int(np.prod(shape[1:]))
-        c = _ctx(ctx, "cuda", stream or None)
+        c = _ctx(ctx, "cuda", stream or None, _device_of(frames))
         _batch_call(c, p, _views_of_batch(frames, step),
                     _views_of_batch(out, int(shape[1]) * int(shape[2])))
         if not stream:
@@ -694,7 +754,12 @@ def canny_batch(frames, low: float = 50, high: float = 150, aperture: int = 3,
         raise ValueError(f"a batch is a non-empty u8 array (N, H, W) or (N, H, W, C), not "
                          f"{frames.dtype} {frames.shape}")
     out = np.empty(frames.shape[:3], np.uint8)
-    _batch_call(_ctx(ctx), p, [_view(f) for f in frames], [_view(e, True) for e in out])
+    srcs, dsts = [_view(f) for f in frames], [_view(e, True) for e in out]
+    contexts = _batch_contexts(ctx, devices)
+    if contexts is None:
+        _batch_call(_ctx(ctx), p, srcs, dsts)
+    else:
+        _batch_call_multi(contexts, p, srcs, dsts)
     return out
 
 

@@ -148,15 +148,18 @@ static edgel_status canny_held(edgel_context *ctx, const edgel_canny_params *par
     return ctx->ops->canny(ctx->state, params, src, edges, 1, stages);
 }
 
-static edgel_status canny_batch_held(edgel_context *ctx, const edgel_canny_params *params,
-                               const edgel_image *srcs, const edgel_image *edges, int32_t count)
+edgel_status edgel_check_canny_batch(edgel_context *ctx, const edgel_canny_params *params,
+                                     const edgel_image *srcs, const edgel_image *edges,
+                                     int32_t count)
 {
     if (!srcs || !edges)
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "srcs or edges is NULL");
     if (count < 1)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "count %d must be at least 1", (int)count);
     for (int32_t i = 0; i < count; i++) {
-        EDGEL_TRY(check_canny_call(ctx, params, &srcs[i], &edges[i], NULL));
+        edgel_status st = check_canny_call(ctx, params, &srcs[i], &edges[i], NULL);
+        if (st != EDGEL_OK)
+            return count > 1 ? edgel_fail_within(st, "frame %d", (int)i) : st;
         if (srcs[i].width != srcs[0].width || srcs[i].height != srcs[0].height ||
             srcs[i].channels != srcs[0].channels || srcs[i].memory != srcs[0].memory ||
             srcs[i].pitch != srcs[0].pitch || edges[i].pitch != edges[0].pitch ||
@@ -172,6 +175,14 @@ static edgel_status canny_batch_held(edgel_context *ctx, const edgel_canny_param
                 return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "frames %d and %d overlap",
                                   (int)j, (int)i);
     }
+    return EDGEL_OK;
+}
+
+static edgel_status canny_batch_held(edgel_context *ctx, const edgel_canny_params *params,
+                                     const edgel_image *srcs, const edgel_image *edges,
+                                     int32_t count)
+{
+    EDGEL_TRY(edgel_check_canny_batch(ctx, params, srcs, edges, count));
     return ctx->ops->canny(ctx->state, params, srcs, edges, count, NULL);
 }
 

@@ -24,7 +24,7 @@ static edgel_status open_backend(edgel_backend backend, const edgel_context_opti
 {
 #ifdef EDGEL_HAVE_CUDA
     if (backend == EDGEL_BACKEND_CUDA ||
-        (backend == EDGEL_BACKEND_AUTO && edgel_cuda_device_count() > o->device)) {
+        (backend == EDGEL_BACKEND_AUTO && edgel_cuda_devices_present() > o->device)) {
         edgel_status st = edgel_cuda_backend_create(o->device, threads, &ctx->state);
         if (st == EDGEL_OK) {
             ctx->ops = edgel_cuda_ops();

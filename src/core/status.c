@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static _Thread_local char last_error[512];
 
@@ -34,6 +35,22 @@ edgel_status edgel_fail(edgel_status status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(last_error, sizeof last_error, fmt, ap);
     va_end(ap);
+    return status;
+}
+
+edgel_status edgel_fail_within(edgel_status status, const char *fmt, ...)
+{
+    char where[160], message[sizeof last_error];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(where, sizeof where, fmt, ap);
+    va_end(ap);
+    snprintf(message, sizeof message, "%s", last_error); /* (it may not be read as it is written) */
+    int k = snprintf(last_error, sizeof last_error, "%s: ", where); /* (where is short) */
+    size_t len = strlen(message), room = sizeof last_error - 1 - (size_t)k;
+    len = len < room ? len : room; /* a long message is cut, never overrun */
+    memcpy(last_error + k, message, len);
+    last_error[(size_t)k + len] = '\0';
     return status;
 }
 

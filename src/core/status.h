@@ -17,6 +17,10 @@ extern "C" {
 /* Records a formatted message for the calling thread and returns `status`. */
 edgel_status edgel_fail(edgel_status status, const char *fmt, ...) EDGEL_PRINTF(2, 3);
 
+/* Puts a formatted place ("frame 3") before the calling thread's message, as "place:
+ * message", and returns `status`. */
+edgel_status edgel_fail_within(edgel_status status, const char *fmt, ...) EDGEL_PRINTF(2, 3);
+
 /* Returns early from the enclosing function when `expr` is not EDGEL_OK. */
 #define EDGEL_TRY(expr)                     \
     do {                                    \

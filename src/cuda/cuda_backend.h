@@ -23,7 +23,7 @@ typedef struct edgel_cuda_state edgel_cuda_state;
 edgel_status edgel_cuda_create(int device, int threads, edgel_cuda_state **out);
 void edgel_cuda_destroy(edgel_cuda_state *state);
 /* Number of CUDA devices (0 when the runtime finds none or fails). */
-int edgel_cuda_device_count(void);
+int edgel_cuda_devices_present(void);
 
 edgel_status edgel_cuda_set_stream(edgel_cuda_state *state, void *stream);
 edgel_status edgel_cuda_synchronize(edgel_cuda_state *state);

@@ -25,7 +25,7 @@ __global__ void luma_kernel(const uint8_t *src, size_t src_pitch, uint8_t *dst, 
 extern "C" edgel_status edgel_cuda_to_gray(edgel_cuda_state *s, edgel_gray order,
                                           const edgel_image *src, const edgel_image *gray)
 {
-    CUDA_TRY(cudaSetDevice(s->device));
+    ON_DEVICE(s->device);
     const dim3 block(256), grid((src->width + 255) / 256, src->height);
     luma_kernel<<<grid, block, 0, s->stream>>>((const uint8_t *)src->data, src->pitch,
                                                (uint8_t *)gray->data, gray->pitch, src->width,
@@ -38,7 +38,7 @@ extern "C" edgel_status edgel_cuda_to_gray(edgel_cuda_state *s, edgel_gray order
 extern "C" edgel_status edgel_cuda_gaussian_blur(edgel_cuda_state *s, const edgel_image *src,
                                                 const edgel_image *dst, int ksize, double sigma)
 {
-    CUDA_TRY(cudaSetDevice(s->device));
+    ON_DEVICE(s->device);
     edgel_filter_plan plan;
     edgel_filter_plan_gaussian(src->width, src->height, src->channels, ksize, sigma, &plan);
     EDGEL_TRY(ensure_workspace(&s->ws, src->width, src->height, 1, src->channels));

@@ -423,6 +423,23 @@ int is_pinned(const void *p)
     return a.type == cudaMemoryTypeHost;
 }
 
+edgel_status check_view_device(const edgel_cuda_state *s, const edgel_image *v, const char *name)
+{
+    if (s->devices < 2 || v->memory != EDGEL_MEMORY_DEVICE)
+        return EDGEL_OK;
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, v->data) != cudaSuccess) {
+        cudaGetLastError();
+        return EDGEL_OK; /* not the runtime's: the kernels will say */
+    }
+    if (a.type == cudaMemoryTypeDevice && a.device != s->device)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                          "the %s are on CUDA device %d but the context is on device %d (create "
+                          "a context on the views' device)",
+                          name, a.device, s->device);
+    return EDGEL_OK;
+}
+
 /* Host stage views: run the stages into device buffers, then copy them down. */
 static edgel_status host_stages(edgel_cuda_state *s, host_slot *slot,
                                 const edgel_canny_stages *stages, device_stages *ds, size_t px,
@@ -551,7 +568,9 @@ extern "C" edgel_status edgel_cuda_canny(edgel_cuda_state *s, const edgel_canny_
                                          const edgel_image *srcs, const edgel_image *edges,
                                          int count, const edgel_canny_stages *stages)
 {
-    CUDA_TRY(cudaSetDevice(s->device));
+    ON_DEVICE(s->device);
+    EDGEL_TRY(check_view_device(s, &srcs[0], "input frames"));
+    EDGEL_TRY(check_view_device(s, &edges[0], "edges"));
     if (srcs[0].memory == EDGEL_MEMORY_DEVICE)
         return canny_device(s, p, srcs, edges, count, stages);
     return canny_host(s, p, srcs, edges, count, stages);
@@ -563,7 +582,9 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
                                                    const edgel_image *edges,
                                                    const edgel_canny_stages *stages)
 {
-    CUDA_TRY(cudaSetDevice(s->device));
+    ON_DEVICE(s->device);
+    EDGEL_TRY(check_view_device(s, dx, "dx"));
+    EDGEL_TRY(check_view_device(s, edges, "edges"));
     const int w = dx->width, h = dx->height, cn = dx->channels;
     const size_t px = (size_t)w * h;
     const int on_host = dx->memory == EDGEL_MEMORY_HOST;

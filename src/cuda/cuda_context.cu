@@ -72,7 +72,7 @@ edgel_status ensure_slot(host_slot *s, size_t in_bytes, size_t out_bytes)
     return EDGEL_OK;
 }
 
-extern "C" int edgel_cuda_device_count(void)
+extern "C" int edgel_cuda_devices_present(void)
 {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) {
@@ -85,17 +85,18 @@ extern "C" int edgel_cuda_device_count(void)
 extern "C" edgel_status edgel_cuda_create(int device, int threads, edgel_cuda_state **out)
 {
     *out = NULL;
-    int n = edgel_cuda_device_count();
+    int n = edgel_cuda_devices_present();
     if (n == 0)
         return edgel_fail(EDGEL_ERROR_BACKEND_UNAVAILABLE, "no CUDA device is present");
     if (device >= n)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "CUDA device %d requested, %d present",
                           device, n);
-    CUDA_TRY(cudaSetDevice(device));
+    ON_DEVICE(device);
     edgel_cuda_state *s = (edgel_cuda_state *)calloc(1, sizeof *s);
     if (!s)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a CUDA context");
     s->device = device;
+    s->devices = n;
     s->threads = threads;
     cudaError_t err = cudaStreamCreateWithFlags(&s->own_stream, cudaStreamNonBlocking);
     for (int i = 0; i < 2 && err == cudaSuccess; i++)
@@ -113,7 +114,7 @@ extern "C" void edgel_cuda_destroy(edgel_cuda_state *s)
 {
     if (!s)
         return;
-    cudaSetDevice(s->device);
+    device_scope on(s->device);
     cudaStreamSynchronize(s->stream);
     free_workspace(&s->ws);
     for (int i = 0; i < 2; i++) {
@@ -148,7 +149,7 @@ extern "C" edgel_status edgel_cuda_set_stream(edgel_cuda_state *s, void *stream)
 
 extern "C" edgel_status edgel_cuda_synchronize(edgel_cuda_state *s)
 {
-    CUDA_TRY(cudaSetDevice(s->device));
+    ON_DEVICE(s->device);
     CUDA_TRY(cudaStreamSynchronize(s->stream));
     for (int i = 0; i < 2; i++)
         CUDA_TRY(cudaStreamSynchronize(s->slots[i].stream));
@@ -169,7 +170,7 @@ size_t edgel_cuda_frames_per_launch(size_t pixels, int channels)
 extern "C" edgel_status edgel_cuda_reserve(edgel_cuda_state *s, int width, int height,
                                            int channels, int batch)
 {
-    CUDA_TRY(cudaSetDevice(s->device));
+    ON_DEVICE(s->device);
     const size_t px = (size_t)width * height;
     size_t frames = edgel_cuda_frames_per_launch(px, channels);
     if ((size_t)batch < frames)

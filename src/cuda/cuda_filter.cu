@@ -355,7 +355,7 @@ static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStr
 extern "C" edgel_status edgel_cuda_filter(edgel_cuda_state *s, const edgel_filter_plan *p,
                                           const edgel_image *src, const edgel_image *dst)
 {
-    CUDA_TRY(cudaSetDevice(s->device));
+    ON_DEVICE(s->device);
     const int on_host = src->memory == EDGEL_MEMORY_HOST;
     cudaStream_t stream = on_host ? s->slots[0].stream : s->stream;
     host_slot *slot = &s->slots[0];

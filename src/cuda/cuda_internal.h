@@ -17,6 +17,31 @@
             return edgel_fail(EDGEL_ERROR_DEVICE, "%s: %s", #call, cudaGetErrorString(err_)); \
     } while (0)
 
+/* Makes a context's device current for one call and gives the calling thread its own device
+ * back afterwards: a call never leaves its caller (CuPy, PyTorch, another context) on another
+ * device than it found. */
+struct device_scope {
+    int previous, changed;
+    cudaError_t err;
+    explicit device_scope(int device)
+    {
+        if (cudaGetDevice(&previous) != cudaSuccess)
+            previous = device;
+        changed = previous != device;
+        err = changed ? cudaSetDevice(device) : cudaSuccess;
+    }
+    ~device_scope()
+    {
+        if (changed && err == cudaSuccess)
+            cudaSetDevice(previous);
+    }
+    device_scope(const device_scope &) = delete;
+    device_scope &operator=(const device_scope &) = delete;
+};
+#define ON_DEVICE(device)                   \
+    device_scope device_scope_(device);     \
+    CUDA_TRY(device_scope_.err)
+
 #define EDGEL_CUDA_MAX_FRAMES 64
 #define EDGEL_TILE 32 /* tile side of the tile kernels and of the hysteresis */
 
@@ -105,6 +130,7 @@ struct marks_buffers {
 
 struct edgel_cuda_state {
     int device;
+    int devices; /* CUDA devices present: past one, device views are checked for their device */
     int threads; /* CPU threads for staging copies */
     cudaStream_t own_stream, stream;
     workspace ws; /* for device images, on `stream` */
@@ -126,6 +152,9 @@ edgel_status ensure_workspace(workspace *ws, int w, int h, size_t frames, int ch
 edgel_status ensure_slot(host_slot *s, size_t in_bytes, size_t out_bytes);
 /* True for page-locked host memory (copied by DMA without staging). */
 int is_pinned(const void *p);
+/* EDGEL_OK when the device view `v` (named `name`) lives on the context's device; checked
+ * only on hosts of several devices, where a view of another GPU would fault there. */
+edgel_status check_view_device(const edgel_cuda_state *s, const edgel_image *v, const char *name);
 
 /* Hysteresis of one frame of classes (EDGEL_MAP_* bytes) into u8 edges (255/0). */
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,

@@ -142,7 +142,9 @@ extern "C" edgel_status edgel_cuda_canny_itk(edgel_cuda_state *s, const edgel_ca
                                              const edgel_image *src, const edgel_image *edges,
                                              const edgel_canny_stages *stages)
 {
-    CUDA_TRY(cudaSetDevice(s->device));
+    ON_DEVICE(s->device);
+    EDGEL_TRY(check_view_device(s, src, "input"));
+    EDGEL_TRY(check_view_device(s, edges, "edges"));
     const int w = src->width, h = src->height;
     const size_t px = (size_t)w * h;
     const int on_host = src->memory == EDGEL_MEMORY_HOST;

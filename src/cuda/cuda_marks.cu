@@ -216,7 +216,7 @@ extern "C" edgel_status edgel_cuda_canny_marks(edgel_cuda_state *s, const edgel_
                                                const edgel_image *marks,
                                                uint8_t *const *sides, int count)
 {
-    CUDA_TRY(cudaSetDevice(s->device));
+    ON_DEVICE(s->device);
     size_t region_bytes = 0, region_px = 0, tile_px = 0, tile_h = 0;
     for (int i = 0; i < count; i++) {
         const size_t rpx = (size_t)regions[i].width * regions[i].height;

@@ -47,3 +47,40 @@ def test_bad_batches_name_the_frame():
         edgel.canny_batch(mixed)
     with pytest.raises(ValueError, match="frame 2: uint16"):
         edgel.canny_batch([np.zeros((4, 4), np.uint8)] * 2 + [np.zeros((4, 4), np.uint16)])
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 9])
+def test_batch_over_several_contexts_equals_single_calls(n):
+    """ctx=[...] spreads a host batch over the contexts (equal shares, one a thread): the
+    bytes of one call per frame, for shares of one frame, several, and none."""
+    rng = np.random.default_rng(40 + n)
+    batch = frames(rng, 7, 53, 71, 1)
+    contexts = [edgel.Context("cpu", threads=1 + i % 2) for i in range(n)]
+    opts = dict(low=35, high=100, blur=1.2)
+    got = edgel.canny_batch(batch, ctx=contexts, **opts)
+    want = np.stack([edgel.canny(f, **opts) for f in batch])
+    assert np.array_equal(got, want)
+    sizes = [(40, 50), (61, 17), (40, 50)]
+    listed = [frames(rng, 1, h, w, 1)[0] for h, w in sizes]
+    for g, f in zip(edgel.canny_batch(listed, ctx=contexts, **opts), listed):
+        assert np.array_equal(g, edgel.canny(f, **opts))
+
+
+def test_batch_over_contexts_refusals():
+    batch = frames(np.random.default_rng(3), 4, 20, 30, 1)
+    a = edgel.Context("cpu", threads=1)
+    with pytest.raises(edgel.EdgelError, match="context 1 is context 0 again"):
+        edgel.canny_batch(batch, ctx=[a, a])
+    with pytest.raises(TypeError, match="list of Contexts"):
+        edgel.canny_batch(batch, ctx=[a, "cpu"])
+    with pytest.raises(ValueError, match="not both"):
+        edgel.canny_batch(batch, ctx=[a], devices=[0])
+    with pytest.raises(ValueError, match="'all' or a list"):
+        edgel.canny_batch(batch, devices="some")
+    with pytest.raises(ValueError, match="distinct"):
+        edgel.canny_batch(batch, devices=[0, 0])
+    if edgel.cuda_device_count() == 0:
+        with pytest.raises(ValueError, match="no CUDA device"):
+            edgel.canny_batch(batch, devices="all")
+        with pytest.raises(edgel.EdgelError, match="BACKEND_UNAVAILABLE|no CUDA"):
+            edgel.canny_batch(batch, devices=[0])

@@ -219,3 +219,34 @@ def test_batches_of_cuda_arrays(photos):
     got = edgel.canny_batch(mixed, 40, 120, gray="rgb")
     assert np.array_equal(got[1].get(), edgel.canny(np.ascontiguousarray(img[:50]), 40, 120,
                                                     gray="rgb"))
+
+
+def test_batches_over_every_gpu(photos):
+    """devices="all": host frames in equal shares over one context a GPU (several contexts on
+    one GPU too), the bytes of cv2.Canny frame by frame."""
+    frames = np.stack([cv2.cvtColor(p[:240, :320], cv2.COLOR_BGR2GRAY) for p in photos[:9]])
+    want = np.stack([cv2.Canny(f, 40, 120) for f in frames])
+    assert edgel.cuda_device_count() == cupy.cuda.runtime.getDeviceCount()
+    assert np.array_equal(edgel.canny_batch(frames, 40, 120, devices="all"), want)
+    on_one = [edgel.Context("cuda", device=0) for _ in range(3)]
+    assert np.array_equal(edgel.canny_batch(frames, 40, 120, ctx=on_one), want)
+
+
+@pytest.mark.skipif(cupy.cuda.runtime.getDeviceCount() < 2, reason="one GPU")
+def test_arrays_on_a_second_gpu(photos):
+    """A CuPy array on device 1 runs on device 1's default context; a context of another
+    device is refused (never a fault); a call leaves the caller's current device as it was."""
+    gray = cv2.cvtColor(photos[1], cv2.COLOR_BGR2GRAY)
+    with cupy.cuda.Device(1):
+        d = cupy.asarray(gray)
+        got = edgel.canny(d, 40, 120)
+        assert got.device.id == 1
+        assert np.array_equal(got.get(), cv2.Canny(gray, 40, 120))
+        got = edgel.canny_batch(cupy.stack([d, d]), 40, 120)
+        assert got.device.id == 1 and np.array_equal(got[1].get(), cv2.Canny(gray, 40, 120))
+        with pytest.raises(edgel.EdgelError, match="device 1 but the context is on device 0"):
+            edgel.canny(d, 40, 120, ctx=edgel.Context("cuda", device=0))
+        assert cupy.cuda.runtime.getDevice() == 1
+    with cupy.cuda.Device(0):
+        edgel.canny(gray, 40, 120, ctx=edgel.Context("cuda", device=1))
+        assert cupy.cuda.runtime.getDevice() == 0
