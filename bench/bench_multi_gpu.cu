@@ -7,13 +7,16 @@
  *
  * Frames are the photograph (gray) tiled and mirrored to 1080p, shifted per frame. Each row
  * is the median wall time of `runs` whole batches after two warm-up batches; the GPUs'
- * results are checked against the CPU backend frame by frame (every 7th frame).
+ * results are checked against the CPU backend frame by frame (every 7th frame). The last
+ * rows are the copy floor: the same frames' page-locked copies in and out alone (no work),
+ * on one GPU and on all at once, each GPU on a thread of its own.
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <thread>
 #include <vector>
 
 #include "bench_util.h"
@@ -49,6 +52,45 @@ static double time_batch(edgel_context **ctxs, int n, const edgel_canny_params *
         else
             EK(edgel_canny_batch_multi(ctxs, n, p, src.data(), dst.data(), count));
         if (i >= 2)
+            t.push_back(now_ms() - t0);
+    }
+    return median(t);
+}
+
+/* Median ms of copying frames [first, first + n) in and out on `device` (in and out on two
+ * streams at once, as the batch's pipeline does), each GPU's share on a thread. */
+static double time_copies(int ngpus, const std::vector<edgel_image> &src,
+                          const std::vector<edgel_image> &dst, int runs)
+{
+    const size_t bytes = (size_t)src[0].width * src[0].height;
+    const int count = (int)src.size();
+    std::vector<double> t;
+    for (int r = 0; r < 2 + runs; r++) {
+        const double t0 = now_ms();
+        std::vector<std::thread> threads;
+        for (int d = 0; d < ngpus; d++)
+            threads.emplace_back([&, d] {
+                CK(cudaSetDevice(d));
+                static thread_local void *buf[2] = {NULL, NULL};
+                static thread_local cudaStream_t up, down;
+                if (!buf[0]) {
+                    CK(cudaMalloc(&buf[0], bytes));
+                    CK(cudaMalloc(&buf[1], bytes));
+                    CK(cudaStreamCreateWithFlags(&up, cudaStreamNonBlocking));
+                    CK(cudaStreamCreateWithFlags(&down, cudaStreamNonBlocking));
+                }
+                const int a = (int)((long long)count * d / ngpus);
+                const int b = (int)((long long)count * (d + 1) / ngpus);
+                for (int i = a; i < b; i++) {
+                    CK(cudaMemcpyAsync(buf[0], src[i].data, bytes, cudaMemcpyHostToDevice, up));
+                    CK(cudaMemcpyAsync(dst[i].data, buf[1], bytes, cudaMemcpyDeviceToHost, down));
+                }
+                CK(cudaStreamSynchronize(up));
+                CK(cudaStreamSynchronize(down));
+            });
+        for (auto &th : threads)
+            th.join();
+        if (r >= 2)
             t.push_back(now_ms() - t0);
     }
     return median(t);
@@ -136,6 +178,13 @@ int main(int argc, char **argv)
                fp / one_p, fh, fh / one_h, same ? "yes" : "NO");
         fflush(stdout);
         status |= !same;
+    }
+    double copy_one = 0;
+    for (int n = 1; n <= devices; n = n == devices ? devices + 1 : devices) {
+        const double fp = count / (time_copies(n, ps, po, runs) * 1e-3);
+        copy_one = copy_one ? copy_one : fp;
+        printf("| copies in and out alone (the floor) | %d | %.0f | %.2f | | | |\n", n, fp,
+               fp / copy_one);
     }
     for (int i = 0; i < count; i++) {
         cudaFreeHost(ps[i].data);

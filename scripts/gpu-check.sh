@@ -5,14 +5,19 @@
 #   2. the CPU tests (ctest) and the GPU suite: CPU-vs-GPU byte identity on all BSDS500
 #      photographs (data-local/bsds500) and on sizes 1x1 to 4096x4096 for every option,
 #      stages, user gradients, batches and streams
-#   3. compute-sanitizer memcheck, racecheck, initcheck and synccheck on the small cases
+#   3. compute-sanitizer memcheck, racecheck, initcheck and synccheck on the small cases;
+#      batches over several contexts (tests/test_batch_multi.c on every GPU), under memcheck
+#      too; the Python GPU tests (CuPy, PyTorch, Dask on LocalCUDACluster from .whl/)
 #   4. the benchmark against NPP, and cv2.Canny with all CPU threads where cv2 is installed;
 #      edgel bench's per-stage GPU times
 #   5. the convolution engine against cuDNN (PyTorch), CuPy and cv2.filter2D
 #   6. the itk preset against ITK itself (deps/itk/bench_itk, built by prepare-device-deps.sh
 #      where ITK is installed): ITK, edgel CPU and GPU timed in one run, edge maps compared
 # Prepare the carried folders (data-local, deps, .whl) first with scripts/prepare-device-deps.sh.
-# EDGEL_GPU_CHECK_QUICK=1: steps 1 to 3, the NPP benchmark and the per-kernel times only.
+#   7. a batch over every GPU against one (bench_multi_gpu), and on several GPUs
+#      edgel.dask.canny on LocalCUDACluster with 1 to every GPU (bench_dask_gpu.py)
+# EDGEL_GPU_CHECK_QUICK=1: steps 1 to 3, the NPP benchmark, step 7 and the tiled run only.
+# EDGEL_NCU=0 skips the Nsight Compute steps; EDGEL_HUGE_SIDE=0 the 10^10-pixel CPU run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out/gpu-check}
