@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Configures and builds build-gpu/ for sm_90 (Release, tests and GPU benchmark), with the
-# system's libpng/libjpeg or, where their headers are missing, the carried deps/.
+# Configures and builds build-gpu/ (Release, tests and GPU benchmark) for the default CUDA
+# architectures (every one from sm_75 on), with the system's libpng/libjpeg or, where their
+# headers are missing, the carried deps/.
 # Argument: a folder for the configure and build logs.
+# EDGEL_CUDA_ARCHS=90: machine code for those architectures only (faster to build; the
+# comparison of a default build with a 90-only one); EDGEL_GPU_BUILD_DIR: another folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=${1:-out}
@@ -26,10 +29,12 @@ if [ ! -f /usr/include/tiffio.h ] && ! ls /usr/include/*/tiffconf.h >/dev/null 2
   export LD_LIBRARY_PATH="$(pwd)/deps/tiff/lib:${LD_LIBRARY_PATH:-}"
   echo "== using carried libtiff from deps/"
 fi
-if ! cmake --preset gpu "${cmake_args[@]}" >"$logs/configure.log" 2>&1; then
+dir=${EDGEL_GPU_BUILD_DIR:-build-gpu}
+[ -n "${EDGEL_CUDA_ARCHS:-}" ] && cmake_args+=(-DCMAKE_CUDA_ARCHITECTURES="$EDGEL_CUDA_ARCHS")
+if ! cmake --preset gpu -B "$dir" "${cmake_args[@]}" >"$logs/configure.log" 2>&1; then
   tail -n 30 "$logs/configure.log"; exit 1
 fi
-if ! cmake --build build-gpu -j"$(nproc)" >"$logs/build.log" 2>&1; then
+if ! cmake --build "$dir" -j"$(nproc)" >"$logs/build.log" 2>&1; then
   grep -E "error|Error" "$logs/build.log" | head -n 30; exit 1
 fi
 echo "== built"

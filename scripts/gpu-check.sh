@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check, on a machine with an NVIDIA GPU (run from the repository root; logs go to
 # $OUT, default out/gpu-check):
-#   1. build for sm_90 (Release), with the system's libpng/libjpeg or the carried deps/
+#   1. build (Release, every CUDA architecture from sm_75 on), with the system's libpng/libjpeg
+#      or the carried deps/
 #   2. the CPU tests (ctest) and the GPU suite: CPU-vs-GPU byte identity on all BSDS500
 #      photographs (data-local/bsds500) and on sizes 1x1 to 4096x4096 for every option,
 #      stages, user gradients, batches and streams

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On a fresh machine: install what is missing, build, and run every test that needs no GPU:
-#   1. C unit tests and fuzz-corpus replays (ctest), Release build
+#   1. C unit tests and fuzz-corpus replays (ctest), Release build (the default build's CUDA
+#      architectures and no compiler warnings checked)
 #   2. conformance against OpenCV and ITK, command-line and Python API tests (pytest; needs
 #      ../shared/data/bsds500)
 #   2b. a 33000x33000 image (over 2^30 pixels) streamed through tiles, against cv2.Canny
@@ -16,8 +17,10 @@ root=$(pwd)
 bash scripts/setup.sh
 py=$root/.venv/bin/python
 
-echo "== build"
-bash scripts/build.sh >/dev/null
+echo "== build (CUDA code for every architecture from sm_75 on, where nvcc is found)"
+mkdir -p out
+bash scripts/build.sh >out/build.log 2>&1 || { cat out/build.log; exit 1; }
+bash scripts/check-cuda-build.sh build out/build.log
 
 echo "== layers (includes follow src/'s layers)"
 bash scripts/check-layers.sh

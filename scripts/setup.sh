@@ -37,3 +37,10 @@ if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile, dask.
     opencv-python-headless itk scipy tifffile "dask[array]" distributed zarr pytest |
     grep -E '^(Successfully|ERROR)' || true
 fi
+# cuobjdump (NVIDIA's, from PyPI) for scripts/check-cuda-build.sh, where nvcc is found.
+if command -v nvcc >/dev/null && ! command -v cuobjdump >/dev/null &&
+   ! ls .venv/lib/python3*/site-packages/nvidia/cu13/bin/cuobjdump >/dev/null 2>&1; then
+  echo "setup: installing nvidia-cuda-cuobjdump into .venv"
+  .venv/bin/pip install --disable-pip-version-check --progress-bar off \
+    "nvidia-cuda-cuobjdump>=13,<14" | grep -E '^(Successfully|ERROR)' || true
+fi

@@ -28,6 +28,8 @@
 
 #include <stdint.h>
 
+#include "cuda/cuda_arch.cuh"
+
 #define EDGEL_FULL_WARP 0xFFFFFFFFu
 #define EDGEL_TILE_NODES 128 /* per tile: top 0-31, bottom 32-63, left 64-95, right 96-127 */
 #define EDGEL_NODE_TOP 0
@@ -391,11 +393,17 @@ __device__ __forceinline__ void top_left_joins(int tile, int tiles_x, const tile
  * while warp 0 floods; with one, the joins wait for the floods and start from the
  * components' nodes, and all of a lane's joins and hooks go out together, so that their
  * round trips to L2 overlap. */
-#ifndef EDGEL_LINK_FULL /* 1: registers held to 32, for 64 warps an SM (-hooks.txt; a -D to measure 0) */
+#ifndef EDGEL_LINK_FULL /* 1: registers held for a full SM of warps (-hooks.txt; a -D to measure 0) */
 #define EDGEL_LINK_FULL 1
 #endif
+/* Blocks of `warps` warps that fill an SM of the architecture being compiled. */
+__host__ __device__ constexpr int full_sm_blocks(int warps)
+{
+    return EDGEL_SM_WARPS / warps < EDGEL_SM_BLOCKS ? EDGEL_SM_WARPS / warps : EDGEL_SM_BLOCKS;
+}
 template <int W>
-__global__ void __launch_bounds__(32 * W * tiles_per_block<W>(), EDGEL_LINK_FULL ? 64 / (W * tiles_per_block<W>()) : 1)
+__global__ void __launch_bounds__(32 * W * tiles_per_block<W>(),
+                                  EDGEL_LINK_FULL ? full_sm_blocks(W * tiles_per_block<W>()) : 1)
     link_tiles(canny_bits b)
 {
     static_assert(W == 1 || W == 4, "one or four warps a tile");
