@@ -8,7 +8,7 @@
 set -euo pipefail
 build=${1:-build}
 log=${2:-}
-tools=$(ls -d "$(dirname "$0")"/../.venv/lib/python3*/site-packages/nvidia/cu13/bin 2>/dev/null | head -n1)
+tools=$(ls -d "$(dirname "$0")"/../.venv/lib/python3*/site-packages/nvidia/cu13/bin 2>/dev/null | head -n1 || true)
 [ -n "$tools" ] && PATH=$PATH:$tools
 if ! grep -q "^EDGEL_WITH_CUDA:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null; then
   echo "check-cuda-build: no CUDA in this build: nothing to check"
