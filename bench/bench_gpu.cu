@@ -60,18 +60,7 @@ static double copy_bandwidth()
 static std::vector<uint8_t> natural_frame(const std::vector<edgel_image> &grays, int w, int h, int seed)
 {
     std::vector<uint8_t> f((size_t)w * h);
-    const edgel_image &g = grays[seed % grays.size()];
-    for (int y = 0; y < h; y++) {
-        int ty = y / g.height, sy = y % g.height;
-        if (ty & 1)
-            sy = g.height - 1 - sy;
-        for (int x = 0; x < w; x++) {
-            int tx = (x + seed * 37) / g.width, sx = (x + seed * 37) % g.width;
-            if (tx & 1)
-                sx = g.width - 1 - sx;
-            f[(size_t)y * w + x] = ((const uint8_t *)g.data)[(size_t)sy * g.pitch + sx];
-        }
-    }
+    tile_photo(f.data(), grays[seed % grays.size()], w, h, seed);
     return f;
 }
 

@@ -23,21 +23,6 @@
 #include "edgel.h"
 #include "io/image_io.h"
 
-static void fill_frame(uint8_t *f, const edgel_image &g, int w, int h, int seed)
-{
-    for (int y = 0; y < h; y++) {
-        int ty = y / g.height, sy = y % g.height;
-        if (ty & 1)
-            sy = g.height - 1 - sy;
-        for (int x = 0; x < w; x++) {
-            int tx = (x + seed * 37) / g.width, sx = (x + seed * 37) % g.width;
-            if (tx & 1)
-                sx = g.width - 1 - sx;
-            f[(size_t)y * w + x] = ((const uint8_t *)g.data)[(size_t)sy * g.pitch + sx];
-        }
-    }
-}
-
 /* Median ms of one whole batch through `n` contexts (n == 0: edgel_canny_batch on ctxs[0]). */
 static double time_batch(edgel_context **ctxs, int n, const edgel_canny_params *p,
                          const std::vector<edgel_image> &src, const std::vector<edgel_image> &dst,
@@ -115,14 +100,8 @@ int main(int argc, char **argv)
     }
     edgel_context *cpu;
     EK(edgel_context_create(EDGEL_BACKEND_CPU, NULL, &cpu));
-    edgel_image read;
-    EK(edgel_io_read(argv[1], NULL, &read));
-    std::vector<uint8_t> gray((size_t)read.width * read.height);
-    edgel_image photo = edgel_image_host(gray.data(), read.width, read.height, EDGEL_U8, 1);
-    if (read.channels == 1)
-        memcpy(gray.data(), read.data, gray.size());
-    else
-        EK(edgel_to_gray(cpu, EDGEL_GRAY_RGB, &read, &photo));
+    std::vector<uint8_t> gray;
+    const edgel_image photo = read_gray_photo(argv[1], cpu, gray);
     edgel_canny_params p;
     edgel_canny_params_default(&p);
     p.blur = EDGEL_BLUR_GAUSSIAN;
@@ -143,7 +122,7 @@ int main(int argc, char **argv)
         void *a, *b;
         CK(cudaHostAlloc(&a, bytes, cudaHostAllocPortable));
         CK(cudaHostAlloc(&b, bytes, cudaHostAllocPortable));
-        fill_frame((uint8_t *)a, photo, w, h, i);
+        tile_photo((uint8_t *)a, photo, w, h, i);
         memcpy(pageable[2 * i].data(), a, bytes);
         ps.push_back(edgel_image_host(a, w, h, EDGEL_U8, 1));
         po.push_back(edgel_image_host(b, w, h, EDGEL_U8, 1));
@@ -193,6 +172,5 @@ int main(int argc, char **argv)
     for (auto g : gpus)
         edgel_context_destroy(g);
     edgel_context_destroy(cpu);
-    edgel_io_free(&read);
     return status;
 }

@@ -150,18 +150,8 @@ int main(int argc, char **argv)
     edgel_context *cpu, *gpu;
     EK(edgel_context_create(EDGEL_BACKEND_CPU, NULL, &cpu));
     EK(edgel_context_create(EDGEL_BACKEND_CUDA, NULL, &gpu));
-    edgel_image read, photo;
-    EK(edgel_io_read(argv[1], NULL, &read));
-    if (read.type != EDGEL_U8 || read.channels == 2) {
-        fprintf(stderr, "bench_tiled: %s is not an 8-bit gray or colour image\n", argv[1]);
-        return 2;
-    }
-    std::vector<uint8_t> gray((size_t)read.width * read.height);
-    photo = edgel_image_host(gray.data(), read.width, read.height, EDGEL_U8, 1);
-    if (read.channels == 1)
-        memcpy(gray.data(), read.data, gray.size());
-    else
-        EK(edgel_to_gray(cpu, EDGEL_GRAY_RGB, &read, &photo));
+    std::vector<uint8_t> gray;
+    const edgel_image photo = read_gray_photo(argv[1], cpu, gray);
     edgel_canny_params p;
     edgel_canny_params_default(&p);
     p.blur = EDGEL_BLUR_GAUSSIAN; /* as tests/large_image_check.py: GaussianBlur 5x5 1.4, Canny 50/150 */
@@ -222,6 +212,5 @@ int main(int argc, char **argv)
     edgel_context_destroy(gpu);
     edgel_context_destroy(cpu);
     cudaFreeHost(src), cudaFreeHost(dst);
-    edgel_io_free(&read);
     return 0;
 }

@@ -5,12 +5,14 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <algorithm>
 #include <vector>
 
 #include "edgel.h"
+#include "io/image_io.h"
 
 #define CK(call)                                                                               \
     do {                                                                                       \
@@ -66,6 +68,43 @@ template <typename F> static double time_events(cudaStream_t stream, int runs, F
     for (auto &e : ev)
         cudaEventDestroy(e);
     return median(t);
+}
+
+/* A frame of w x h (packed, pitch w) cut from the gray photograph `g` tiled and mirrored,
+ * shifted 37 pixels right a seed: natural content at any size, different in each frame. */
+static inline void tile_photo(uint8_t *f, const edgel_image &g, int w, int h, int seed)
+{
+    for (int y = 0; y < h; y++) {
+        int ty = y / g.height, sy = y % g.height;
+        if (ty & 1)
+            sy = g.height - 1 - sy;
+        for (int x = 0; x < w; x++) {
+            int tx = (x + seed * 37) / g.width, sx = (x + seed * 37) % g.width;
+            if (tx & 1)
+                sx = g.width - 1 - sx;
+            f[(size_t)y * w + x] = ((const uint8_t *)g.data)[(size_t)sy * g.pitch + sx];
+        }
+    }
+}
+
+/* The photograph at `path` in gray (luma for colour files), into `gray`; its view. Exits on
+ * a file that is no 8-bit gray or colour image. */
+static inline edgel_image read_gray_photo(const char *path, edgel_context *cpu, std::vector<uint8_t> &gray)
+{
+    edgel_image read;
+    EK(edgel_io_read(path, NULL, &read));
+    if (read.type != EDGEL_U8 || read.channels == 2) {
+        fprintf(stderr, "%s is not an 8-bit gray or colour image\n", path);
+        exit(2);
+    }
+    gray.resize((size_t)read.width * read.height);
+    edgel_image photo = edgel_image_host(gray.data(), read.width, read.height, EDGEL_U8, 1);
+    if (read.channels == 1)
+        memcpy(gray.data(), read.data, gray.size());
+    else
+        EK(edgel_to_gray(cpu, EDGEL_GRAY_RGB, &read, &photo));
+    edgel_io_free(&read);
+    return photo;
 }
 
 #endif
