@@ -7,9 +7,6 @@
  */
 #include "api/context.h"
 #include "core/status.h"
-#ifdef EDGEL_HAVE_CUDA
-#include "cuda/cuda_backend.h"
-#endif
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -136,16 +133,4 @@ edgel_status edgel_canny_batch_multi(edgel_context *const *contexts, int32_t nco
     for (int i = 0; i < ncontexts; i++)
         edgel_context_leave(contexts[i]);
     return st;
-}
-
-edgel_status edgel_cuda_device_count(int32_t *count)
-{
-    if (!count)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "count is NULL");
-#ifdef EDGEL_HAVE_CUDA
-    *count = edgel_cuda_devices_present();
-#else
-    *count = 0;
-#endif
-    return EDGEL_OK;
 }

@@ -131,3 +131,15 @@ edgel_status edgel_context_reserve(edgel_context *ctx, int32_t width, int32_t he
 {
     EDGEL_WITH_CONTEXT(ctx, reserve_held(ctx, width, height, channels, batch));
 }
+
+edgel_status edgel_cuda_device_count(int32_t *count)
+{
+    if (!count)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "count is NULL");
+#ifdef EDGEL_HAVE_CUDA
+    *count = edgel_cuda_devices_present();
+#else
+    *count = 0;
+#endif
+    return EDGEL_OK;
+}
