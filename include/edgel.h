@@ -41,7 +41,7 @@ extern "C" {
 /* The one place the version is written: CMake, the Python package's metadata and the module
  * read it from these three lines. */
 #define EDGEL_VERSION_MAJOR 0
-#define EDGEL_VERSION_MINOR 2
+#define EDGEL_VERSION_MINOR 3
 #define EDGEL_VERSION_PATCH 0
 #define EDGEL_VERSION_NUMBER \
     (EDGEL_VERSION_MAJOR * 10000 + EDGEL_VERSION_MINOR * 100 + EDGEL_VERSION_PATCH)
@@ -123,7 +123,19 @@ typedef enum edgel_backend {
     EDGEL_BACKEND_CUDA = 2
 } edgel_backend;
 
+/*
+ * Parameter structs grow: each starts with `struct_size`, which its _default() macro sets to
+ * the struct's size in the header the caller is built with. The library reads that many
+ * bytes and gives any field the caller's header lacks its default, so a program built
+ * against an older header runs unchanged with a newer libedgel.so.0. Initialise every
+ * struct with its _default() macro: a struct whose struct_size was never set is refused
+ * (EDGEL_ERROR_INVALID_ARGUMENT), and one from a newer header than the library's too
+ * (EDGEL_ERROR_UNSUPPORTED). From another language, call the _init() function with the
+ * struct's size in that language's layout (Python: ctypes.sizeof).
+ */
+
 typedef struct edgel_context_options {
+    uint32_t struct_size; /* set by edgel_context_options_default */
     int32_t threads; /* CPU worker threads; 0 = all cores (default). 1 = the serial reference */
     int32_t device;  /* CUDA device ordinal (default 0) */
 } edgel_context_options;
@@ -137,7 +149,9 @@ typedef struct edgel_context_options {
  */
 typedef struct edgel_context edgel_context;
 
-EDGEL_API void edgel_context_options_default(edgel_context_options *options);
+EDGEL_API void edgel_context_options_init(edgel_context_options *options, size_t struct_size);
+#define edgel_context_options_default(options) \
+    edgel_context_options_init((options), sizeof *(options))
 /** options may be NULL for the defaults. */
 EDGEL_API edgel_status edgel_context_create(edgel_backend backend,
                                             const edgel_context_options *options,
@@ -195,6 +209,7 @@ typedef enum edgel_gray {
  * takes 1-channel u8, u16 or f32 input (pixel values used as they are).
  */
 typedef struct edgel_canny_params {
+    uint32_t struct_size;  /* set by edgel_canny_params_default */
     edgel_preset preset;   /* EDGEL_PRESET_OPENCV (default) */
     double low_threshold;  /* default 50. opencv: swapped with high if larger. itk: ITK's
                               LowerThreshold, rounded to float, never swapped */
@@ -210,7 +225,8 @@ typedef struct edgel_canny_params {
                               kernel radius is capped at 32 as ITK's */
 } edgel_canny_params;
 
-EDGEL_API void edgel_canny_params_default(edgel_canny_params *params);
+EDGEL_API void edgel_canny_params_init(edgel_canny_params *params, size_t struct_size);
+#define edgel_canny_params_default(params) edgel_canny_params_init((params), sizeof *(params))
 /** EDGEL_OK when every value of `params` is in its documented range, else the status and
  * message a Canny call with them would give (for checking options before any work). */
 EDGEL_API edgel_status edgel_canny_params_check(const edgel_canny_params *params);
@@ -414,6 +430,7 @@ typedef enum edgel_conv_method {
 #define EDGEL_MAX_KERNEL_SIZE 129 /* kernel width and height, each */
 
 typedef struct edgel_filter_params {
+    uint32_t struct_size;     /* set by edgel_filter_params_default */
     edgel_conv_method method; /* default EDGEL_CONV_AUTO */
     edgel_border border;      /* default EDGEL_BORDER_REFLECT_101, as cv2.filter2D */
     double border_value;      /* EDGEL_BORDER_CONSTANT: the value outside (default 0) */
@@ -423,7 +440,8 @@ typedef struct edgel_filter_params {
                                  correlate); 1: convolution (kernel and anchor flipped) */
 } edgel_filter_params;
 
-EDGEL_API void edgel_filter_params_default(edgel_filter_params *params);
+EDGEL_API void edgel_filter_params_init(edgel_filter_params *params, size_t struct_size);
+#define edgel_filter_params_default(params) edgel_filter_params_init((params), sizeof *(params))
 /** EDGEL_OK when every value of `params` is in its documented range (anchors are checked
  * against the kernel by the call), else the status and message a call would give. */
 EDGEL_API edgel_status edgel_filter_params_check(const edgel_filter_params *params);

@@ -280,7 +280,9 @@ static void test_invariance(void)
             p.blur = s % 2 ? EDGEL_BLUR_GAUSSIAN : EDGEL_BLUR_5X5_159;
             p.blur_sigma = 1.1;
             for (int threads = 1; threads <= 9; threads += 4) {
-                edgel_context_options o = {threads, 0};
+                edgel_context_options o;
+                edgel_context_options_default(&o);
+                o.threads = threads;
                 edgel_context *ctx;
                 CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx) == EDGEL_OK);
                 edgel_image dst = edgel_image_host(threads == 1 ? ref : out, w, h, EDGEL_U8, 1);

@@ -147,7 +147,8 @@ static float naive_pixel(const float *in, int w, int h, int cn, int x, int y, in
 /* CPU contexts of 1 and 3 threads, whose results must agree. */
 static void one_and_three_threads(edgel_context *ctx[2])
 {
-    edgel_context_options o = {0};
+    edgel_context_options o;
+    edgel_context_options_default(&o);
     o.threads = 1;
     CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx[0]) == EDGEL_OK);
     o.threads = 3;

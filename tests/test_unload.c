@@ -26,20 +26,24 @@ int main(int argc, char **argv)
                           const edgel_image *, const edgel_canny_stages *) =
         (edgel_status(*)(edgel_context *, const edgel_canny_params *, const edgel_image *,
                          const edgel_image *, const edgel_canny_stages *))dlsym(lib, "edgel_canny");
-    void (*defaults)(edgel_canny_params *) =
-        (void (*)(edgel_canny_params *))dlsym(lib, "edgel_canny_params_default");
-    if (!create || !destroy || !canny || !defaults)
+    void (*init)(edgel_canny_params *, size_t) =
+        (void (*)(edgel_canny_params *, size_t))dlsym(lib, "edgel_canny_params_init");
+    void (*init_options)(edgel_context_options *, size_t) =
+        (void (*)(edgel_context_options *, size_t))dlsym(lib, "edgel_context_options_init");
+    if (!create || !destroy || !canny || !init || !init_options)
         return 1;
     enum { W = 640, H = 480 };
     unsigned char *src = malloc(W * H), *dst = malloc(W * H);
     for (int i = 0; i < W * H; i++)
         src[i] = (unsigned char)(i * 7 + i / W * 13);
-    edgel_context_options o = {2, 0}; /* two threads: the pool starts a worker */
+    edgel_context_options o;
+    init_options(&o, sizeof o);
+    o.threads = 2; /* two threads: the pool starts a worker */
     edgel_context *ctx;
     if (create(EDGEL_BACKEND_CPU, &o, &ctx) != EDGEL_OK)
         return 1;
     edgel_canny_params p;
-    defaults(&p);
+    init(&p, sizeof p);
     edgel_image s = {src, W, H, W, EDGEL_U8, 1, EDGEL_MEMORY_HOST};
     edgel_image d = {dst, W, H, W, EDGEL_U8, 1, EDGEL_MEMORY_HOST};
     int ok = 1;

@@ -25,7 +25,9 @@ import numpy as np
 __all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "auto_thresholds", "canny_batch", "cuda_device_count", "canny_gradients", "to_gray",
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version"]
 
-VERSION_NUMBER = 200  # 0.2.0, must equal the library's EDGEL_VERSION_NUMBER
+# The oldest library whose structs this module's match (0.3.0, the first with struct sizes);
+# newer ones read them too. The version itself is the library's (__version__ below).
+MIN_VERSION_NUMBER = 300
 
 _U8, _U16, _S16, _S32, _F32 = 0, 1, 2, 3, 4
 _DTYPES = {np.dtype(np.uint8): _U8, np.dtype(np.uint16): _U16, np.dtype(np.int16): _S16,
@@ -42,11 +44,14 @@ class _Image(ctypes.Structure):
 
 
 class _ContextOptions(ctypes.Structure):
-    _fields_ = [("threads", ctypes.c_int32), ("device", ctypes.c_int32)]
+    _fields_ = [("struct_size", ctypes.c_uint32), ("threads", ctypes.c_int32),
+                ("device", ctypes.c_int32)]
 
 
+# The parameter structs begin with their size in this module's layout: the library gives the
+# fields this module does not know their defaults (a newer library keeps working).
 class _CannyParams(ctypes.Structure):
-    _fields_ = [("preset", ctypes.c_int), ("low_threshold", ctypes.c_double),
+    _fields_ = [("struct_size", ctypes.c_uint32), ("preset", ctypes.c_int), ("low_threshold", ctypes.c_double),
                 ("high_threshold", ctypes.c_double), ("aperture", ctypes.c_int32),
                 ("l2_gradient", ctypes.c_int32), ("gray", ctypes.c_int), ("blur", ctypes.c_int),
                 ("blur_sigma", ctypes.c_double), ("blur_ksize", ctypes.c_int32),
@@ -56,7 +61,7 @@ _PRESET_ITK = 1
 
 
 class _FilterParams(ctypes.Structure):
-    _fields_ = [("method", ctypes.c_int), ("border", ctypes.c_int),
+    _fields_ = [("struct_size", ctypes.c_uint32), ("method", ctypes.c_int), ("border", ctypes.c_int),
                 ("border_value", ctypes.c_double), ("anchor_x", ctypes.c_int32),
                 ("anchor_y", ctypes.c_int32), ("convolve", ctypes.c_int32)]
 
@@ -102,7 +107,8 @@ def _load() -> ctypes.CDLL:
     lib.edgel_context_create.argtypes = [ctypes.c_int, ctypes.POINTER(_ContextOptions),
                                          ctypes.POINTER(ctypes.c_void_p)]
     lib.edgel_context_destroy.argtypes = [ctypes.c_void_p]
-    lib.edgel_canny_params_default.argtypes = [ctypes.POINTER(_CannyParams)]
+    lib.edgel_canny_params_init.argtypes = [ctypes.POINTER(_CannyParams), ctypes.c_size_t]
+    lib.edgel_context_options_init.argtypes = [ctypes.POINTER(_ContextOptions), ctypes.c_size_t]
     lib.edgel_canny.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams), _IMG_P, _IMG_P,
                                 ctypes.POINTER(_Stages)]
     lib.edgel_canny_tiled.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams),
@@ -117,7 +123,7 @@ def _load() -> ctypes.CDLL:
     lib.edgel_to_gray.argtypes = [ctypes.c_void_p, ctypes.c_int, _IMG_P, _IMG_P]
     lib.edgel_gaussian_blur.argtypes = [ctypes.c_void_p, _IMG_P, _IMG_P, ctypes.c_int32,
                                         ctypes.c_double]
-    lib.edgel_filter_params_default.argtypes = [ctypes.POINTER(_FilterParams)]
+    lib.edgel_filter_params_init.argtypes = [ctypes.POINTER(_FilterParams), ctypes.c_size_t]
     # views: byref(_Image) or _packed_view bytes
     lib.edgel_filter2d.argtypes = [ctypes.c_void_p, ctypes.POINTER(_FilterParams),
                                    ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
@@ -128,9 +134,9 @@ def _load() -> ctypes.CDLL:
                                           _IMG_P, _IMG_P, ctypes.POINTER(ctypes.c_int)]
     lib.edgel_context_set_stream.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
     lib.edgel_context_synchronize.argtypes = [ctypes.c_void_p]
-    if lib.edgel_version_number() != VERSION_NUMBER:
+    if lib.edgel_version_number() < MIN_VERSION_NUMBER:
         raise ImportError(f"libedgel at {path} is version {lib.edgel_version_number()}, "
-                          f"this module needs {VERSION_NUMBER}")
+                          f"this module needs {MIN_VERSION_NUMBER} or newer")
     return lib
 
 
@@ -447,7 +453,9 @@ class Context:
         handle = ctypes.c_void_p()
         if backend not in _BACKENDS:
             raise ValueError(f"backend must be one of {sorted(_BACKENDS)}, not {backend!r}")
-        options = _ContextOptions(_int32(threads, "threads"), _int32(device, "device"))
+        options = _ContextOptions()
+        _lib.edgel_context_options_init(ctypes.byref(options), ctypes.sizeof(options))
+        options.threads, options.device = _int32(threads, "threads"), _int32(device, "device")
         _check(_lib.edgel_context_create(_BACKENDS[backend], ctypes.byref(options),
                                          ctypes.byref(handle)))
         self._handle = handle
@@ -485,7 +493,7 @@ def _ctx(ctx: Optional[Context], backend: str = "auto", stream=None, device: int
 
 def _params(low, high, aperture, l2, blur, blur_size, gray) -> _CannyParams:
     p = _CannyParams()
-    _lib.edgel_canny_params_default(ctypes.byref(p))
+    _lib.edgel_canny_params_init(ctypes.byref(p), ctypes.sizeof(p))
     p.low_threshold, p.high_threshold = float(low), float(high)
     p.aperture, p.l2_gradient = _int32(aperture, "aperture"), int(bool(l2))
     p.gray = _GRAY[gray]
@@ -848,7 +856,7 @@ def canny_tiled(image, low: float = 50, high: float = 150, aperture: int = 3, l2
 
 def _itk_params(variance, maximum_error, upper, lower) -> _CannyParams:
     p = _CannyParams()
-    _lib.edgel_canny_params_default(ctypes.byref(p))
+    _lib.edgel_canny_params_init(ctypes.byref(p), ctypes.sizeof(p))
     p.preset = _PRESET_ITK
     p.variance, p.maximum_error = float(variance), float(maximum_error)
     p.low_threshold, p.high_threshold = float(lower), float(upper)
@@ -960,7 +968,7 @@ def _filter_params(method, border, border_value, anchor, convolve) -> _FilterPar
 
 def _make_filter_params(method, border, border_value, anchor, convolve) -> _FilterParams:
     p = _FilterParams()
-    _lib.edgel_filter_params_default(ctypes.byref(p))
+    _lib.edgel_filter_params_init(ctypes.byref(p), ctypes.sizeof(p))
     if method not in _METHODS:
         raise ValueError(f"method must be one of {sorted(_METHODS)}, not {method!r}")
     if border not in _BORDERS:

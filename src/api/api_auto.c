@@ -166,5 +166,7 @@ edgel_status edgel_canny_auto_thresholds(edgel_context *ctx, const edgel_canny_p
                                          const edgel_image *src, edgel_auto_rule rule,
                                          double *low, double *high)
 {
-    EDGEL_WITH_CONTEXT(ctx, auto_held(ctx, params, src, rule, low, high));
+    edgel_canny_params p;
+    EDGEL_TRY(edgel_canny_params_read(params, &p));
+    EDGEL_WITH_CONTEXT(ctx, auto_held(ctx, &p, src, rule, low, high));
 }

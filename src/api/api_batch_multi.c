@@ -6,6 +6,7 @@
  * its last), which dealing out small runs would break at every run.
  */
 #include "api/context.h"
+#include "core/params.h"
 #include "core/status.h"
 
 #include <pthread.h>
@@ -128,8 +129,10 @@ edgel_status edgel_canny_batch_multi(edgel_context *const *contexts, int32_t nco
     if (ncontexts < 1 || ncontexts > EDGEL_MAX_BATCH_CONTEXTS)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "ncontexts %d must be in 1..%d",
                           (int)ncontexts, EDGEL_MAX_BATCH_CONTEXTS);
+    edgel_canny_params p;
+    EDGEL_TRY(edgel_canny_params_read(params, &p));
     EDGEL_TRY(hold_all(contexts, ncontexts));
-    edgel_status st = run_shares(contexts, ncontexts, params, srcs, edges, count);
+    edgel_status st = run_shares(contexts, ncontexts, &p, srcs, edges, count);
     for (int i = 0; i < ncontexts; i++)
         edgel_context_leave(contexts[i]);
     return st;

@@ -260,20 +260,26 @@ edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
                          const edgel_image *src, const edgel_image *edges,
                          const edgel_canny_stages *stages)
 {
-    EDGEL_WITH_CONTEXT(ctx, canny_held(ctx, params, src, edges, stages));
+    edgel_canny_params p;
+    EDGEL_TRY(edgel_canny_params_read(params, &p));
+    EDGEL_WITH_CONTEXT(ctx, canny_held(ctx, &p, src, edges, stages));
 }
 
 edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *params,
                                const edgel_image *srcs, const edgel_image *edges, int32_t count)
 {
-    EDGEL_WITH_CONTEXT(ctx, canny_batch_held(ctx, params, srcs, edges, count));
+    edgel_canny_params p;
+    EDGEL_TRY(edgel_canny_params_read(params, &p));
+    EDGEL_WITH_CONTEXT(ctx, canny_batch_held(ctx, &p, srcs, edges, count));
 }
 
 edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params *params,
                                    const edgel_image *dx, const edgel_image *dy,
                                    const edgel_image *edges, const edgel_canny_stages *stages)
 {
-    EDGEL_WITH_CONTEXT(ctx, canny_gradients_held(ctx, params, dx, dy, edges, stages));
+    edgel_canny_params p;
+    EDGEL_TRY(edgel_canny_params_read(params, &p));
+    EDGEL_WITH_CONTEXT(ctx, canny_gradients_held(ctx, &p, dx, dy, edges, stages));
 }
 
 edgel_status edgel_to_gray(edgel_context *ctx, edgel_gray order, const edgel_image *src,

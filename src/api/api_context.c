@@ -1,6 +1,7 @@
 /* Public entry points: contexts. A context picks its backend (core/backend.h) once; every
  * later call goes through that backend's table. */
 #include "api/context.h"
+#include "core/grown.h"
 #include "core/host_pool.h"
 #include "core/status.h"
 #include "cpu/cpu_backend.h"
@@ -8,14 +9,26 @@
 #include "cuda/cuda_backend.h"
 #endif
 
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
-void edgel_context_options_default(edgel_context_options *options)
+/* The size of the struct's first version (0.3.0). */
+#define OPTIONS_FIRST_SIZE (offsetof(edgel_context_options, device) + sizeof(int32_t))
+
+static void options_defaults(edgel_context_options *options)
 {
-    if (!options)
-        return;
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
     options->threads = 0;
     options->device = 0;
+}
+
+void edgel_context_options_init(edgel_context_options *options, size_t struct_size)
+{
+    edgel_context_options full;
+    options_defaults(&full);
+    edgel_grown_init(options, struct_size, &full, sizeof full);
 }
 
 /* The backend for `backend` (auto: the GPU when one is present, else the CPU). */
@@ -50,9 +63,10 @@ edgel_status edgel_context_create(edgel_backend backend, const edgel_context_opt
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "out is NULL");
     *out = NULL;
     edgel_context_options opts;
-    edgel_context_options_default(&opts);
+    options_defaults(&opts);
     if (options)
-        opts = *options;
+        EDGEL_TRY(edgel_grown_read(options, &opts, sizeof opts, OPTIONS_FIRST_SIZE, "options",
+                                   "edgel_context_options_default"));
     if (opts.threads < 0 || opts.threads > 1024)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "threads %d must be in 0..1024 (0 = all cores)",
                           (int)opts.threads);

@@ -48,7 +48,9 @@ static edgel_status filter(edgel_context *ctx, const edgel_filter_params *params
                            const edgel_image *kernel, const float *kx, int kw, const float *ky,
                            int kh, edgel_conv_method *method_only)
 {
-    EDGEL_WITH_CONTEXT(ctx, filter_held(ctx, params, src, dst, kernel, kx, kw, ky, kh,
+    edgel_filter_params p;
+    EDGEL_TRY(edgel_filter_params_read(params, &p));
+    EDGEL_WITH_CONTEXT(ctx, filter_held(ctx, &p, src, dst, kernel, kx, kw, ky, kh,
                                         method_only));
 }
 

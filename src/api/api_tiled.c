@@ -639,11 +639,13 @@ edgel_status edgel_canny_tiled_image_held(edgel_context *ctx, const edgel_canny_
 
 edgel_status edgel_canny_tile_halo(const edgel_canny_params *params, int32_t *halo)
 {
-    if (!params || !halo)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "params or halo is NULL");
-    EDGEL_TRY(edgel_check_canny_params(params, 0));
+    if (!halo)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "halo is NULL");
+    edgel_canny_params p;
+    EDGEL_TRY(edgel_canny_params_read(params, &p));
+    EDGEL_TRY(edgel_check_canny_params(&p, 0));
     int h = 0;
-    EDGEL_TRY(halo_of(params, &h));
+    EDGEL_TRY(halo_of(&p, &h));
     *halo = h;
     return EDGEL_OK;
 }
@@ -651,12 +653,16 @@ edgel_status edgel_canny_tile_halo(const edgel_canny_params *params, int32_t *ha
 edgel_status edgel_canny_tiled(edgel_context *ctx, const edgel_canny_params *params,
                                const edgel_tile_io *io, int32_t tile_width, int32_t tile_height)
 {
-    EDGEL_WITH_CONTEXT(ctx, canny_tiled_held(ctx, params, io, tile_width, tile_height));
+    edgel_canny_params p;
+    EDGEL_TRY(edgel_canny_params_read(params, &p));
+    EDGEL_WITH_CONTEXT(ctx, canny_tiled_held(ctx, &p, io, tile_width, tile_height));
 }
 
 edgel_status edgel_canny_tiled_image(edgel_context *ctx, const edgel_canny_params *params,
                                      const edgel_image *src, const edgel_image *edges,
                                      int32_t tile_width, int32_t tile_height)
 {
-    EDGEL_WITH_CONTEXT(ctx, canny_views_held(ctx, params, src, edges, tile_width, tile_height));
+    edgel_canny_params p;
+    EDGEL_TRY(edgel_canny_params_read(params, &p));
+    EDGEL_WITH_CONTEXT(ctx, canny_views_held(ctx, &p, src, edges, tile_width, tile_height));
 }

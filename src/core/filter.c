@@ -1,24 +1,42 @@
 /* The convolution engine's parameters, kernel normalisation and method choice. */
 #include "core/backend.h"
 #include "core/filter.h"
+#include "core/grown.h"
 #include "core/params.h"
 #include "core/status.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-void edgel_filter_params_default(edgel_filter_params *params)
+/* The size of the struct's first version (0.3.0). */
+#define FILTER_PARAMS_FIRST_SIZE (offsetof(edgel_filter_params, convolve) + sizeof(int32_t))
+
+static void filter_defaults(edgel_filter_params *params)
 {
-    if (!params)
-        return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->method = EDGEL_CONV_AUTO;
     params->border = EDGEL_BORDER_REFLECT_101;
     params->border_value = 0.0;
     params->anchor_x = -1;
     params->anchor_y = -1;
     params->convolve = 0;
+}
+
+void edgel_filter_params_init(edgel_filter_params *params, size_t struct_size)
+{
+    edgel_filter_params full;
+    filter_defaults(&full);
+    edgel_grown_init(params, struct_size, &full, sizeof full);
+}
+
+edgel_status edgel_filter_params_read(const edgel_filter_params *in, edgel_filter_params *out)
+{
+    filter_defaults(out);
+    return edgel_grown_read(in, out, sizeof *out, FILTER_PARAMS_FIRST_SIZE, "params",
+                            "edgel_filter_params_default");
 }
 
 void edgel_filter_plan_free(edgel_filter_plan *plan)
@@ -201,10 +219,11 @@ static edgel_status load_taps(edgel_filter_plan *p, const edgel_image *kernel, c
     return EDGEL_OK;
 }
 
-edgel_status edgel_filter_params_check(const edgel_filter_params *params)
+edgel_status edgel_filter_params_check(const edgel_filter_params *in)
 {
-    if (!params)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "params is NULL");
+    edgel_filter_params full;
+    EDGEL_TRY(edgel_filter_params_read(in, &full));
+    const edgel_filter_params *params = &full;
     if ((unsigned)params->method > EDGEL_CONV_FFT)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "unknown method %d", (int)params->method);
     if ((unsigned)params->border > EDGEL_BORDER_WRAP)

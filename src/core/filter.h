@@ -35,6 +35,9 @@ typedef struct edgel_filter_plan {
  * for convolution, detects rank-1 kernels, resolves `auto` with the backend's cost model.
  * The views have been checked by the caller. */
 struct edgel_backend_ops;
+/* The caller's params as the library's struct (core/grown.h), as edgel_canny_params_read. */
+edgel_status edgel_filter_params_read(const edgel_filter_params *in, edgel_filter_params *out);
+
 edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edgel_image *src,
                                     const edgel_image *dst, const edgel_image *kernel,
                                     const float *kx, int kw, const float *ky, int kh,

@@ -1,15 +1,19 @@
 /* Parameter defaults and checks, OpenCV's threshold rules and Gaussian kernels. */
 #include "core/params.h"
+#include "core/grown.h"
 #include "core/status.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
-void edgel_canny_params_default(edgel_canny_params *params)
+/* The size of the struct's first version (0.3.0): the least a caller's struct_size may be. */
+#define CANNY_PARAMS_FIRST_SIZE (offsetof(edgel_canny_params, maximum_error) + sizeof(double))
+
+static void canny_defaults(edgel_canny_params *params)
 {
-    if (!params)
-        return;
     memset(params, 0, sizeof *params);
+    params->struct_size = sizeof *params;
     params->preset = EDGEL_PRESET_OPENCV;
     params->low_threshold = 50.0;
     params->high_threshold = 150.0;
@@ -21,6 +25,20 @@ void edgel_canny_params_default(edgel_canny_params *params)
     params->blur_ksize = 0;
     params->variance = 0.0;
     params->maximum_error = 0.01;
+}
+
+void edgel_canny_params_init(edgel_canny_params *params, size_t struct_size)
+{
+    edgel_canny_params full;
+    canny_defaults(&full);
+    edgel_grown_init(params, struct_size, &full, sizeof full);
+}
+
+edgel_status edgel_canny_params_read(const edgel_canny_params *in, edgel_canny_params *out)
+{
+    canny_defaults(out);
+    return edgel_grown_read(in, out, sizeof *out, CANNY_PARAMS_FIRST_SIZE, "params",
+                            "edgel_canny_params_default");
 }
 
 static edgel_status check_threshold(double t, const char *name)
@@ -174,5 +192,7 @@ void edgel_gaussian_kernel_q8(int n, double sigma, uint16_t *kernel)
 
 edgel_status edgel_canny_params_check(const edgel_canny_params *params)
 {
-    return edgel_check_canny_params(params, 0);
+    edgel_canny_params p;
+    EDGEL_TRY(edgel_canny_params_read(params, &p));
+    return edgel_check_canny_params(&p, 0);
 }

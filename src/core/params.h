@@ -21,6 +21,10 @@ typedef struct edgel_int_thresholds {
     int32_t high;
 } edgel_int_thresholds;
 
+/* The caller's params (of its header's size) as the library's struct: defaults for fields
+ * the caller's header lacks (core/grown.h). Every public entry point reads its params so. */
+edgel_status edgel_canny_params_read(const edgel_canny_params *in, edgel_canny_params *out);
+
 /* Checks everything in params that does not depend on the image. */
 edgel_status edgel_check_canny_params(const edgel_canny_params *params, int from_gradients);
 

@@ -49,9 +49,8 @@ except edgel.EdgelError as e:
     check(e.status == "EDGEL_ERROR_INVALID_ARGUMENT", f"NaN threshold gave {e.status}")
 # The package's version, and its `edgel` command on PATH: it runs the bundled program, which
 # finds the bundled library and sample image from any directory.
-check(edgel.__version__ == "%d.%d.%d" % (edgel.VERSION_NUMBER // 10000,
-                                         edgel.VERSION_NUMBER // 100 % 100,
-                                         edgel.VERSION_NUMBER % 100),
+v = edgel.library_version()
+check(edgel.__version__ == "%d.%d.%d" % (v // 10000, v // 100 % 100, v % 100),
       f"__version__ {edgel.__version__}")
 command = shutil.which("edgel", path=os.path.dirname(sys.executable))
 check(command is not None, "pip install . put no edgel command beside python")

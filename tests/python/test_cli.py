@@ -7,6 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
+import edgel
+
 from conftest import ROOT
 
 SAMPLES = ROOT / "samples"
@@ -33,7 +35,7 @@ def test_help_texts(edgel_cmd, args, expected):
 
 def test_version_and_usage_errors(edgel_cmd):
     r = run(edgel_cmd, "--version")
-    assert r.returncode == 0 and r.stdout.startswith("edgel 0.2.0")
+    assert r.returncode == 0 and r.stdout.startswith(f"edgel {edgel.__version__}")
     assert run(edgel_cmd).returncode == 2
     r = run(edgel_cmd, "frobnicate")
     assert r.returncode == 2 and "unknown command 'frobnicate'" in r.stderr

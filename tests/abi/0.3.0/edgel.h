@@ -1,0 +1,484 @@
+/*
+ * edgel: exact, fast Canny edge detection and image filtering on CPUs and NVIDIA GPUs.
+ *
+ * The one public header. Conventions:
+ *  - Every function returns an edgel_status. EDGEL_OK is 0; on failure a message for the
+ *    calling thread is available from edgel_last_error() until the next failing call.
+ *  - The library never prints and never exits.
+ *  - Thread safety: see edgel_context below (one thread at a time a context, detected).
+ *  - Handles are opaque. edgel_*_destroy(NULL) is a no-op.
+ *  - Images are views: the caller owns the memory. Rows are `pitch` bytes apart, pixels are
+ *    packed (channels interleaved) inside a row. x grows right, y grows down.
+ *  - Sizes are limited to EDGEL_MAX_DIMENSION per side and EDGEL_MAX_PIXELS in all; larger
+ *    views are refused with EDGEL_ERROR_INVALID_SIZE before any arithmetic can overflow,
+ *    except host images in edgel_canny, which run in tiles up to EDGEL_MAX_TILED_DIMENSION
+ *    and EDGEL_MAX_TILED_PIXELS (edgel_canny_tiled_image).
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef EDGEL_H
+#define EDGEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  if defined(EDGEL_BUILDING_LIBRARY)
+#    define EDGEL_API __declspec(dllexport)
+#  else
+#    define EDGEL_API
+#  endif
+#else
+#  define EDGEL_API __attribute__((visibility("default")))
+#endif
+
+/* ---- version --------------------------------------------------------------------------- */
+
+/* The one place the version is written: CMake, the Python package's metadata and the module
+ * read it from these three lines. */
+#define EDGEL_VERSION_MAJOR 0
+#define EDGEL_VERSION_MINOR 3
+#define EDGEL_VERSION_PATCH 0
+#define EDGEL_VERSION_NUMBER \
+    (EDGEL_VERSION_MAJOR * 10000 + EDGEL_VERSION_MINOR * 100 + EDGEL_VERSION_PATCH)
+#define EDGEL_VERSION_TEXT_(x) #x
+#define EDGEL_VERSION_TEXT(x) EDGEL_VERSION_TEXT_(x)
+#define EDGEL_VERSION_STRING                                              \
+    EDGEL_VERSION_TEXT(EDGEL_VERSION_MAJOR) "." EDGEL_VERSION_TEXT(EDGEL_VERSION_MINOR) "." \
+    EDGEL_VERSION_TEXT(EDGEL_VERSION_PATCH)
+
+/** Version of the library actually loaded (compare with EDGEL_VERSION_NUMBER). */
+EDGEL_API unsigned edgel_version_number(void);
+EDGEL_API const char *edgel_version_string(void);
+
+/* ---- status ---------------------------------------------------------------------------- */
+
+/* Values are pinned: they never change meaning between releases. */
+typedef enum edgel_status {
+    EDGEL_OK = 0,
+    EDGEL_ERROR_NULL_ARGUMENT = 1,       /* a required pointer was NULL */
+    EDGEL_ERROR_INVALID_ARGUMENT = 2,    /* a value out of its documented range (NaN included) */
+    EDGEL_ERROR_INVALID_SIZE = 3,        /* zero, negative, mismatched or too large sizes */
+    EDGEL_ERROR_INVALID_PITCH = 4,       /* pitch smaller than a row */
+    EDGEL_ERROR_UNSUPPORTED = 5,         /* a valid but unsupported combination */
+    EDGEL_ERROR_OUT_OF_MEMORY = 6,
+    EDGEL_ERROR_BACKEND_UNAVAILABLE = 7, /* e.g. CUDA asked for but not built or no device */
+    EDGEL_ERROR_DEVICE = 8,              /* the GPU runtime reported an error */
+    EDGEL_ERROR_IO = 9,                  /* a file could not be opened, read or written */
+    EDGEL_ERROR_FORMAT = 10,             /* a file is malformed, truncated or unsupported */
+    EDGEL_ERROR_INTERNAL = 11,
+    EDGEL_ERROR_CONTEXT_BUSY = 12        /* the context is in a call on another thread */
+} edgel_status;
+
+/** "EDGEL_OK", "EDGEL_ERROR_NULL_ARGUMENT", ...; "EDGEL_ERROR_UNKNOWN" for other values. */
+EDGEL_API const char *edgel_status_name(edgel_status status);
+/** Message of the calling thread's last failure ("" if none). Valid until its next call. */
+EDGEL_API const char *edgel_last_error(void);
+
+/* ---- limits ---------------------------------------------------------------------------- */
+
+#define EDGEL_MAX_DIMENSION 65536        /* width and height, each */
+#define EDGEL_MAX_PIXELS (1LL << 30)     /* width * height */
+
+/* ---- images ---------------------------------------------------------------------------- */
+
+typedef enum edgel_pixel_type {
+    EDGEL_U8 = 0,
+    EDGEL_U16 = 1,
+    EDGEL_S16 = 2, /* gradients */
+    EDGEL_S32 = 3, /* magnitudes */
+    EDGEL_F32 = 4
+} edgel_pixel_type;
+
+typedef enum edgel_memory {
+    EDGEL_MEMORY_HOST = 0,
+    EDGEL_MEMORY_DEVICE = 1 /* CUDA device memory (CUDA backend only) */
+} edgel_memory;
+
+typedef struct edgel_image {
+    void *data;
+    int32_t width;
+    int32_t height;
+    size_t pitch; /* bytes from one row to the next, >= width * channels * pixel size */
+    edgel_pixel_type type;
+    int32_t channels; /* 1, 3 or 4 */
+    edgel_memory memory;
+} edgel_image;
+
+/** A host view with the tightest pitch. */
+EDGEL_API edgel_image edgel_image_host(void *data, int32_t width, int32_t height,
+                                       edgel_pixel_type type, int32_t channels);
+/** Bytes of one pixel channel of `type` (0 for an unknown type). */
+EDGEL_API size_t edgel_pixel_size(edgel_pixel_type type);
+
+/* ---- contexts -------------------------------------------------------------------------- */
+
+typedef enum edgel_backend {
+    EDGEL_BACKEND_AUTO = 0, /* CUDA when built and a device is present, else CPU */
+    EDGEL_BACKEND_CPU = 1,
+    EDGEL_BACKEND_CUDA = 2
+} edgel_backend;
+
+/*
+ * Parameter structs grow: each starts with `struct_size`, which its _default() macro sets to
+ * the struct's size in the header the caller is built with. The library reads that many
+ * bytes and gives any field the caller's header lacks its default, so a program built
+ * against an older header runs unchanged with a newer libedgel.so.0. Initialise every
+ * struct with its _default() macro: a struct whose struct_size was never set is refused
+ * (EDGEL_ERROR_INVALID_ARGUMENT), and one from a newer header than the library's too
+ * (EDGEL_ERROR_UNSUPPORTED). From another language, call the _init() function with the
+ * struct's size in that language's layout (Python: ctypes.sizeof).
+ */
+
+typedef struct edgel_context_options {
+    uint32_t struct_size; /* set by edgel_context_options_default */
+    int32_t threads; /* CPU worker threads; 0 = all cores (default). 1 = the serial reference */
+    int32_t device;  /* CUDA device ordinal (default 0) */
+} edgel_context_options;
+
+/*
+ * A context holds a backend's workspaces between calls and serves one thread at a time: a
+ * call made while another thread's call on the same context is running fails with
+ * EDGEL_ERROR_CONTEXT_BUSY (nothing is written). Give each thread its own context; different
+ * contexts may be used from any number of threads at once. Every function that takes no
+ * context may be called from any thread.
+ */
+typedef struct edgel_context edgel_context;
+
+EDGEL_API void edgel_context_options_init(edgel_context_options *options, size_t struct_size);
+#define edgel_context_options_default(options) \
+    edgel_context_options_init((options), sizeof *(options))
+/** options may be NULL for the defaults. */
+EDGEL_API edgel_status edgel_context_create(edgel_backend backend,
+                                            const edgel_context_options *options,
+                                            edgel_context **out);
+EDGEL_API void edgel_context_destroy(edgel_context *ctx);
+/** The backend the context runs on (never EDGEL_BACKEND_AUTO). */
+EDGEL_API edgel_status edgel_context_backend(const edgel_context *ctx, edgel_backend *out);
+/** Worker threads the CPU backend uses (after resolving 0 = all cores). */
+EDGEL_API edgel_status edgel_context_threads(const edgel_context *ctx, int32_t *out);
+
+/**
+ * CUDA contexts: the stream (a cudaStream_t) their work is queued on. NULL selects the
+ * context's own stream, created non-blocking: it does not wait for work on the legacy default
+ * stream, so order your own writes to the input (or reads of the output) with events, a
+ * stream of yours, or a synchronisation. Calls on device images return as soon as the work
+ * is queued (no host wait); calls on host images wait for their own results. CPU contexts:
+ * EDGEL_OK, no effect.
+ */
+EDGEL_API edgel_status edgel_context_set_stream(edgel_context *ctx, void *stream);
+/** Waits until all work queued by the context has finished (no-op on the CPU). */
+EDGEL_API edgel_status edgel_context_synchronize(edgel_context *ctx);
+/**
+ * Sizes the context's workspaces for frames up to width x height with up to `channels`
+ * channels, in batches of up to `batch` frames. Afterwards calls within those sizes allocate
+ * nothing (on the GPU: no cudaMalloc, no host synchronisation beyond the documented ones).
+ * Without it, workspaces grow on first use.
+ */
+EDGEL_API edgel_status edgel_context_reserve(edgel_context *ctx, int32_t width, int32_t height,
+                                             int32_t channels, int32_t batch);
+
+/* ---- Canny ----------------------------------------------------------------------------- */
+
+typedef enum edgel_preset {
+    EDGEL_PRESET_OPENCV = 0, /* the integer Sobel pipeline of cv::Canny, byte for byte */
+    EDGEL_PRESET_ITK = 1     /* itk::CannyEdgeDetectionImageFilter<float>, bit for bit */
+} edgel_preset;
+
+#define EDGEL_APERTURE_SCHARR (-1)
+
+typedef enum edgel_blur {
+    EDGEL_BLUR_NONE = 0,
+    EDGEL_BLUR_GAUSSIAN = 1, /* equal to cv2.GaussianBlur(img, (k, k), sigma) for u8 */
+    EDGEL_BLUR_5X5_159 = 2   /* the classic 5x5 integer kernel / 159, round to nearest */
+} edgel_blur;
+
+typedef enum edgel_gray {
+    EDGEL_GRAY_NONE = 0, /* multi-channel Canny: per pixel the channel of largest magnitude */
+    EDGEL_GRAY_RGB = 1,  /* luma from R,G,B(,A) = cv2.cvtColor(COLOR_RGB2GRAY / RGBA2GRAY) */
+    EDGEL_GRAY_BGR = 2   /* luma from B,G,R(,A) = cv2.cvtColor(COLOR_BGR2GRAY / BGRA2GRAY) */
+} edgel_gray;
+
+/*
+ * Parameters of both presets. The opencv preset reads the thresholds and everything up to
+ * blur_ksize; the itk preset reads only the thresholds, variance and maximum_error, and
+ * takes 1-channel u8, u16 or f32 input (pixel values used as they are).
+ */
+typedef struct edgel_canny_params {
+    uint32_t struct_size;  /* set by edgel_canny_params_default */
+    edgel_preset preset;   /* EDGEL_PRESET_OPENCV (default) */
+    double low_threshold;  /* default 50. opencv: swapped with high if larger. itk: ITK's
+                              LowerThreshold, rounded to float, never swapped */
+    double high_threshold; /* default 150. itk: UpperThreshold (rounded to float) */
+    int32_t aperture;      /* 3 (default), 5, 7 or EDGEL_APERTURE_SCHARR (needs l2_gradient) */
+    int32_t l2_gradient;   /* 0: |dx|+|dy| (default), 1: dx*dx+dy*dy against squared thresholds */
+    edgel_gray gray;       /* colour handling for 3/4-channel input (default NONE) */
+    edgel_blur blur;       /* pre-smoothing (default NONE) */
+    double blur_sigma;     /* Gaussian sigma; <= 0 derives it from blur_ksize as OpenCV */
+    int32_t blur_ksize;    /* odd Gaussian size; 0 derives it from sigma as OpenCV (u8: 6s+1) */
+    double variance;       /* itk: Gaussian variance in pixels^2, 0..700 (default 0 = none) */
+    double maximum_error;  /* itk: kernel truncation error, in (0, 1) (default 0.01); the
+                              kernel radius is capped at 32 as ITK's */
+} edgel_canny_params;
+
+EDGEL_API void edgel_canny_params_init(edgel_canny_params *params, size_t struct_size);
+#define edgel_canny_params_default(params) edgel_canny_params_init((params), sizeof *(params))
+/** EDGEL_OK when every value of `params` is in its documented range, else the status and
+ * message a Canny call with them would give (for checking options before any work). */
+EDGEL_API edgel_status edgel_canny_params_check(const edgel_canny_params *params);
+
+/*
+ * Optional intermediate results. Each non-NULL view must be sized like the input and is
+ * written by the call. opencv preset:
+ *   gray       u8 x1      after colour conversion (only with params->gray != NONE)
+ *   smoothed   u8 x C     after blur (C = 1 after gray conversion, else input channels)
+ *   dx, dy     s16 x1     Sobel derivatives (multi-channel input: of the selected channel)
+ *   magnitude  s32 x1     |dx|+|dy| or dx*dx+dy*dy
+ *   suppressed u8 x1      after non-maximum suppression and the double threshold:
+ *                         0 = not an edge candidate, 128 = weak (kept, > low), 255 = strong
+ * itk preset (the others must be NULL):
+ *   smoothed   f32 x1     the Gaussian-smoothed image
+ *   suppressed f32 x1     ITK's GetNonMaximumSuppressionImage(): the gradient magnitude
+ *                         sqrt(1e-4 + |grad|^2) at zero crossings of the second directional
+ *                         derivative where the gradient is maximal, else 0
+ */
+typedef struct edgel_canny_stages {
+    const edgel_image *gray;
+    const edgel_image *smoothed;
+    const edgel_image *dx;
+    const edgel_image *dy;
+    const edgel_image *magnitude;
+    const edgel_image *suppressed;
+} edgel_canny_stages;
+
+/**
+ * Canny edges of `src` into `edges` (1 channel, same size). opencv preset: src u8 with 1, 3
+ * or 4 channels, edges u8 (255 on edges, 0 elsewhere). itk preset: src u8, u16 or f32 with
+ * 1 channel, edges u8 (255/0) or f32 (1/0, ITK's output). `stages` may be NULL. src and
+ * edges may not overlap unless they are the same 1-channel view of one type. Host images
+ * past EDGEL_MAX_DIMENSION a side or EDGEL_MAX_PIXELS run in tiles (edgel_canny_tiled_image:
+ * u8 edges apart from src, no stages), with the same bytes.
+ */
+EDGEL_API edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
+                                   const edgel_image *src, const edgel_image *edges,
+                                   const edgel_canny_stages *stages);
+
+/**
+ * Canny from caller-supplied gradients (cv::Canny(dx, dy, edges, low, high, L2)): dx and dy
+ * are s16 with 1, 3 or 4 channels, same size and channels. opencv preset only; uses the thresholds and
+ * l2_gradient of `params` (no /16 for aperture 7). `stages` may be NULL; its gray, smoothed,
+ * dx and dy members are ignored.
+ */
+EDGEL_API edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params *params,
+                                             const edgel_image *dx, const edgel_image *dy,
+                                             const edgel_image *edges,
+                                             const edgel_canny_stages *stages);
+
+/* Rules that choose the opencv preset's thresholds from the image (edgel_canny_auto_thresholds). */
+typedef enum edgel_auto_rule {
+    /* high: cv2.threshold(img, 0, 255, THRESH_BINARY + THRESH_OTSU)'s value, low: high / 2 */
+    EDGEL_AUTO_OTSU = 1,
+    /* v = numpy.median(img): low = int(max(0, (1.0 - 0.33) * v)), high = int(min(255,
+     * (1.0 + 0.33) * v)), in doubles (the "auto Canny" recipe) */
+    EDGEL_AUTO_MEDIAN = 2,
+    /* low, high: numpy.percentile(magnitude, 100 * q) (linear) for the quantiles q given as
+     * params' low_threshold and high_threshold (in [0, 1]), over the gradient magnitude the
+     * thresholds compare with (|dx|+|dy|, or sqrt(dx^2+dy^2) with l2_gradient; aperture 7:
+     * 16 times that of OpenCV's gradients / 16), as scikit-image's use_quantiles */
+    EDGEL_AUTO_QUANTILES = 3
+} edgel_auto_rule;
+
+/**
+ * The opencv preset's thresholds that `rule` chooses for `src`, computed on the image Canny
+ * reads: after params' gray conversion and blur (so colour input needs params->gray, except
+ * for quantiles). `src` is a host view (u8, 1, 3 or 4 channels); params' own thresholds are
+ * ignored (quantiles: they are the quantiles). Set the results in params and call edgel_canny
+ * for the edges of cv2.Canny with those thresholds.
+ */
+EDGEL_API edgel_status edgel_canny_auto_thresholds(edgel_context *ctx,
+                                                   const edgel_canny_params *params,
+                                                   const edgel_image *src, edgel_auto_rule rule,
+                                                   double *low, double *high);
+
+/**
+ * Canny of `count` frames of one size, channel count and memory kind: edges[i] of srcs[i].
+ * On a CUDA context the frames run together (several per launch) and host frames are
+ * streamed through pinned buffers with copies overlapping compute. Results equal `count`
+ * single calls.
+ */
+EDGEL_API edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *params,
+                                         const edgel_image *srcs, const edgel_image *edges,
+                                         int32_t count);
+
+/**
+ * edgel_canny_batch spread over several contexts at once, typically one a GPU of the host
+ * (contexts[i] created with options.device = i): the frames are cut into `ncontexts`
+ * consecutive shares of equal size, and each context runs its share on a thread of its own
+ * (the caller's thread runs the first). Results equal `count` single calls. Frames are host
+ * views (page-locked ones go by DMA): frames in device memory belong to one GPU, so they run
+ * through edgel_canny_batch on that GPU's context. Every context is held for the whole call;
+ * one already in a call on another thread, or one listed twice, is refused before any work.
+ * On a failure the status and message of the first share that failed are returned (the
+ * message names the share's frames and its context) and other shares stop early.
+ */
+#define EDGEL_MAX_BATCH_CONTEXTS 64
+EDGEL_API edgel_status edgel_canny_batch_multi(edgel_context *const *contexts,
+                                               int32_t ncontexts,
+                                               const edgel_canny_params *params,
+                                               const edgel_image *srcs, const edgel_image *edges,
+                                               int32_t count);
+
+/** CUDA devices present (0 in a build without CUDA, or with no driver or device). */
+EDGEL_API edgel_status edgel_cuda_device_count(int32_t *count);
+
+/* ---- images of any size: Canny in tiles ---------------------------------------------------- */
+
+#define EDGEL_MAX_TILED_DIMENSION (1 << 20) /* width and height of a tiled image, each */
+#define EDGEL_MAX_TILED_PIXELS (1LL << 40)
+
+/*
+ * Where a tiled call's pixels come from and its edges go: the caller's callbacks (files,
+ * memory maps, network sources). A failing callback's status ends the call, which then
+ * calls nothing more.
+ */
+typedef struct edgel_tile_io {
+    int64_t width, height;  /* the whole image */
+    int32_t channels;       /* opencv preset: 1, 3 or 4; itk preset: 1 */
+    edgel_pixel_type type;  /* opencv preset: EDGEL_U8; itk preset: EDGEL_U8, _U16 or _F32 */
+    /* Fills `dst`, a host u8 view of dst->width x dst->height pixels of `channels` channels,
+     * with the image's pixels of the rectangle whose top left is (x, y). A region may be
+     * read more than once. */
+    edgel_status (*read)(void *user, int64_t x, int64_t y, const edgel_image *dst);
+    /* Receives the edges (u8, 255 on edges) of the tile whose top left is (x, y), in raster
+     * order of tiles, each once; the view is valid during the call only. */
+    edgel_status (*write)(void *user, int64_t x, int64_t y, const edgel_image *edges);
+    void *user;
+} edgel_tile_io;
+
+/**
+ * Canny of an image of any size (up to EDGEL_MAX_TILED_DIMENSION a side and
+ * EDGEL_MAX_TILED_PIXELS in all), in tiles of tile_width x tile_height (the last ones
+ * smaller), byte-identical to edgel_canny on the whole image: each tile is read with a halo
+ * that makes its stages exact, and hysteresis joins edges across tiles through the labels of
+ * the components that touch tile borders. Memory: a tile and its halo, and the border labels,
+ * never the image. Every tile is read twice. Both presets, any of their options; the edges
+ * come as u8 255/0 (for the itk preset too).
+ */
+EDGEL_API edgel_status edgel_canny_tiled(edgel_context *ctx, const edgel_canny_params *params,
+                                         const edgel_tile_io *io, int32_t tile_width,
+                                         int32_t tile_height);
+
+/**
+ * Canny of a host image of any size (up to EDGEL_MAX_TILED_DIMENSION a side and
+ * EDGEL_MAX_TILED_PIXELS in all) in tiles, in one pass: as edgel_canny_tiled, but the
+ * pixels come from `src` and the edges (u8, 1 channel, apart from the input) hold the border
+ * labels' marks between tiles, so each tile is computed once. edgel_canny calls this with
+ * tiles of its choice for host images past EDGEL_MAX_DIMENSION or EDGEL_MAX_PIXELS. On a CUDA
+ * context page-locked views are copied by DMA, overlapped with the work.
+ */
+EDGEL_API edgel_status edgel_canny_tiled_image(edgel_context *ctx,
+                                               const edgel_canny_params *params,
+                                               const edgel_image *src, const edgel_image *edges,
+                                               int32_t tile_width, int32_t tile_height);
+
+/**
+ * The halo a tile needs for `params`: pixels on each side whose stages make the tile's
+ * classes before hysteresis exact (for drivers of their own, such as edgel.dask's). The
+ * suppressed stage of a region of tile and halo, cropped to the tile, equals the whole
+ * image's there.
+ */
+EDGEL_API edgel_status edgel_canny_tile_halo(const edgel_canny_params *params, int32_t *halo);
+
+/* ---- building blocks --------------------------------------------------------------------- */
+
+/* The building blocks: host views run on the CPU (on a CUDA context too, on all cores); on a
+ * CUDA context device views run on the GPU, queued on the context's stream (the call returns
+ * without waiting, as edgel_canny on device views). */
+
+/** cv2.cvtColor RGB(A)->GRAY or BGR(A)->GRAY for u8; `gray` is u8 x1. */
+EDGEL_API edgel_status edgel_to_gray(edgel_context *ctx, edgel_gray order, const edgel_image *src,
+                                     const edgel_image *gray);
+/**
+ * Gaussian blur of u8 (any channel count), equal to cv2.GaussianBlur(src, (ksize, ksize),
+ * sigma) with the default border (reflect-101). ksize 0 derives the size from sigma.
+ */
+EDGEL_API edgel_status edgel_gaussian_blur(edgel_context *ctx, const edgel_image *src,
+                                           const edgel_image *dst, int32_t ksize, double sigma);
+
+/* ---- convolution ------------------------------------------------------------------------ */
+
+/* What lies outside the image (names of OpenCV; SciPy's ndimage modes in brackets). */
+typedef enum edgel_border {
+    EDGEL_BORDER_CONSTANT = 0,    /* border_value           ['constant']   */
+    EDGEL_BORDER_REPLICATE = 1,   /* aaa|abcd|ddd           ['nearest']    */
+    EDGEL_BORDER_REFLECT = 2,     /* cba|abcd|dcb           ['reflect']    */
+    EDGEL_BORDER_REFLECT_101 = 3, /* dcb|abcd|cba (default) ['mirror']     */
+    EDGEL_BORDER_WRAP = 4         /* bcd|abcd|abc           ['grid-wrap']  */
+} edgel_border;
+
+typedef enum edgel_conv_method {
+    EDGEL_CONV_AUTO = 0,      /* the fastest for the sizes (a measured cost model), see below */
+    EDGEL_CONV_DIRECT = 1,    /* every tap, shared-memory tiles / vectorised rows */
+    EDGEL_CONV_SEPARABLE = 2, /* a row pass and a column pass: rank-1 kernels only */
+    EDGEL_CONV_FFT = 3        /* zero-padded FFTs (cuFFT; KissFFT on the CPU) */
+} edgel_conv_method;
+
+#define EDGEL_MAX_KERNEL_SIZE 129 /* kernel width and height, each */
+
+typedef struct edgel_filter_params {
+    uint32_t struct_size;     /* set by edgel_filter_params_default */
+    edgel_conv_method method; /* default EDGEL_CONV_AUTO */
+    edgel_border border;      /* default EDGEL_BORDER_REFLECT_101, as cv2.filter2D */
+    double border_value;      /* EDGEL_BORDER_CONSTANT: the value outside (default 0) */
+    int32_t anchor_x;         /* kernel column over the output pixel; -1 (default): width / 2 */
+    int32_t anchor_y;         /* kernel row; -1 (default): height / 2 */
+    int32_t convolve;         /* 0: correlation (default, as cv2.filter2D and SciPy's
+                                 correlate); 1: convolution (kernel and anchor flipped) */
+} edgel_filter_params;
+
+EDGEL_API void edgel_filter_params_init(edgel_filter_params *params, size_t struct_size);
+#define edgel_filter_params_default(params) edgel_filter_params_init((params), sizeof *(params))
+/** EDGEL_OK when every value of `params` is in its documented range (anchors are checked
+ * against the kernel by the call), else the status and message a call would give. */
+EDGEL_API edgel_status edgel_filter_params_check(const edgel_filter_params *params);
+
+/**
+ * dst(x, y) = sum over the kernel of kernel(i, j) * src(x + i - anchor_x, y + j - anchor_y),
+ * each channel on its own (1, 3 or 4 channels). src is u8 or f32; dst has the same size and
+ * channels and is f32, or u8 for u8 src (rounded half to even and saturated, as
+ * cv2.filter2D(src, -1, kernel)). `kernel` is an f32 1-channel host view, 1x1 up to
+ * EDGEL_MAX_KERNEL_SIZE a side, odd or even. On a CUDA context src and dst may be device
+ * views. Linear (never cyclic) results for every method and border.
+ *
+ * Sums that are not finite (NaN or infinite pixels, or sums past the float range) are stored
+ * alike by every method: NaN in f32 output, 0 in u8 output (as cv2.filter2D on x86).
+ *
+ * u8 to u8 with the direct method sums each pixel in cv2.filter2D's order (fused
+ * multiply-adds in float over the non-zero taps, row by row), so it is identical to
+ * cv2.filter2D wherever OpenCV filters directly (kernels of fewer than 130 taps); auto picks
+ * it there. The other methods round their own float results.
+ */
+EDGEL_API edgel_status edgel_filter2d(edgel_context *ctx, const edgel_filter_params *params,
+                                      const edgel_image *src, const edgel_image *dst,
+                                      const edgel_image *kernel);
+
+/** edgel_filter2d with the kernel ky * kx (kx: kw values along x, ky: kh values along y). */
+EDGEL_API edgel_status edgel_sep_filter2d(edgel_context *ctx, const edgel_filter_params *params,
+                                          const edgel_image *src, const edgel_image *dst,
+                                          const float *kx, int32_t kw, const float *ky,
+                                          int32_t kh);
+
+/** The method edgel_filter2d would use for these arguments (never EDGEL_CONV_AUTO). */
+EDGEL_API edgel_status edgel_filter2d_method(edgel_context *ctx, const edgel_filter_params *params,
+                                             const edgel_image *src, const edgel_image *dst,
+                                             const edgel_image *kernel, edgel_conv_method *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EDGEL_H */
