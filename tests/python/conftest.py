@@ -13,8 +13,12 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BUILD = pathlib.Path(os.environ.get("EDGEL_BUILD_DIR", ROOT / "build"))
-os.environ.setdefault("EDGEL_LIBRARY", str(BUILD / "libedgel.so"))
-sys.path.insert(0, str(ROOT / "python"))
+# EDGEL_TEST_INSTALLED=1: test the installed package (a wheel in a virtual environment), its
+# library and its `edgel` command, instead of the build tree's.
+INSTALLED = os.environ.get("EDGEL_TEST_INSTALLED") == "1"
+if not INSTALLED:
+    os.environ.setdefault("EDGEL_LIBRARY", str(BUILD / "libedgel.so"))
+    sys.path.insert(0, str(ROOT / "python"))
 
 import cv2  # noqa: E402
 
@@ -58,6 +62,11 @@ def photo_files(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def edgel_cmd():
+    if INSTALLED:
+        import shutil
+        exe = shutil.which("edgel", path=os.path.dirname(sys.executable))
+        assert exe, "the installed package has no edgel command"
+        return exe
     exe = BUILD / "edgel"
     assert exe.exists(), f"build the edgel command first ({exe})"
     return str(exe)
