@@ -74,15 +74,15 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 }
 
 /* The streaming kernel's shapes, most work shared first: PX pixels (and tiles) a lane, SPLIT
- * warps a tile. A launch takes the first that gives at least EDGEL_STREAM_MIN_WARPS warps
- * (else the last), about 15 an SM of an H100 or H200: wide warps share the per-row work, but
+ * warps a tile. A launch takes the first that gives at least EDGEL_STREAM_SM_WARPS warps an
+ * SM of the device (else the last), 1,980 on an H100 or H200: wide warps share the per-row work, but
  * need more registers, so fewer fit on an SM; few warps, each walking many rows, leave the
  * GPU idle; bands of part of a tile read its four halo rows again. Four pixels a lane in
  * quarter bands measured faster at 1080p than two in half bands; eight pixels a lane need
  * 182 registers (8 warps an SM) and measured slower than four in batches and at 8K (a -D
  * to measure others). */
-#ifndef EDGEL_STREAM_MIN_WARPS
-#define EDGEL_STREAM_MIN_WARPS 1980
+#ifndef EDGEL_STREAM_SM_WARPS
+#define EDGEL_STREAM_SM_WARPS 15
 #endif
 struct stream_shape {
     int px, split;
@@ -108,12 +108,13 @@ static void launch_stream(cudaStream_t stream, const frame_table &t, const canny
                           const canny_geometry &g, int nframes)
 {
     const int count = (int)(sizeof stream_shapes / sizeof stream_shapes[0]);
+    const long long min_warps = (long long)EDGEL_STREAM_SM_WARPS * edgel_current_device_info().sms;
     long long warps = 0;
     int i = 0;
     for (; i < count; i++) {
         warps = (long long)((b.tiles_x + stream_shapes[i].px - 1) / stream_shapes[i].px) * b.tiles_y *
                 stream_shapes[i].split * nframes;
-        if (warps >= EDGEL_STREAM_MIN_WARPS || i == count - 1)
+        if (warps >= min_warps || i == count - 1)
             break;
     }
     const dim3 grid((unsigned)((warps / nframes + EDGEL_STREAM_WARPS - 1) / EDGEL_STREAM_WARPS), 1,
@@ -167,14 +168,14 @@ static bool early_launch_supported()
     return known[device] == 2;
 }
 
-/* Launches of at least this many tiles (4K frames, 8,160 tiles, and up; batches) run
- * link_tiles with one warp a tile, fewer with four: a tile takes longer with one, but four
+/* Launches of at least this many tiles an SM (on an H100 or H200, 8,000 tiles: 4K frames of
+ * 8,160 tiles and up; batches) run link_tiles with one warp a tile, fewer with four: a tile takes longer with one, but four
  * times as many share an SM, which pays where the tiles fill the GPU several times over.
  * Measured at 1080p (2,040 tiles: four warps 26.2 us, one 30.0) and 4K (one warp 62.5 us,
  * four 63.4) on an H200; sizes between keep four (a -D to measure others). finish_tiles
  * always takes one warp a tile. */
-#ifndef EDGEL_LINK_SOLO_TILES
-#define EDGEL_LINK_SOLO_TILES 8000
+#ifndef EDGEL_LINK_SOLO_SM_TILES
+#define EDGEL_LINK_SOLO_SM_TILES 60.6
 #endif
 
 template <int W>
@@ -189,7 +190,8 @@ static edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t,
                                       const canny_geometry &g, int nframes)
 {
     const bool early = early_launch_supported();
-    const bool solo = (long long)b.tiles_x * b.tiles_y * nframes >= EDGEL_LINK_SOLO_TILES;
+    const bool solo = (double)b.tiles_x * b.tiles_y * nframes >=
+                      EDGEL_LINK_SOLO_SM_TILES * edgel_current_device_info().sms;
     CUDA_TRY(solo ? launch_link_tiles<1>(early, stream, b, nframes) : launch_link_tiles<4>(early, stream, b, nframes));
     CUDA_TRY(launch_after(early, finish_tiles, tile_blocks(b, tiles_per_block<1>(), nframes),
                           dim3(32 * tiles_per_block<1>()), stream, t, b, g.width, g.height));

@@ -128,6 +128,18 @@ struct marks_buffers {
     int events_made;
 };
 
+/* What the tuning reads of a device, asked once (cuda_device.cu): launch shapes and the
+ * filter's cost model scale with it from the H200 they were measured on. */
+struct device_info {
+    int sms;          /* streaming multiprocessors */
+    double clock_ghz; /* SM clock, peak */
+    double bandwidth; /* memory bandwidth, peak, bytes/s */
+};
+/* The info of `device` (cached; an H200's where a query fails). */
+const device_info &edgel_device_info(int device);
+/* The info of the calling thread's current device. */
+const device_info &edgel_current_device_info();
+
 struct edgel_cuda_state {
     int device;
     int devices; /* CUDA devices present: past one, device views are checked for their device */

@@ -2,6 +2,7 @@
  * launches in cuda_canny.cu, cuda_itk.cu and cuda_filter.cu, and its cost model for the
  * convolution engine's `auto`. */
 #include "cuda/cuda_cufft.h"
+#include "cuda/cuda_internal.h"
 #include "cuda/cuda_backend.h"
 #include "core/backend.h"
 #include "core/filter.h"
@@ -69,22 +70,26 @@ edgel_status cuda_canny_gradients(void *state, const edgel_canny_params *params,
 int cuda_has_fft(void *) { return edgel_cufft() != NULL; /* cuFFT, where it loads */ }
 
 /* Predicted time of a method in nanoseconds, fitted to bench/bench_filter.py on an NVIDIA
- * H200 (2026-11-22, docs/benchmarks.md); only ratios matter. */
-double cuda_filter_cost(void *, edgel_filter_plan *p, edgel_conv_method m, double)
+ * H200 (2026-11-22, docs/benchmarks.md) and scaled to the device: arithmetic by its SMs and
+ * clock, memory traffic (and cuFFT, bound by it) by its bandwidth; only ratios matter. */
+double cuda_filter_cost(void *state, edgel_filter_plan *p, edgel_conv_method m, double)
 {
+    const device_info &d = edgel_device_info(cuda(state)->device);
+    const double math = 132 * 1.98 / (d.sms * d.clock_ghz); /* 1 on the H200 */
+    const double memory = 4.917e12 / d.bandwidth;
     const double values = (double)p->w * p->h * p->cn;
     const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
     if (m == EDGEL_CONV_DIRECT) { /* throughput, or one block's chain of taps when few */
         const double blocks = ceil(p->w / 32.0) * ceil(p->h / 64.0) * p->cn;
-        const double busy = values * 0.000156 * p->nonzero;
-        const double chain = ceil(blocks / 264.0) * p->nonzero * 60.0;
-        return (busy > chain ? busy : chain) + values * 0.0045 + 8000;
+        const double busy = values * 0.000156 * p->nonzero * math;
+        const double chain = ceil(blocks / (2.0 * d.sms)) * p->nonzero * 60.0 * 1.98 / d.clock_ghz;
+        return (busy > chain ? busy : chain) + values * 0.0045 * memory + 8000;
     }
     if (m == EDGEL_CONV_SEPARABLE)
-        return values * (0.0004 * (p->kw + p->kh) + 0.012) + 12000;
+        return values * (0.0004 * (p->kw + p->kh) * math + 0.012 * memory) + 12000;
     /* two transforms per channel; the kernel's spectrum is reused while it stays */
     const double area = (double)edgel_fft_size(ew) * edgel_fft_size(eh);
-    return area * log2(area) * (2.0 * p->cn + 0.25) * 0.000636 + 45000;
+    return area * log2(area) * (2.0 * p->cn + 0.25) * 0.000636 * memory + 45000;
 }
 
 edgel_status cuda_filter(void *state, edgel_filter_plan *plan, const edgel_image *src,
