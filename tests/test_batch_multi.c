@@ -188,6 +188,53 @@ static void test_refusals(void)
     CHECK_STATUS(edgel_cuda_device_count(NULL), EDGEL_ERROR_NULL_ARGUMENT, "count");
 }
 
+/* Frames of different sizes and pitches in one batch (sizes repeated out of order, 1x1 and
+ * a padded pitch among them): each frame's bytes equal a single call, through one context
+ * and through several; a frame of another kind is refused, naming it. */
+static void test_mixed_sizes(void)
+{
+    enum { N = 7 };
+    static const int sizes[N][3] = {{161, 97, 0}, {40, 30, 0}, {161, 97, 0}, {1, 1, 0},
+                                    {40, 30, 9}, {77, 120, 0}, {40, 30, 0}};
+    uint8_t *in[N], *out[N], *want[N];
+    edgel_image s[N], o[N];
+    edgel_context *ctxs[3], *ref;
+    make_contexts(ctxs, 3);
+    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, NULL, &ref) == EDGEL_OK);
+    for (int i = 0; i < N; i++) {
+        const int w = sizes[i][0], h = sizes[i][1], pitch = w + sizes[i][2];
+        in[i] = malloc((size_t)pitch * h);
+        out[i] = malloc((size_t)w * h);
+        want[i] = malloc((size_t)w * h);
+        for (int p = 0; p < pitch * h; p++)
+            in[i][p] = (uint8_t)(p % pitch * 7 + p / pitch * 3 + next_random() % 60);
+        s[i] = edgel_image_host(in[i], w, h, EDGEL_U8, 1);
+        s[i].pitch = (size_t)pitch;
+        o[i] = edgel_image_host(out[i], w, h, EDGEL_U8, 1);
+        edgel_image wv = edgel_image_host(want[i], w, h, EDGEL_U8, 1);
+        CHECK(edgel_canny(ref, &params, &s[i], &wv, NULL) == EDGEL_OK);
+    }
+    for (int n = 1; n <= 3; n++) {
+        for (int i = 0; i < N; i++)
+            memset(out[i], 0x5a, (size_t)sizes[i][0] * sizes[i][1]);
+        CHECK((n == 1 ? edgel_canny_batch(ctxs[0], &params, s, o, N)
+                      : edgel_canny_batch_multi(ctxs, n, &params, s, o, N)) == EDGEL_OK);
+        for (int i = 0; i < N; i++)
+            CHECK(memcmp(out[i], want[i], (size_t)sizes[i][0] * sizes[i][1]) == 0);
+    }
+    s[4] = edgel_image_host(in[0], 20, 30, EDGEL_U8, 3); /* a colour frame among gray ones */
+    o[4] = edgel_image_host(out[4], 20, 30, EDGEL_U8, 1);
+    CHECK_STATUS(edgel_canny_batch(ctxs[0], &params, s, o, N), EDGEL_ERROR_INVALID_SIZE,
+                 "frame 4 differs from frame 0");
+    for (int i = 0; i < N; i++) {
+        free(in[i]);
+        free(out[i]);
+        free(want[i]);
+    }
+    edgel_context_destroy(ref);
+    free_contexts(ctxs, 3);
+}
+
 int main(void)
 {
     const char *b = getenv("EDGEL_TEST_BACKEND");
@@ -195,6 +242,7 @@ int main(void)
         backend = EDGEL_BACKEND_CUDA;
     make_frames();
     test_identity();
+    test_mixed_sizes();
     test_refusals();
     free(src_px);
     free(want_px);

@@ -49,8 +49,7 @@ static void *run_share(void *arg)
     if (n == 0 || atomic_load(&j->failed))
         return NULL;
     edgel_context *ctx = j->ctxs[sh->index];
-    edgel_status st = ctx->ops->canny(ctx->state, j->params, j->srcs + first, j->edges + first,
-                                      n, NULL);
+    edgel_status st = edgel_canny_frames(ctx, j->params, j->srcs + first, j->edges + first, n);
     if (st != EDGEL_OK) {
         pthread_mutex_lock(&j->lock);
         if (!atomic_exchange(&j->failed, 1)) { /* the first failure is the one reported */

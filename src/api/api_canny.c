@@ -160,13 +160,11 @@ edgel_status edgel_check_canny_batch(edgel_context *ctx, const edgel_canny_param
         edgel_status st = check_canny_call(ctx, params, &srcs[i], &edges[i], NULL);
         if (st != EDGEL_OK)
             return count > 1 ? edgel_fail_within(st, "frame %d", (int)i) : st;
-        if (srcs[i].width != srcs[0].width || srcs[i].height != srcs[0].height ||
-            srcs[i].channels != srcs[0].channels || srcs[i].memory != srcs[0].memory ||
-            srcs[i].pitch != srcs[0].pitch || edges[i].pitch != edges[0].pitch ||
+        if (srcs[i].channels != srcs[0].channels || srcs[i].memory != srcs[0].memory ||
             srcs[i].type != srcs[0].type || edges[i].type != edges[0].type)
             return edgel_fail(EDGEL_ERROR_INVALID_SIZE,
-                              "frame %d differs from frame 0 in size, type, channels, pitch or "
-                              "memory",
+                              "frame %d differs from frame 0 in pixel type, channels or memory "
+                              "(a batch holds one kind of frame; sizes may differ)",
                               (int)i);
         for (int32_t j = 0; j < i; j++)
             if (edgel_images_overlap(&edges[i], &edges[j]) ||
@@ -178,12 +176,73 @@ edgel_status edgel_check_canny_batch(edgel_context *ctx, const edgel_canny_param
     return EDGEL_OK;
 }
 
+/* A frame's group: frames of one size and pitches run as one backend call. */
+typedef struct frame_key {
+    int32_t width, height;
+    size_t src_pitch, edges_pitch;
+    int32_t index;
+} frame_key;
+
+static int same_group(const frame_key *a, const frame_key *b)
+{
+    return a->width == b->width && a->height == b->height && a->src_pitch == b->src_pitch &&
+           a->edges_pitch == b->edges_pitch;
+}
+
+static int by_group(const void *pa, const void *pb)
+{
+    const frame_key *a = pa, *b = pb;
+    if (a->width != b->width)
+        return a->width < b->width ? -1 : 1;
+    if (a->height != b->height)
+        return a->height < b->height ? -1 : 1;
+    if (a->src_pitch != b->src_pitch)
+        return a->src_pitch < b->src_pitch ? -1 : 1;
+    if (a->edges_pitch != b->edges_pitch)
+        return a->edges_pitch < b->edges_pitch ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+edgel_status edgel_canny_frames(edgel_context *ctx, const edgel_canny_params *params,
+                                const edgel_image *srcs, const edgel_image *edges, int32_t count)
+{
+    int32_t same = 1;
+    while (same < count && srcs[same].width == srcs[0].width &&
+           srcs[same].height == srcs[0].height && srcs[same].pitch == srcs[0].pitch &&
+           edges[same].pitch == edges[0].pitch)
+        same++;
+    if (same == count) /* the usual batch: one size */
+        return ctx->ops->canny(ctx->state, params, srcs, edges, count, NULL);
+    frame_key *keys = malloc(sizeof *keys * (size_t)count);
+    edgel_image *views = malloc(sizeof *views * 2 * (size_t)count);
+    if (!keys || !views) {
+        free(keys);
+        free(views);
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a batch of %d frames",
+                          (int)count);
+    }
+    for (int32_t i = 0; i < count; i++)
+        keys[i] = (frame_key){srcs[i].width, srcs[i].height, srcs[i].pitch, edges[i].pitch, i};
+    qsort(keys, (size_t)count, sizeof *keys, by_group);
+    edgel_status st = EDGEL_OK;
+    for (int32_t first = 0, n; first < count && st == EDGEL_OK; first += n) {
+        for (n = 0; first + n < count && same_group(&keys[first], &keys[first + n]); n++) {
+            views[n] = srcs[keys[first + n].index];
+            views[count + n] = edges[keys[first + n].index];
+        }
+        st = ctx->ops->canny(ctx->state, params, views, views + count, n, NULL);
+    }
+    free(keys);
+    free(views);
+    return st;
+}
+
 static edgel_status canny_batch_held(edgel_context *ctx, const edgel_canny_params *params,
                                      const edgel_image *srcs, const edgel_image *edges,
                                      int32_t count)
 {
     EDGEL_TRY(edgel_check_canny_batch(ctx, params, srcs, edges, count));
-    return ctx->ops->canny(ctx->state, params, srcs, edges, count, NULL);
+    return edgel_canny_frames(ctx, params, srcs, edges, count);
 }
 
 static edgel_status canny_gradients_held(edgel_context *ctx, const edgel_canny_params *params,

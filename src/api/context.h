@@ -55,6 +55,11 @@ static inline int on_gpu(const edgel_context *ctx) { return ctx->backend == EDGE
 edgel_status edgel_canny_tiled_image_held(edgel_context *ctx, const edgel_canny_params *params,
                                           const edgel_image *src, const edgel_image *edges);
 
+/* Checked frames of one kind, of any sizes, on a held context: each size (and pitches) as
+ * one backend call (api_canny.c). */
+edgel_status edgel_canny_frames(edgel_context *ctx, const edgel_canny_params *params,
+                                const edgel_image *srcs, const edgel_image *edges, int32_t count);
+
 /* The checks of edgel_canny_batch (api_canny.c): EDGEL_OK when `ctx` may run the frames. */
 edgel_status edgel_check_canny_batch(edgel_context *ctx, const edgel_canny_params *params,
                                      const edgel_image *srcs, const edgel_image *edges,
