@@ -305,10 +305,11 @@ EDGEL_API edgel_status edgel_canny_auto_thresholds(edgel_context *ctx,
                                                    double *low, double *high);
 
 /**
- * Canny of `count` frames of one size, channel count and memory kind: edges[i] of srcs[i].
- * On a CUDA context the frames run together (several per launch) and host frames are
- * streamed through pinned buffers with copies overlapping compute. Results equal `count`
- * single calls.
+ * Canny of `count` frames of one pixel type, channel count and memory kind, of any sizes:
+ * edges[i] of srcs[i]. Frames of one size (and pitches) run together: on a CUDA context
+ * several per launch, host frames streamed through pinned buffers with copies overlapping
+ * compute; each size in turn. Results equal `count` single calls. A frame of another kind
+ * than frame 0 is refused, naming it (EDGEL_ERROR_INVALID_SIZE).
  */
 EDGEL_API edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *params,
                                          const edgel_image *srcs, const edgel_image *edges,
@@ -316,7 +317,8 @@ EDGEL_API edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_p
 
 /**
  * edgel_canny_batch spread over several contexts at once, typically one a GPU of the host
- * (contexts[i] created with options.device = i): the frames are cut into `ncontexts`
+ * (contexts[i] created with options.device = i), frames of any sizes as there: the frames
+ * are cut into `ncontexts`
  * consecutive shares of equal size, and each context runs its share on a thread of its own
  * (the caller's thread runs the first). Results equal `count` single calls. Frames are host
  * views (page-locked ones go by DMA): frames in device memory belong to one GPU, so they run
