@@ -41,7 +41,7 @@ extern "C" {
 /* The one place the version is written: CMake, the Python package's metadata and the module
  * read it from these three lines. */
 #define EDGEL_VERSION_MAJOR 0
-#define EDGEL_VERSION_MINOR 3
+#define EDGEL_VERSION_MINOR 4
 #define EDGEL_VERSION_PATCH 0
 #define EDGEL_VERSION_NUMBER \
     (EDGEL_VERSION_MAJOR * 10000 + EDGEL_VERSION_MINOR * 100 + EDGEL_VERSION_PATCH)
@@ -91,7 +91,9 @@ typedef enum edgel_pixel_type {
     EDGEL_U16 = 1,
     EDGEL_S16 = 2, /* gradients */
     EDGEL_S32 = 3, /* magnitudes */
-    EDGEL_F32 = 4
+    EDGEL_F32 = 4,
+    EDGEL_F64 = 5,  /* skimage preset */
+    EDGEL_BOOL = 6  /* one byte: 0 false, anything else true (numpy's bool) */
 } edgel_pixel_type;
 
 typedef enum edgel_memory {
@@ -114,6 +116,15 @@ EDGEL_API edgel_image edgel_image_host(void *data, int32_t width, int32_t height
                                        edgel_pixel_type type, int32_t channels);
 /** Bytes of one pixel channel of `type` (0 for an unknown type). */
 EDGEL_API size_t edgel_pixel_size(edgel_pixel_type type);
+
+/* What lies outside the image (names of OpenCV; SciPy's ndimage modes in brackets). */
+typedef enum edgel_border {
+    EDGEL_BORDER_CONSTANT = 0,    /* border_value           ['constant']   */
+    EDGEL_BORDER_REPLICATE = 1,   /* aaa|abcd|ddd           ['nearest']    */
+    EDGEL_BORDER_REFLECT = 2,     /* cba|abcd|dcb           ['reflect']    */
+    EDGEL_BORDER_REFLECT_101 = 3, /* dcb|abcd|cba (default) ['mirror']     */
+    EDGEL_BORDER_WRAP = 4         /* bcd|abcd|abc           ['grid-wrap']  */
+} edgel_border;
 
 /* ---- contexts -------------------------------------------------------------------------- */
 
@@ -186,7 +197,8 @@ EDGEL_API edgel_status edgel_context_reserve(edgel_context *ctx, int32_t width, 
 
 typedef enum edgel_preset {
     EDGEL_PRESET_OPENCV = 0, /* the integer Sobel pipeline of cv::Canny, byte for byte */
-    EDGEL_PRESET_ITK = 1     /* itk::CannyEdgeDetectionImageFilter<float>, bit for bit */
+    EDGEL_PRESET_ITK = 1,    /* itk::CannyEdgeDetectionImageFilter<float>, bit for bit */
+    EDGEL_PRESET_SKIMAGE = 2 /* skimage.feature.canny of scikit-image 0.26, byte for byte */
 } edgel_preset;
 
 #define EDGEL_APERTURE_SCHARR (-1)
@@ -204,9 +216,10 @@ typedef enum edgel_gray {
 } edgel_gray;
 
 /*
- * Parameters of both presets. The opencv preset reads the thresholds and everything up to
+ * Parameters of the presets. The opencv preset reads the thresholds and everything up to
  * blur_ksize; the itk preset reads only the thresholds, variance and maximum_error, and
- * takes 1-channel u8, u16 or f32 input (pixel values used as they are).
+ * takes 1-channel u8, u16 or f32 input (pixel values used as they are). The skimage preset
+ * reads the thresholds and the fields from sigma on, with skimage.feature.canny's meaning.
  */
 typedef struct edgel_canny_params {
     uint32_t struct_size;  /* set by edgel_canny_params_default */
@@ -223,7 +236,25 @@ typedef struct edgel_canny_params {
     double variance;       /* itk: Gaussian variance in pixels^2, 0..700 (default 0 = none) */
     double maximum_error;  /* itk: kernel truncation error, in (0, 1) (default 0.01); the
                               kernel radius is capped at 32 as ITK's */
+    /* skimage preset (since 0.4.0). Thresholds: as skimage's low_threshold and
+     * high_threshold, in the input's units (divided by its type's maximum: 255 for u8, 1 for
+     * floats and bool), or quantiles with use_quantiles; NaN (nan("")) is skimage's None,
+     * 0.1 and 0.2 of the [0, 1]-scaled image. */
+    double sigma;           /* Gaussian sigma, 0..EDGEL_SKIMAGE_MAX_SIGMA (default 1) */
+    edgel_border mode;      /* the Gaussian's borders, scipy.ndimage's modes (default CONSTANT:
+                               skimage's 'constant') */
+    double cval;            /* the value outside the image in CONSTANT mode (default 0) */
+    int32_t use_quantiles;  /* 1: the thresholds are quantiles of the gradient magnitude */
+    /* NULL (default): the Gaussian's 2r + 1 weights (r = (int)(4 sigma + 0.5)) are those of
+     * scipy.ndimage computed with the C library's exp(). Else the caller's weights, such as
+     * scipy.ndimage._filters._gaussian_kernel1d(sigma, 0, r) gives: NumPy's own exp differs
+     * from the C library's in the last bit for some arguments on CPUs with AVX-512, and the
+     * Python binding passes NumPy's weights so its edges equal skimage's on every machine.
+     * They must be symmetric, as scipy's are. */
+    const double *gaussian_weights;
 } edgel_canny_params;
+
+#define EDGEL_SKIMAGE_MAX_SIGMA 4096.0
 
 EDGEL_API void edgel_canny_params_init(edgel_canny_params *params, size_t struct_size);
 #define edgel_canny_params_default(params) edgel_canny_params_init((params), sizeof *(params))
@@ -245,6 +276,13 @@ EDGEL_API edgel_status edgel_canny_params_check(const edgel_canny_params *params
  *   suppressed f32 x1     ITK's GetNonMaximumSuppressionImage(): the gradient magnitude
  *                         sqrt(1e-4 + |grad|^2) at zero crossings of the second directional
  *                         derivative where the gradient is maximal, else 0
+ * skimage preset (gray must be NULL), each of skimage's float type: f32 for f32 input, f64
+ * for every other:
+ *   smoothed              the Gaussian-smoothed image (after the bleed-over division)
+ *   dx, dy                ndi.sobel(smoothed, axis=1) and (axis=0): jsobel and isobel
+ *   magnitude             sqrt(isobel^2 + jsobel^2)
+ *   suppressed            the magnitude where non-maximum suppression and the low
+ *                         threshold keep it, else 0 (skimage's low_masked)
  */
 typedef struct edgel_canny_stages {
     const edgel_image *gray;
@@ -266,6 +304,17 @@ typedef struct edgel_canny_stages {
 EDGEL_API edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
                                    const edgel_image *src, const edgel_image *edges,
                                    const edgel_canny_stages *stages);
+
+/**
+ * skimage preset: the skimage preset's input is 1-channel bool, u8, u16, s16, s32, f32 or
+ * f64, its edges u8 (255/0) or bool (1/0). edgel_canny_masked is edgel_canny with
+ * skimage.feature.canny's `mask` (u8 or bool, 1 channel, the input's size and memory;
+ * non-zero = take part); mask NULL is edgel_canny. Other presets take no mask.
+ */
+EDGEL_API edgel_status edgel_canny_masked(edgel_context *ctx, const edgel_canny_params *params,
+                                          const edgel_image *src, const edgel_image *mask,
+                                          const edgel_image *edges,
+                                          const edgel_canny_stages *stages);
 
 /**
  * Canny from caller-supplied gradients (cv::Canny(dx, dy, edges, low, high, L2)): dx and dy
@@ -412,15 +461,6 @@ EDGEL_API edgel_status edgel_gaussian_blur(edgel_context *ctx, const edgel_image
                                            const edgel_image *dst, int32_t ksize, double sigma);
 
 /* ---- convolution ------------------------------------------------------------------------ */
-
-/* What lies outside the image (names of OpenCV; SciPy's ndimage modes in brackets). */
-typedef enum edgel_border {
-    EDGEL_BORDER_CONSTANT = 0,    /* border_value           ['constant']   */
-    EDGEL_BORDER_REPLICATE = 1,   /* aaa|abcd|ddd           ['nearest']    */
-    EDGEL_BORDER_REFLECT = 2,     /* cba|abcd|dcb           ['reflect']    */
-    EDGEL_BORDER_REFLECT_101 = 3, /* dcb|abcd|cba (default) ['mirror']     */
-    EDGEL_BORDER_WRAP = 4         /* bcd|abcd|abc           ['grid-wrap']  */
-} edgel_border;
 
 typedef enum edgel_conv_method {
     EDGEL_CONV_AUTO = 0,      /* the fastest for the sizes (a measured cost model), see below */

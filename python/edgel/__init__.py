@@ -22,16 +22,17 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "auto_thresholds", "canny_batch", "cuda_device_count", "canny_gradients", "to_gray",
+__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "canny_skimage", "auto_thresholds", "canny_batch", "cuda_device_count", "canny_gradients", "to_gray",
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version"]
 
-# The oldest library whose structs this module's match (0.3.0, the first with struct sizes);
+# The oldest library whose structs this module's match (0.4.0: the skimage preset's fields);
 # newer ones read them too. The version itself is the library's (__version__ below).
-MIN_VERSION_NUMBER = 300
+MIN_VERSION_NUMBER = 400
 
-_U8, _U16, _S16, _S32, _F32 = 0, 1, 2, 3, 4
+_U8, _U16, _S16, _S32, _F32, _F64, _BOOL = 0, 1, 2, 3, 4, 5, 6
 _DTYPES = {np.dtype(np.uint8): _U8, np.dtype(np.uint16): _U16, np.dtype(np.int16): _S16,
-           np.dtype(np.int32): _S32, np.dtype(np.float32): _F32}
+           np.dtype(np.int32): _S32, np.dtype(np.float32): _F32, np.dtype(np.float64): _F64,
+           np.dtype(np.bool_): _BOOL}
 _BACKENDS = {"auto": 0, "cpu": 1, "cuda": 2}
 _GRAY = {None: 0, "rgb": 1, "bgr": 2}
 _BLUR_NONE, _BLUR_GAUSSIAN, _BLUR_5X5 = 0, 1, 2
@@ -55,9 +56,11 @@ class _CannyParams(ctypes.Structure):
                 ("high_threshold", ctypes.c_double), ("aperture", ctypes.c_int32),
                 ("l2_gradient", ctypes.c_int32), ("gray", ctypes.c_int), ("blur", ctypes.c_int),
                 ("blur_sigma", ctypes.c_double), ("blur_ksize", ctypes.c_int32),
-                ("variance", ctypes.c_double), ("maximum_error", ctypes.c_double)]
+                ("variance", ctypes.c_double), ("maximum_error", ctypes.c_double),
+                ("sigma", ctypes.c_double), ("mode", ctypes.c_int), ("cval", ctypes.c_double),
+                ("use_quantiles", ctypes.c_int32), ("gaussian_weights", ctypes.c_void_p)]
 
-_PRESET_ITK = 1
+_PRESET_ITK, _PRESET_SKIMAGE = 1, 2
 
 
 class _FilterParams(ctypes.Structure):
@@ -111,6 +114,8 @@ def _load() -> ctypes.CDLL:
     lib.edgel_context_options_init.argtypes = [ctypes.POINTER(_ContextOptions), ctypes.c_size_t]
     lib.edgel_canny.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams), _IMG_P, _IMG_P,
                                 ctypes.POINTER(_Stages)]
+    lib.edgel_canny_masked.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams), _IMG_P,
+                                       _IMG_P, _IMG_P, ctypes.POINTER(_Stages)]
     lib.edgel_canny_tiled.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CannyParams),
                                       ctypes.POINTER(_TileIO), ctypes.c_int32, ctypes.c_int32]
     lib.edgel_canny_tile_halo.argtypes = [ctypes.POINTER(_CannyParams), ctypes.POINTER(ctypes.c_int32)]
@@ -429,7 +434,8 @@ def _device_empty_like(a, shape, dtype=np.uint8):
     if module == "torch":
         import torch
         tdtype = {np.dtype(np.float32): torch.float32, np.dtype(np.int16): torch.int16,
-                  np.dtype(np.int32): torch.int32}.get(np.dtype(dtype), torch.uint8)
+                  np.dtype(np.int32): torch.int32, np.dtype(np.float64): torch.float64,
+                  np.dtype(np.bool_): torch.bool}.get(np.dtype(dtype), torch.uint8)
         return torch.empty(shape, dtype=tdtype, device=a.device)
     try:  # CuPy's own arrays, and the results for other CUDA arrays (DLPack ones)
         import cupy
@@ -912,6 +918,156 @@ def canny_itk(image, variance: float = 0.0, maximum_error: float = 0.01, upper: 
             keep.append(_view(stages[name]))
             setattr(st, name, ctypes.pointer(keep[-1]))
     return _host_canny(ctx, p, image, edges, st)
+
+
+_SK_MODES = {"constant": 0, "nearest": 1, "reflect": 2, "mirror": 3, "wrap": 4}
+_SK_STAGES = ("smoothed", "dx", "dy", "magnitude", "suppressed")
+
+
+def _skimage_weights(sigma: float) -> np.ndarray:
+    """scipy.ndimage's Gaussian weights for `sigma` (its _gaussian_kernel1d, truncate 4), with
+    NumPy's exp as skimage gets them: NumPy's exp may differ from the C library's."""
+    r = int(4.0 * sigma + 0.5) if sigma > 1e-15 else 0
+    x = np.arange(-r, r + 1)
+    phi = np.exp(-0.5 / (sigma * sigma) * x ** 2) if r else np.ones(1)
+    return np.ascontiguousarray(phi / phi.sum(), np.float64)
+
+
+def _skimage_image(image, low, high, use_quantiles):
+    """(image, low, high) in a dtype the library reads: int8 and uint32 as skimage's floats
+    (img_as_float) with the thresholds divided by the dtype's maximum as skimage does,
+    float16 as float32; skimage's refusals as its ValueErrors."""
+    dt = image.dtype
+    if dt in (np.dtype(np.int64), np.dtype(np.uint64)):
+        raise ValueError("64-bit integer images are not supported")
+    if len(image.shape) != 2:
+        raise ValueError("The parameter `image` must be a 2-dimensional array")
+    if dt == np.float16:
+        return image.astype(np.float32), low, high
+    if dt in (np.dtype(np.int8), np.dtype(np.uint32)):
+        imax = np.iinfo(dt).max
+        image = np.asarray(image)
+        f = np.multiply(image, 1.0 / imax, dtype=np.float64)
+        if dt.kind == "i":
+            np.maximum(f, -1.0, out=f)
+        if not use_quantiles:
+            low = None if low is None else low / imax
+            high = None if high is None else high / imax
+        return f, low, high
+    if dt not in _DTYPES:
+        raise TypeError(f"unsupported dtype {dt}")
+    return image, low, high
+
+
+def _skimage_params(image_dtype, sigma, low, high, use_quantiles, mode, cval):
+    """The skimage preset's params and the weights they point to (keep both alive)."""
+    if sigma is None or np.ndim(sigma) != 0:
+        raise TypeError("sigma must be a number (one sigma for both axes)")
+    sigma = float(sigma)
+    if sigma < 0.0:
+        raise ValueError("Sigma values less than zero are not valid")
+    if mode not in _SK_MODES:
+        raise ValueError(f"mode must be one of {sorted(_SK_MODES)}, not {mode!r}")
+    for name, t in (("low_threshold", low), ("high_threshold", high)):
+        if t is not None and np.isnan(t):
+            raise ValueError(f"{name} is NaN")
+        if t is not None and use_quantiles and not 0.0 <= t <= 1.0:
+            raise ValueError("Quantile thresholds must be between 0 and 1.")
+    imax = {_U8: 255, _U16: 65535, _S16: 32767, _S32: 2147483647}.get(_DTYPES[image_dtype], 1)
+    lo = 0.1 if low is None else low if use_quantiles else low / imax
+    hi = 0.2 if high is None else high if use_quantiles else high / imax
+    if hi < lo:
+        raise ValueError("low_threshold should be lower then high_threshold")
+    p = _CannyParams()
+    _lib.edgel_canny_params_init(ctypes.byref(p), ctypes.sizeof(p))
+    p.preset = _PRESET_SKIMAGE
+    p.low_threshold = float("nan") if low is None else float(low)
+    p.high_threshold = float("nan") if high is None else float(high)
+    p.sigma, p.mode, p.cval = sigma, _SK_MODES[mode], float(cval)
+    p.use_quantiles = int(bool(use_quantiles))
+    weights = _skimage_weights(sigma)
+    p.gaussian_weights = weights.ctypes.data
+    return p, weights
+
+
+def canny_skimage(image, sigma: float = 1.0, low_threshold=None, high_threshold=None,
+                  mask=None, use_quantiles: bool = False, *, mode: str = "constant",
+                  cval: float = 0.0, stages: Optional[dict] = None,
+                  ctx: Optional[Context] = None, out=None):
+    """skimage.feature.canny of scikit-image 0.26, byte for byte, with its signature: the
+    boolean edge map of a 2-D image of any dtype skimage takes (bool, int8, uint8, uint16,
+    uint32, int16, int32, float16, float32, float64).
+
+    sigma: the Gaussian's standard deviation (0: none). low_threshold, high_threshold: in the
+    image's units (None: 10% and 20% of the dtype's range), or quantiles of the gradient
+    magnitude with use_quantiles. mask: a 2-D bool array, True where the image takes part.
+    mode, cval: the Gaussian's borders ('constant', 'nearest', 'reflect', 'mirror', 'wrap').
+    stages: a dict with keys among "smoothed", "dx" (jsobel), "dy" (isobel), "magnitude" and
+    "suppressed" to receive skimage's float arrays (float32 for float32 input, else float64).
+    out: a bool array of the image's shape to fill and return.
+    image may be a CuPy array or a PyTorch CUDA tensor (bool, uint8, uint16, int16, int32,
+    float32, float64), as for canny(); then mask too, and the result is of that kind.
+    """
+    cuda = _cuda_array(image)
+    if cuda is None:
+        image = np.asarray(image)
+    dtype = _cuda_fields(cuda)[1] if cuda is not None else image.dtype
+    if cuda is None:
+        image, low_threshold, high_threshold = _skimage_image(image, low_threshold,
+                                                              high_threshold, use_quantiles)
+        dtype = image.dtype
+    elif dtype not in _DTYPES:
+        raise TypeError(f"unsupported dtype {dtype} for a CUDA array (convert it first)")
+    p, weights = _skimage_params(dtype, sigma, low_threshold, high_threshold, use_quantiles,
+                                 mode, cval)
+    ft = np.float32 if dtype == np.float32 else np.float64
+    if cuda is not None:
+        mask_view = None
+        if mask is not None:
+            m = _cuda_array(mask)
+            if m is None:
+                raise TypeError("mask must be a CUDA array like the image")
+            mask_view = _device_view(m)[0]
+        hw = tuple(_cuda_fields(cuda)[0][:2])
+        st, keep = None, []
+        if stages:
+            st = _Stages()
+            for name in stages:
+                if name not in _SK_STAGES:
+                    raise KeyError(f"the skimage preset has no stage {name!r}")
+                stages[name] = _device_empty_like(cuda, hw, ft)
+                keep.append(_device_view(stages[name])[0])
+                setattr(st, name, ctypes.pointer(keep[-1]))
+        return _run_device(cuda, out, lambda v: (v.height, v.width), np.bool_, ctx,
+                           lambda h, s, d: _lib.edgel_canny_masked(
+                               h, ctypes.byref(p), ctypes.byref(s),
+                               ctypes.byref(mask_view) if mask_view is not None else None,
+                               ctypes.byref(d), ctypes.byref(st) if st else None))
+    image = _packed(image)
+    edges = _host_out(out, image.shape, np.bool_)
+    mask_view = None
+    if mask is not None:
+        mask = _packed(np.asarray(mask))
+        if mask.dtype != np.bool_:
+            mask = mask.astype(bool)  # (skimage: mask.astype(bool))
+        if mask.shape != image.shape:
+            raise ValueError(f"mask of shape {mask.shape} for an image of {image.shape}")
+        mask_view = _view(mask)
+    st, keep = None, []
+    if stages is not None:
+        st = _Stages()
+        for name in stages:
+            if name not in _SK_STAGES:
+                raise KeyError(f"the skimage preset has no stage {name!r}")
+            stages[name] = np.empty(image.shape, ft)
+            keep.append(_view(stages[name], output=True))
+            setattr(st, name, ctypes.pointer(keep[-1]))
+    src, dst = _view(image), _view(edges, output=True)
+    _check(_lib.edgel_canny_masked(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
+                                   ctypes.byref(mask_view) if mask_view is not None else None,
+                                   ctypes.byref(dst), ctypes.byref(st) if st else None))
+    del weights
+    return edges
 
 
 def canny_gradients(dx: np.ndarray, dy: np.ndarray, low: float, high: float, l2: bool = False,

@@ -96,11 +96,82 @@ static edgel_status check_itk_call(edgel_context *ctx, const edgel_image *src,
     return EDGEL_OK;
 }
 
+/* The skimage preset: 1-channel input of its seven types, u8 or bool edges and mask, stages
+ * of skimage's float type (f32 for f32 input, else f64). */
+static edgel_status check_skimage_call(edgel_context *ctx, const edgel_canny_params *params,
+                                       const edgel_image *src, const edgel_image *mask,
+                                       const edgel_image *edges, const edgel_canny_stages *stages)
+{
+    if (!src)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "input: image view is NULL");
+    const edgel_pixel_type t = src->type;
+    const int known = t == EDGEL_BOOL || t == EDGEL_U8 || t == EDGEL_U16 || t == EDGEL_S16 ||
+                      t == EDGEL_S32 || t == EDGEL_F32 || t == EDGEL_F64;
+    if (src->channels != 1 && src->data)
+        return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
+                          "input: %d channels: the skimage preset reads 1 (2-D images, as "
+                          "skimage.feature.canny)", (int)src->channels);
+    EDGEL_TRY(edgel_check_image(src, "input", known ? t : EDGEL_F64, EDGEL_CHANNELS_1,
+                                call_memory(ctx, src)));
+    if (!edges)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "edges is NULL");
+    EDGEL_TRY(check_edges(edges, pick_type(edges, EDGEL_U8, EDGEL_BOOL, EDGEL_BOOL), src));
+    if (mask) {
+        EDGEL_TRY(edgel_check_image(mask, "mask", pick_type(mask, EDGEL_U8, EDGEL_BOOL,
+                                                            EDGEL_BOOL),
+                                    EDGEL_CHANNELS_1, src->memory));
+        EDGEL_TRY(edgel_check_same_size(src, "input", mask, "mask"));
+        if (edgel_images_overlap(mask, edges))
+            return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "the mask overlaps the edges");
+    }
+    double low, high;
+    EDGEL_TRY(edgel_skimage_thresholds(params, t, &low, &high));
+    if (stages) {
+        const edgel_pixel_type ft = t == EDGEL_F32 ? EDGEL_F32 : EDGEL_F64;
+        if (stages->gray)
+            return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "the skimage preset has no gray stage");
+        EDGEL_TRY(check_stage(stages->smoothed, "smoothed stage", ft, 1, src, edges));
+        EDGEL_TRY(check_stage(stages->dx, "dx stage", ft, 1, src, edges));
+        EDGEL_TRY(check_stage(stages->dy, "dy stage", ft, 1, src, edges));
+        EDGEL_TRY(check_stage(stages->magnitude, "magnitude stage", ft, 1, src, edges));
+        EDGEL_TRY(check_stage(stages->suppressed, "suppressed stage", ft, 1, src, edges));
+        EDGEL_TRY(check_stages_apart(stages));
+        const edgel_image *v[] = {stages->smoothed, stages->dx, stages->dy, stages->magnitude,
+                                  stages->suppressed};
+        for (int i = 0; mask && i < 5; i++)
+            if (v[i] && edgel_images_overlap(v[i], mask))
+                return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "a stage overlaps the mask");
+    }
+    return EDGEL_OK;
+}
+
+/* Presets that read a pixel type, for the message of a preset that does not. */
+static const char *presets_reading(edgel_pixel_type t)
+{
+    switch (t) {
+    case EDGEL_U8: return "the opencv, itk and skimage presets read u8";
+    case EDGEL_U16:
+    case EDGEL_F32: return "the itk and skimage presets read it (1 channel)";
+    default: return "the skimage preset reads it (1 channel)";
+    }
+}
+
 static edgel_status check_canny_call(edgel_context *ctx, const edgel_canny_params *params,
                                      const edgel_image *src, const edgel_image *edges,
                                      const edgel_canny_stages *stages)
 {
     EDGEL_TRY(edgel_check_canny_params(params, 0));
+    if (params->preset == EDGEL_PRESET_SKIMAGE)
+        return check_skimage_call(ctx, params, src, NULL, edges, stages);
+    if (src && src->data && src->type != EDGEL_U8 &&
+        (params->preset == EDGEL_PRESET_OPENCV ||
+         (src->type != EDGEL_U16 && src->type != EDGEL_F32)))
+        return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "input: pixel type %s: the %s preset reads "
+                          "%s; %s", edgel_type_name(src->type),
+                          params->preset == EDGEL_PRESET_ITK ? "itk" : "opencv",
+                          params->preset == EDGEL_PRESET_ITK ? "u8, u16 and f32 gray"
+                                                             : "u8 (cv2.Canny has no other form)",
+                          presets_reading(src->type));
     if (params->preset == EDGEL_PRESET_ITK) {
         if (src && src->data && (src->channels == 3 || src->channels == 4))
             return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
@@ -108,11 +179,6 @@ static edgel_status check_canny_call(edgel_context *ctx, const edgel_canny_param
                               "the opencv preset reads u8 with 1, 3 or 4", (int)src->channels);
         return check_itk_call(ctx, src, edges, stages);
     }
-    if (src && src->data && (src->type == EDGEL_U16 || src->type == EDGEL_F32))
-        return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
-                          "input: pixel type %s: the opencv preset reads u8 (cv2.Canny has no "
-                          "other form); the itk preset reads u8, u16 and f32 gray",
-                          edgel_type_name(src->type));
     EDGEL_TRY(edgel_check_image(src, "input", EDGEL_U8, EDGEL_CHANNELS_ANY, call_memory(ctx, src)));
     EDGEL_TRY(check_edges(edges, EDGEL_U8, src));
     if (stages) {
@@ -139,10 +205,18 @@ static int past_whole_image(const edgel_image *img)
 }
 
 static edgel_status canny_held(edgel_context *ctx, const edgel_canny_params *params,
-                         const edgel_image *src, const edgel_image *edges,
-                         const edgel_canny_stages *stages)
+                         const edgel_image *src, const edgel_image *mask,
+                         const edgel_image *edges, const edgel_canny_stages *stages)
 {
-    if (params && src && !stages && src->memory == EDGEL_MEMORY_HOST && past_whole_image(src))
+    if (params->preset == EDGEL_PRESET_SKIMAGE) {
+        EDGEL_TRY(edgel_check_canny_params(params, 0));
+        EDGEL_TRY(check_skimage_call(ctx, params, src, mask, edges, stages));
+        return ctx->ops->canny_skimage(ctx->state, params, src, mask, edges, stages);
+    }
+    if (mask)
+        return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
+                          "a mask is the skimage preset's (skimage.feature.canny's mask)");
+    if (src && !stages && src->memory == EDGEL_MEMORY_HOST && past_whole_image(src))
         return edgel_canny_tiled_image_held(ctx, params, src, edges);
     EDGEL_TRY(check_canny_call(ctx, params, src, edges, stages));
     return ctx->ops->canny(ctx->state, params, src, edges, 1, stages);
@@ -211,6 +285,12 @@ edgel_status edgel_canny_frames(edgel_context *ctx, const edgel_canny_params *pa
            srcs[same].height == srcs[0].height && srcs[same].pitch == srcs[0].pitch &&
            edges[same].pitch == edges[0].pitch)
         same++;
+    if (params->preset == EDGEL_PRESET_SKIMAGE) { /* a frame at a time */
+        for (int32_t i = 0; i < count; i++)
+            EDGEL_TRY(ctx->ops->canny_skimage(ctx->state, params, &srcs[i], NULL, &edges[i],
+                                              NULL));
+        return EDGEL_OK;
+    }
     if (same == count) /* the usual batch: one size */
         return ctx->ops->canny(ctx->state, params, srcs, edges, count, NULL);
     frame_key *keys = malloc(sizeof *keys * (size_t)count);
@@ -321,7 +401,16 @@ edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
 {
     edgel_canny_params p;
     EDGEL_TRY(edgel_canny_params_read(params, &p));
-    EDGEL_WITH_CONTEXT(ctx, canny_held(ctx, &p, src, edges, stages));
+    EDGEL_WITH_CONTEXT(ctx, canny_held(ctx, &p, src, NULL, edges, stages));
+}
+
+edgel_status edgel_canny_masked(edgel_context *ctx, const edgel_canny_params *params,
+                                const edgel_image *src, const edgel_image *mask,
+                                const edgel_image *edges, const edgel_canny_stages *stages)
+{
+    edgel_canny_params p;
+    EDGEL_TRY(edgel_canny_params_read(params, &p));
+    EDGEL_WITH_CONTEXT(ctx, canny_held(ctx, &p, src, mask, edges, stages));
 }
 
 edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *params,

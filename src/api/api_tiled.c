@@ -127,6 +127,10 @@ typedef struct tiled {
  * derivative's neighbourhood, one for the suppression's. */
 static edgel_status halo_of(const edgel_canny_params *p, int *halo)
 {
+    if (p->preset == EDGEL_PRESET_SKIMAGE)
+        return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
+                          "the skimage preset runs on whole images (up to %d a side), not in "
+                          "tiles", EDGEL_MAX_DIMENSION);
     if (p->preset == EDGEL_PRESET_ITK) {
         double kernel[2 * EDGEL_ITK_MAX_RADIUS + 1];
         *halo = edgel_itk_gaussian_kernel(p->variance, p->maximum_error, kernel) + 2;
@@ -502,6 +506,7 @@ static edgel_status check_tiled(const edgel_canny_params *params, int64_t w, int
                           "tiled Canny: %lldx%lld must be 1..%d a side, %lld pixels in all",
                           (long long)w, (long long)h, EDGEL_MAX_TILED_DIMENSION,
                           (long long)EDGEL_MAX_TILED_PIXELS);
+    EDGEL_TRY(halo_of(params, halo)); /* (refuses the skimage preset) */
     if (cn != 1 && cn != 3 && cn != 4)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "tiled Canny: channels must be 1, 3 or 4");
     const int itk = params->preset == EDGEL_PRESET_ITK;
@@ -510,7 +515,6 @@ static edgel_status check_tiled(const edgel_canny_params *params, int64_t w, int
         return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
                           "tiled Canny: the opencv preset reads u8, the itk preset 1-channel u8, "
                           "u16 or f32");
-    EDGEL_TRY(halo_of(params, halo));
     if (tw < 1 || th < 1 || (int64_t)tw + 2 * *halo > EDGEL_MAX_DIMENSION ||
         (int64_t)th + 2 * *halo > EDGEL_MAX_DIMENSION ||
         ((int64_t)tw + 2 * *halo) * ((int64_t)th + 2 * *halo) > EDGEL_MAX_PIXELS / 4)

@@ -28,9 +28,14 @@ typedef struct edgel_backend_ops {
     edgel_status (*reserve)(void *state, int w, int h, int channels, int batch);
     edgel_status (*set_stream)(void *state, void *stream);
     edgel_status (*synchronize)(void *state);
-    /* `count` frames of one size and kind, either preset (batches carry no stages). */
+    /* `count` frames of one size and kind, the opencv or itk preset (batches carry no
+     * stages). */
     edgel_status (*canny)(void *state, const edgel_canny_params *params, const edgel_image *srcs,
                           const edgel_image *edges, int count, const edgel_canny_stages *stages);
+    /* The skimage preset on one frame, with its mask (NULL: none). */
+    edgel_status (*canny_skimage)(void *state, const edgel_canny_params *params,
+                                  const edgel_image *src, const edgel_image *mask,
+                                  const edgel_image *edges, const edgel_canny_stages *stages);
     edgel_status (*canny_gradients)(void *state, const edgel_canny_params *params,
                                     const edgel_image *dx, const edgel_image *dy,
                                     const edgel_image *edges, const edgel_canny_stages *stages);

@@ -12,6 +12,8 @@ size_t edgel_pixel_size(edgel_pixel_type type)
     case EDGEL_S16: return 2;
     case EDGEL_S32: return 4;
     case EDGEL_F32: return 4;
+    case EDGEL_F64: return 8;
+    case EDGEL_BOOL: return 1;
     }
     return 0;
 }
@@ -34,6 +36,8 @@ const char *edgel_type_name(edgel_pixel_type t)
     case EDGEL_S16: return "s16";
     case EDGEL_S32: return "s32";
     case EDGEL_F32: return "f32";
+    case EDGEL_F64: return "f64";
+    case EDGEL_BOOL: return "bool";
     }
     return "unknown";
 }

@@ -3,8 +3,10 @@
 #include "core/grown.h"
 #include "core/status.h"
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The size of the struct's first version (0.3.0): the least a caller's struct_size may be. */
@@ -25,6 +27,11 @@ static void canny_defaults(edgel_canny_params *params)
     params->blur_ksize = 0;
     params->variance = 0.0;
     params->maximum_error = 0.01;
+    params->sigma = 1.0;
+    params->mode = EDGEL_BORDER_CONSTANT;
+    params->cval = 0.0;
+    params->use_quantiles = 0;
+    params->gaussian_weights = NULL;
 }
 
 void edgel_canny_params_init(edgel_canny_params *params, size_t struct_size)
@@ -47,6 +54,113 @@ static edgel_status check_threshold(double t, const char *name)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "%s is NaN", name);
     if (!(fabs(t) <= EDGEL_MAX_ABS_THRESHOLD))
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "%s %g is outside [-1e9, 1e9]", name, t);
+    return EDGEL_OK;
+}
+
+/* The skimage preset's values that do not depend on the image (the thresholds' order does:
+ * edgel_skimage_thresholds). NaN thresholds are skimage's None. */
+static edgel_status check_skimage_params(const edgel_canny_params *params)
+{
+    if (!(params->sigma >= 0 && params->sigma <= EDGEL_SKIMAGE_MAX_SIGMA))
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "sigma %g must be in [0, %g]",
+                          params->sigma, EDGEL_SKIMAGE_MAX_SIGMA);
+    if (params->mode < EDGEL_BORDER_CONSTANT || params->mode > EDGEL_BORDER_WRAP)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "unknown mode %d", (int)params->mode);
+    if (!isfinite(params->cval))
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "cval must be finite");
+    if (params->use_quantiles != 0 && params->use_quantiles != 1)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "use_quantiles must be 0 or 1");
+    const double t[2] = {params->low_threshold, params->high_threshold};
+    for (int i = 0; i < 2; i++)
+        if (params->use_quantiles && !isnan(t[i]) && !(t[i] >= 0 && t[i] <= 1))
+            return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                              "quantile thresholds must be between 0 and 1 (%s is %g)",
+                              i ? "high" : "low", t[i]);
+    const double *w = params->gaussian_weights;
+    const int r = edgel_skimage_radius(params->sigma);
+    for (int k = 1; w && k <= r; k++)
+        if (!(fabs(w[r + k] - w[r - k]) <= DBL_EPSILON))
+            return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                              "gaussian_weights are not symmetric (weights %d and %d differ)",
+                              r - k, r + k);
+    return EDGEL_OK;
+}
+
+int edgel_skimage_radius(double sigma)
+{
+    return sigma > 1e-15 ? (int)(4.0 * sigma + 0.5) : 0;
+}
+
+double edgel_skimage_type_max(edgel_pixel_type type)
+{
+    switch (type) {
+    case EDGEL_U8: return 255;
+    case EDGEL_U16: return 65535;
+    case EDGEL_S16: return 32767;
+    case EDGEL_S32: return 2147483647;
+    default: return 1; /* floats and bool */
+    }
+}
+
+/* numpy's pairwise summation (np.sum of a contiguous float64 array). */
+static double pairwise_sum(const double *a, size_t n)
+{
+    if (n < 8) {
+        double res = 0.;
+        for (size_t i = 0; i < n; i++)
+            res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8];
+        size_t i;
+        for (i = 0; i < 8; i++)
+            r[i] = a[i];
+        for (i = 8; i < n - n % 8; i += 8)
+            for (int j = 0; j < 8; j++)
+                r[j] += a[i + j];
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++)
+            res += a[i];
+        return res;
+    }
+    size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
+}
+
+edgel_status edgel_skimage_weights(const edgel_canny_params *params, double *w)
+{
+    const int r = edgel_skimage_radius(params->sigma);
+    if (params->gaussian_weights) {
+        for (int k = 0; k <= r; k++)
+            w[k] = params->gaussian_weights[r + k];
+        return EDGEL_OK;
+    }
+    double *phi = malloc(sizeof(double) * (size_t)(2 * r + 1));
+    if (!phi)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a Gaussian kernel");
+    /* scipy's _gaussian_kernel1d: exp(-0.5 / sigma^2 * x^2) over the sum */
+    const double c = -0.5 / (params->sigma * params->sigma);
+    for (int x = -r; x <= r; x++)
+        phi[x + r] = exp(c * (double)((int64_t)x * x));
+    const double sum = pairwise_sum(phi, (size_t)(2 * r + 1));
+    for (int k = 0; k <= r; k++)
+        w[k] = phi[r + k] / sum;
+    free(phi);
+    return EDGEL_OK;
+}
+
+edgel_status edgel_skimage_thresholds(const edgel_canny_params *params, edgel_pixel_type type,
+                                      double *low, double *high)
+{
+    const double max = edgel_skimage_type_max(type);
+    const double l = params->low_threshold, h = params->high_threshold;
+    *low = isnan(l) ? 0.1 : params->use_quantiles ? l : l / max;
+    *high = isnan(h) ? 0.2 : params->use_quantiles ? h : h / max;
+    if (*high < *low)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                          "the high threshold (%g) is below the low threshold (%g)", *high, *low);
     return EDGEL_OK;
 }
 
@@ -77,8 +191,13 @@ edgel_status edgel_check_canny_params(const edgel_canny_params *params, int from
 {
     if (!params)
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "params is NULL");
-    if (params->preset != EDGEL_PRESET_OPENCV && params->preset != EDGEL_PRESET_ITK)
+    if (params->preset != EDGEL_PRESET_OPENCV && params->preset != EDGEL_PRESET_ITK &&
+        params->preset != EDGEL_PRESET_SKIMAGE)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "unknown preset %d", (int)params->preset);
+    if (params->preset == EDGEL_PRESET_SKIMAGE)
+        return from_gradients ? edgel_fail(EDGEL_ERROR_UNSUPPORTED, "Canny from gradients exists "
+                                           "for the opencv preset only")
+                              : check_skimage_params(params);
     EDGEL_TRY(check_threshold(params->low_threshold, "low threshold"));
     EDGEL_TRY(check_threshold(params->high_threshold, "high threshold"));
     if (params->preset == EDGEL_PRESET_ITK) {

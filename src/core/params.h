@@ -31,6 +31,18 @@ edgel_status edgel_check_canny_params(const edgel_canny_params *params, int from
 /* cv::Canny's order: /16 for aperture 7 (image form only), swap, clamp and square for L2, floor. */
 edgel_int_thresholds edgel_opencv_thresholds(const edgel_canny_params *params, int from_gradients);
 
+/* skimage preset: the Gaussian's radius (scipy's int(4 sigma + 0.5); 0 where scipy skips the
+ * axes, sigma <= 1e-15), the input type's maximum (skimage's dtype_limits), and the
+ * thresholds skimage compares with (quantiles with use_quantiles): None -> 0.1 / 0.2, else
+ * divided by the type's maximum; high below low is refused as skimage does. */
+int edgel_skimage_radius(double sigma);
+double edgel_skimage_type_max(edgel_pixel_type type);
+/* The Gaussian's weights w[0..r] (centre first): the caller's params->gaussian_weights, or
+ * scipy's _gaussian_kernel1d with the C library's exp. */
+edgel_status edgel_skimage_weights(const edgel_canny_params *params, double *w);
+edgel_status edgel_skimage_thresholds(const edgel_canny_params *params, edgel_pixel_type type,
+                                      double *low, double *high);
+
 /* Resolved Gaussian: kernel side, from sigma when ksize is 0 (u8 rule: round(6 sigma + 1) | 1). */
 edgel_status edgel_resolve_gaussian(int32_t ksize, double sigma, int32_t *ksize_out);
 

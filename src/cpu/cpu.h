@@ -63,6 +63,10 @@ typedef struct edgel_cpu_workspace {
     edgel_cpu_buffer blurred;
     edgel_cpu_buffer itk_a;   /* itk preset: float images (see cpu_itk.c) */
     edgel_cpu_buffer itk_b;
+    edgel_cpu_buffer sk_x;    /* skimage preset: double images (see cpu_skimage.c) */
+    edgel_cpu_buffer sk_v;
+    edgel_cpu_buffer sk_vm;
+    edgel_cpu_buffer sk_m;
     edgel_cpu_buffer tile_edges; /* the tiled driver's marks (cpu_backend.c) */
     edgel_cpu_buffer tile_classes;
     edgel_cpu_buffer tile_sup;
@@ -81,6 +85,14 @@ edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
 edgel_status edgel_cpu_canny_itk(int threads, edgel_cpu_workspace *ws,
                                  const edgel_canny_params *params, const edgel_image *src,
                                  const edgel_image *edges, const edgel_canny_stages *stages);
+
+/* The skimage preset on a 1-channel host image of any of its types, with an optional u8/bool
+ * mask; edges u8 or bool; stages smoothed, dx, dy, magnitude, suppressed (f32 for f32
+ * input, else f64) or NULL. */
+edgel_status edgel_cpu_canny_skimage(int threads, edgel_cpu_workspace *ws,
+                                     const edgel_canny_params *params, const edgel_image *src,
+                                     const edgel_image *mask, const edgel_image *edges,
+                                     const edgel_canny_stages *stages);
 
 /* The convolution engine's methods on host images (plan from src/core/filter.h). */
 struct edgel_filter_plan;

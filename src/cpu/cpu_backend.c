@@ -132,6 +132,14 @@ static edgel_status cpu_canny(void *state, const edgel_canny_params *params,
     return EDGEL_OK;
 }
 
+static edgel_status cpu_canny_skimage(void *state, const edgel_canny_params *params,
+                                      const edgel_image *src, const edgel_image *mask,
+                                      const edgel_image *edges, const edgel_canny_stages *stages)
+{
+    cpu_state *s = state;
+    return edgel_cpu_canny_skimage(s->threads, &s->ws, params, src, mask, edges, stages);
+}
+
 /* The tiled driver's marks: the region's classes through the pipeline's suppressed stage
  * (the itk preset's values cut by its thresholds, as ITK compares), then two hysteresis runs
  * over the tile (cpu_hysteresis.c). */
@@ -215,7 +223,7 @@ static edgel_status cpu_filter(void *state, edgel_filter_plan *plan, const edgel
 
 static const edgel_backend_ops cpu_ops = {
     EDGEL_BACKEND_CPU, cpu_destroy,         cpu_reserve,     cpu_no_stream,
-    cpu_synchronize,   cpu_canny,           cpu_canny_gradients, cpu_canny_marks,
+    cpu_synchronize,   cpu_canny,           cpu_canny_skimage, cpu_canny_gradients, cpu_canny_marks,
     cpu_to_gray,       cpu_gaussian_blur,   cpu_has_fft,     cpu_filter_cost,
     cpu_filter};
 

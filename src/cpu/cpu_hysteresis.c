@@ -123,6 +123,10 @@ static void write_edges_row(void *arg, int y)
             float *e = (float *)edgel_row_u8(edges, y);
             for (int x = 0; x < w; x++)
                 e[x] = m[x] == EDGEL_MAP_STRONG ? 1.0f : 0.0f;
+        } else if (edges->type == EDGEL_BOOL) {
+            uint8_t *e = edgel_row_u8(edges, y);
+            for (int x = 0; x < w; x++)
+                e[x] = (uint8_t)(m[x] >> 1); /* 2 -> 1; 0, 1 -> 0 */
         } else {
             uint8_t *e = edgel_row_u8(edges, y);
             for (int x = 0; x < w; x++)

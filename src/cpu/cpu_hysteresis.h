@@ -52,7 +52,7 @@ int edgel_cpu_grow_stripe(const edgel_cpu_map *map, edgel_offset_stack *stack, i
 /* Grows across the borders of `nstripes` stripes (edgel_stripe) once each has grown. */
 int edgel_cpu_grow_across(const edgel_cpu_map *map, int nstripes);
 
-/* edges: u8 255/0 or f32 1/0 from STRONG. */
+/* edges: u8 255/0, bool 1/0 or f32 1/0 from STRONG. */
 void edgel_cpu_write_edges(int threads, const edgel_cpu_map *map, const edgel_image *edges);
 
 /* The tiled driver's marks of a tile (core/backend.h, canny_marks) from its class map

@@ -38,6 +38,10 @@ edgel_status edgel_cuda_canny(edgel_cuda_state *state, const edgel_canny_params 
 edgel_status edgel_cuda_canny_itk(edgel_cuda_state *state, const edgel_canny_params *params,
                                   const edgel_image *src, const edgel_image *edges,
                                   const edgel_canny_stages *stages);
+/* The skimage preset on one frame (host or device views), with an optional mask. */
+edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *state, const edgel_canny_params *params,
+                                      const edgel_image *src, const edgel_image *mask,
+                                      const edgel_image *edges, const edgel_canny_stages *stages);
 /* The tiled driver's marks (core/backend.h, canny_marks). */
 struct edgel_tile_rect;
 edgel_status edgel_cuda_canny_marks(edgel_cuda_state *state, const edgel_canny_params *params,

@@ -48,6 +48,13 @@ edgel_status cuda_canny(void *state, const edgel_canny_params *params, const edg
     return EDGEL_OK;
 }
 
+edgel_status cuda_canny_skimage(void *state, const edgel_canny_params *params,
+                                const edgel_image *src, const edgel_image *mask,
+                                const edgel_image *edges, const edgel_canny_stages *stages)
+{
+    return edgel_cuda_canny_skimage(cuda(state), params, src, mask, edges, stages);
+}
+
 edgel_status cuda_to_gray(void *state, edgel_gray order, const edgel_image *src,
                           const edgel_image *gray)
 {
@@ -100,7 +107,8 @@ edgel_status cuda_filter(void *state, edgel_filter_plan *plan, const edgel_image
 
 const edgel_backend_ops cuda_ops = {
     EDGEL_BACKEND_CUDA, cuda_destroy,         cuda_reserve,     cuda_set_stream,
-    cuda_synchronize,   cuda_canny,           cuda_canny_gradients, cuda_canny_marks,
+    cuda_synchronize,   cuda_canny,           cuda_canny_skimage, cuda_canny_gradients,
+    cuda_canny_marks,
     cuda_to_gray,       cuda_gaussian_blur,   cuda_has_fft,     cuda_filter_cost,
     cuda_filter};
 
