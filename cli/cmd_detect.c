@@ -11,18 +11,22 @@ const char DETECT_HELP[] =
     "usage: edgel detect IN -o OUT [options]\n"
     "\n"
     "Canny edges of IN (PNG, JPEG, PGM/PPM, PFM, TIFF) written to OUT (.png, .pgm or .tif:\n"
-    "0/255; .pfm: 0/1 floats, itk preset). Two presets, each exact:\n"
+    "0/255; .pfm: 0/1 floats, itk preset). Three presets, each exact:\n"
     "  opencv (default)   byte-identical to cv2.Canny with the same parameters; 8-bit input\n"
     "  itk                identical to itk::CannyEdgeDetectionImageFilter<float>: Gaussian\n"
     "                     smoothing by variance, zero crossings of the second directional\n"
     "                     derivative; 8-bit, 16-bit or float gray input, values as they are\n"
     "                     (8-bit colour is converted to luma first)\n"
+    "  skimage            identical to skimage.feature.canny of scikit-image 0.26: Gaussian\n"
+    "                     of --sigma, Sobel, bilinear non-maximum suppression; 8-bit,\n"
+    "                     16-bit or float gray input, scaled as skimage's img_as_float\n"
     "\n"
     "options:\n"
-    "  --preset opencv|itk   which Canny (default opencv)\n"
-    "  --low T            lower hysteresis threshold (default 50; itk: 0)\n"
-    "  --high T           upper hysteresis threshold (default 150; itk: 0); opencv swaps\n"
-    "                     them if --high is below --low, itk does not\n"
+    "  --preset opencv|itk|skimage   which Canny (default opencv)\n"
+    "  --low T            lower hysteresis threshold (default 50; itk: 0; skimage: 10% of\n"
+    "                     the input type's maximum, in the input's units as skimage's)\n"
+    "  --high T           upper hysteresis threshold (default 150; itk: 0; skimage: 20%);\n"
+    "                     opencv swaps them if --high is below --low, the others refuse\n"
     "  --lower, --upper   the same as --low and --high (ITK's names)\n"
     "  --auto RULE        choose --low and --high from the image (after --gray and --blur)\n"
     "                     and print them (whole images): otsu: high = cv2.threshold's Otsu\n"
@@ -40,13 +44,22 @@ const char DETECT_HELP[] =
     "  --variance V       itk: Gaussian variance in pixels^2 (default 0: none)\n"
     "  --maximum-error E  itk: Gaussian truncation error in (0, 1) (default 0.01); the\n"
     "                     kernel radius is capped at 32 pixels, as in ITK\n"
+    "  --sigma S          skimage: Gaussian sigma (default 1; 0: none)\n"
+    "  --mode M           skimage: the Gaussian's border, constant (default), nearest,\n"
+    "                     reflect, mirror or wrap (scipy.ndimage's names)\n"
+    "  --cval V           skimage: the value outside the image in constant mode (default 0)\n"
+    "  --quantiles        skimage: --low and --high are quantiles (0..1) of the gradient\n"
+    "                     magnitude (skimage's use_quantiles)\n"
+    "  --mask FILE        skimage: an 8-bit gray image of the input's size; edges only where\n"
+    "                     it is non-zero, as skimage's mask\n"
     "  --backend auto|cpu|cuda   where to run (default auto)\n"
     "  --threads N        CPU threads, 0 = all cores (default)\n"
     "  --stage NAME       write an intermediate result instead of the edges:\n"
     "                     gray, smoothed (8-bit image), dx, dy, magnitude (.pfm only),\n"
     "                     suppressed (0 none, 128 weak, 255 strong, before hysteresis);\n"
     "                     itk: smoothed, suppressed (ITK's non-maximum suppression\n"
-    "                     image), both .pfm\n"
+    "                     image), both .pfm; skimage: smoothed, dx, dy, magnitude,\n"
+    "                     suppressed, .pfm (float32; skimage's float64 values rounded)\n"
     "  --memory SIZE      largest decoded input image, e.g. 512M or 8G (default: half the\n"
     "                     memory, at most 4G); larger PNG and PGM/PPM files stream through\n"
     "                     tiles (edges of the opencv preset), others are refused\n"
@@ -62,7 +75,8 @@ const char DETECT_HELP[] =
     "\n"
     "examples:\n"
     "  edgel detect photo.jpg -o edges.png --blur 1.4 --low 40 --high 120\n"
-    "  edgel detect ct.pgm -o edges.pfm --preset itk --variance 1 --upper 30 --lower 15\n";
+    "  edgel detect ct.pgm -o edges.pfm --preset itk --variance 1 --upper 30 --lower 15\n"
+    "  edgel detect cells.png -o edges.png --preset skimage --sigma 2\n";
 
 static int fail(const char *what, edgel_status st, const char *msg)
 {
@@ -71,6 +85,7 @@ static int fail(const char *what, edgel_status st, const char *msg)
 }
 
 /* s16 / s32 stage images go out as float. */
+/* An s16, s32 or f64 stage as f32, for .pfm. */
 static edgel_status to_float(const edgel_image *src, edgel_image *dst)
 {
     edgel_status st = edgel_io_alloc(dst, src->width, src->height, 1, EDGEL_F32, "stage");
@@ -79,8 +94,9 @@ static edgel_status to_float(const edgel_image *src, edgel_image *dst)
     float *d = dst->data;
     size_t n = (size_t)src->width * (size_t)src->height;
     for (size_t i = 0; i < n; i++)
-        d[i] = src->type == EDGEL_S16 ? (float)((const int16_t *)src->data)[i]
-                                      : (float)((const int32_t *)src->data)[i];
+        d[i] = src->type == EDGEL_S16   ? (float)((const int16_t *)src->data)[i]
+               : src->type == EDGEL_S32 ? (float)((const int32_t *)src->data)[i]
+                                        : (float)((const double *)src->data)[i];
     return EDGEL_OK;
 }
 
@@ -99,6 +115,7 @@ int cmd_detect(int argc, char **argv)
         break;
     }
     const int itk = opt.params.preset == EDGEL_PRESET_ITK;
+    const int sk = opt.params.preset == EDGEL_PRESET_SKIMAGE;
     const int float_stage = detect_stage_is_float(&opt);
     edgel_file_format out_format = edgel_io_format_for_path(opt.output);
     /* TIFF in or out streams through tiles: edges (u8 0/255) of either preset. */
@@ -109,6 +126,11 @@ int cmd_detect(int argc, char **argv)
         fclose(probe_file);
     const int tiff = out_format == EDGEL_FILE_TIFF ||
                      edgel_io_sniff(magic, got) == EDGEL_FILE_TIFF;
+    if (tiff && sk) {
+        fprintf(stderr, "edgel detect: TIFF files stream through tiles; the skimage preset "
+                        "runs on whole images (convert to PNG or PFM)\n");
+        return EXIT_USAGE;
+    }
     if (tiff && opt.stage != STAGE_EDGES) {
         fprintf(stderr, "edgel detect: TIFF files stream through tiles, which compute edges\n");
         return EXIT_USAGE;
@@ -141,7 +163,7 @@ int cmd_detect(int argc, char **argv)
     /* An image larger than --memory (or any, with --tile) streams through tiles, where its
      * format streams (PNG, 8-bit PGM/PPM) and edges of the opencv preset are asked for. */
     int tw = opt.tile_w, th = opt.tile_h;
-    if (!tw && !itk && opt.stage == STAGE_EDGES && !opt.auto_rule) {
+    if (!tw && !itk && !sk && opt.stage == STAGE_EDGES && !opt.auto_rule) {
         edgel_row_reader *probe;
         int64_t pw, ph;
         int pcn;
@@ -173,11 +195,13 @@ int cmd_detect(int argc, char **argv)
     const unsigned any = (1u << 1) | (1u << 3) | (1u << 4);
     const edgel_io_limits limits = {
         opt.memory,
-        itk ? (1u << EDGEL_U8) | (1u << EDGEL_U16) | (1u << EDGEL_F32) : 1u << EDGEL_U8,
-        colour_stage && out_format == EDGEL_FILE_PNM ? (1u << 1) | (1u << 3) : any, 1u << 1,
+        itk || sk ? (1u << EDGEL_U8) | (1u << EDGEL_U16) | (1u << EDGEL_F32) : 1u << EDGEL_U8,
+        sk ? 1u << 1 : colour_stage && out_format == EDGEL_FILE_PNM ? (1u << 1) | (1u << 3) : any,
+        1u << 1,
         colour_stage && out_format == EDGEL_FILE_PNM
             ? "a PGM/PPM holds 1 or 3 channels: write the stage as .png"
         : itk ? "the itk preset needs gray input (or 8-bit colour)"
+        : sk  ? "the skimage preset needs gray input (skimage.feature.canny takes 2-D images)"
               : "the opencv preset needs 8-bit input"};
     edgel_image in;
     edgel_status st = edgel_io_read(opt.input, &limits, &in);
@@ -195,7 +219,7 @@ int cmd_detect(int argc, char **argv)
     edgel_context *ctx = NULL;
     st = edgel_context_create(opt.backend, &copts, &ctx);
     int rc = EXIT_OK;
-    edgel_image edges = {0}, stage = {0}, out = {0};
+    edgel_image edges = {0}, stage = {0}, out = {0}, mask = {0};
     if (st != EDGEL_OK) {
         rc = fail("backend", st, edgel_last_error());
         goto done;
@@ -218,13 +242,16 @@ int cmd_detect(int argc, char **argv)
     static const edgel_pixel_type stage_type[] = {EDGEL_U8, EDGEL_U8, EDGEL_U8, EDGEL_S16,
                                                   EDGEL_S16, EDGEL_S32, EDGEL_U8};
     const int out_channels = opt.stage == STAGE_SMOOTHED && opt.params.gray == EDGEL_GRAY_NONE &&
-                             !itk ? in.channels : 1;
+                             !itk && !sk ? in.channels : 1;
+    /* skimage's float type: float32 for float input, float64 for the others */
+    const edgel_pixel_type float_type = itk || (sk && in.type == EDGEL_F32) ? EDGEL_F32
+                                                                           : EDGEL_F64;
     const edgel_pixel_type edges_type = itk && float_out && opt.stage == STAGE_EDGES ? EDGEL_F32
                                                                                     : EDGEL_U8;
     st = edgel_io_alloc(&edges, in.width, in.height, 1, edges_type, "edges");
     if (st == EDGEL_OK && opt.stage != STAGE_EDGES && !gray_passthrough)
         st = edgel_io_alloc(&stage, in.width, in.height, out_channels,
-                            itk ? EDGEL_F32 : stage_type[opt.stage], "stage");
+                            itk || sk ? float_type : stage_type[opt.stage], "stage");
     if (st != EDGEL_OK) {
         rc = fail("memory", st, edgel_io_last_error());
         goto done;
@@ -240,6 +267,15 @@ int cmd_detect(int argc, char **argv)
     case STAGE_MAGNITUDE: stages.magnitude = sv; break;
     case STAGE_SUPPRESSED: stages.suppressed = sv; break;
     }
+    if (opt.mask) {
+        const edgel_io_limits mask_limits = {opt.memory, 1u << EDGEL_U8, 1u << 1, 1u << 1,
+                                             "a mask is an 8-bit gray image"};
+        st = edgel_io_read(opt.mask, &mask_limits, &mask);
+        if (st != EDGEL_OK) {
+            rc = fail("reading the mask", st, edgel_io_last_error());
+            goto done;
+        }
+    }
     if (opt.auto_rule) {
         st = edgel_canny_auto_thresholds(ctx, &opt.params, &in, (edgel_auto_rule)opt.auto_rule,
                                          &opt.params.low_threshold, &opt.params.high_threshold);
@@ -253,14 +289,15 @@ int cmd_detect(int argc, char **argv)
                    : opt.auto_rule == EDGEL_AUTO_MEDIAN ? "median"
                                                         : "quantiles");
     }
-    st = edgel_canny(ctx, &opt.params, &in, &edges, opt.stage == STAGE_EDGES ? NULL : &stages);
+    st = edgel_canny_masked(ctx, &opt.params, &in, opt.mask ? &mask : NULL, &edges,
+                            opt.stage == STAGE_EDGES ? NULL : &stages);
     if (st != EDGEL_OK) {
         rc = fail("canny", st, edgel_last_error());
         goto done;
     }
     if (gray_passthrough)
         out = in;
-    else if (float_stage && !itk)
+    else if (float_stage && stage.type != EDGEL_F32)
         st = to_float(&stage, &out);
     else
         out = opt.stage == STAGE_EDGES ? edges : stage;
@@ -281,8 +318,9 @@ int cmd_detect(int argc, char **argv)
                count, opt.output);
     }
 done:
-    if (float_stage && !itk)
+    if (float_stage && stage.type != EDGEL_F32)
         edgel_io_free(&out);
+    edgel_io_free(&mask);
     edgel_io_free(&stage);
     edgel_io_free(&edges);
     edgel_io_free(&in);

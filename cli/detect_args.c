@@ -51,7 +51,8 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
     opt->params.gray = EDGEL_GRAY_RGB;
     opt->backend = EDGEL_BACKEND_AUTO;
     err[0] = 0;
-    const char *opencv_only = NULL, *itk_only = NULL; /* an option given of either preset */
+    /* an option given of one preset only */
+    const char *opencv_only = NULL, *itk_only = NULL, *skimage_only = NULL;
     int low_given = 0, high_given = 0, blur_none = 0;
     opt->memory = cli_default_memory();
     for (int i = 0; i < argc; i++) {
@@ -62,6 +63,11 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
         if (!strcmp(a, "--l2")) {
             opt->params.l2_gradient = 1;
             opencv_only = a;
+            continue;
+        }
+        if (!strcmp(a, "--quantiles")) {
+            opt->params.use_quantiles = 1;
+            skimage_only = a;
             continue;
         }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -79,7 +85,8 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                                                  "--gray",     "--backend", "--threads",
                                                  "--stage",    "--preset", "--variance",
                                                  "--maximum-error", "--upper", "--lower",
-                                                 "--memory", "--tile", "--auto"};
+                                                 "--memory", "--tile", "--auto", "--sigma",
+                                                 "--mode", "--cval", "--mask"};
         size_t known = 0, nv = sizeof with_value / sizeof with_value[0];
         while (known < nv && strcmp(a, with_value[known]))
             known++;
@@ -93,6 +100,9 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             opencv_only = a;
         if (!strcmp(a, "--variance") || !strcmp(a, "--maximum-error"))
             itk_only = a;
+        if (!strcmp(a, "--sigma") || !strcmp(a, "--mode") || !strcmp(a, "--cval") ||
+            !strcmp(a, "--mask"))
+            skimage_only = a;
         if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             opt->output = v;
         } else if (!strcmp(a, "--low") || !strcmp(a, "--high") || !strcmp(a, "--lower") ||
@@ -108,8 +118,30 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                 opt->params.preset = EDGEL_PRESET_OPENCV;
             else if (!strcmp(v, "itk"))
                 opt->params.preset = EDGEL_PRESET_ITK;
+            else if (!strcmp(v, "skimage"))
+                opt->params.preset = EDGEL_PRESET_SKIMAGE;
             else
-                return usage(err, errlen, "--preset is opencv or itk, not '%s'", v);
+                return usage(err, errlen, "--preset is opencv, itk or skimage, not '%s'", v);
+        } else if (!strcmp(a, "--sigma")) {
+            if (!cli_parse_double(v, &opt->params.sigma) || opt->params.sigma < 0 ||
+                opt->params.sigma > EDGEL_SKIMAGE_MAX_SIGMA)
+                return usage(err, errlen, "--sigma is a number 0..%g, not '%s'",
+                             EDGEL_SKIMAGE_MAX_SIGMA, v);
+        } else if (!strcmp(a, "--mode")) {
+            static const char *const modes[] = {"constant", "nearest", "reflect", "mirror",
+                                                "wrap"};
+            int k = 0;
+            while (k < 5 && strcmp(v, modes[k]))
+                k++;
+            if (k == 5)
+                return usage(err, errlen, "--mode is constant, nearest, reflect, mirror or "
+                             "wrap, not '%s'", v);
+            opt->params.mode = (edgel_border)k; /* scipy's names, in edgel_border's order */
+        } else if (!strcmp(a, "--cval")) {
+            if (!cli_parse_double(v, &opt->params.cval))
+                return usage(err, errlen, "--cval wants a finite number, not '%s'", v);
+        } else if (!strcmp(a, "--mask")) {
+            opt->mask = v;
         } else if (!strcmp(a, "--variance")) {
             if (!cli_parse_double(v, &opt->params.variance) || opt->params.variance < 0 ||
                 opt->params.variance > 700)
@@ -201,16 +233,27 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
         }
     }
     const int itk = opt->params.preset == EDGEL_PRESET_ITK;
+    const int sk = opt->params.preset == EDGEL_PRESET_SKIMAGE;
     if (opt->params.blur_ksize) { /* --blur-size alone is a Gaussian of that size */
         if (blur_none || opt->params.blur == EDGEL_BLUR_5X5_159)
             return usage(err, errlen, "--blur-size is the size of a Gaussian blur; it does not "
                                       "go with --blur %s", blur_none ? "none" : "5x5");
         opt->params.blur = EDGEL_BLUR_GAUSSIAN;
     }
-    if (itk && opencv_only)
+    if (opt->params.preset != EDGEL_PRESET_OPENCV && opencv_only)
         return usage(err, errlen, "%s belongs to the opencv preset", opencv_only);
     if (!itk && itk_only)
         return usage(err, errlen, "%s needs --preset itk", itk_only);
+    if (!sk && skimage_only)
+        return usage(err, errlen, "%s needs --preset skimage", skimage_only);
+    if (sk) { /* skimage's defaults: None (10% and 20% of the type's range) */
+        opt->params.low_threshold = low_given ? opt->params.low_threshold : NAN;
+        opt->params.high_threshold = high_given ? opt->params.high_threshold : NAN;
+        if (opt->stage == STAGE_GRAY)
+            return usage(err, errlen, "the skimage preset has no gray stage");
+        if (opt->tile_w)
+            return usage(err, errlen, "the skimage preset runs on whole images: not --tile");
+    }
     if (itk) { /* ITK's defaults: no smoothing, thresholds 0 */
         opt->params.low_threshold = low_given ? opt->params.low_threshold : 0.0;
         opt->params.high_threshold = high_given ? opt->params.high_threshold : 0.0;
@@ -235,7 +278,7 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
 
 int detect_stage_is_float(const detect_options *opt)
 {
-    if (opt->params.preset == EDGEL_PRESET_ITK)
+    if (opt->params.preset != EDGEL_PRESET_OPENCV)
         return opt->stage != STAGE_EDGES;
     return opt->stage == STAGE_DX || opt->stage == STAGE_DY || opt->stage == STAGE_MAGNITUDE;
 }

@@ -132,6 +132,10 @@ static double pairwise_sum(const double *a, size_t n)
 edgel_status edgel_skimage_weights(const edgel_canny_params *params, double *w)
 {
     const int r = edgel_skimage_radius(params->sigma);
+    if (r == 0) { /* scipy copies (sigma <= 1e-15) or multiplies by 1 */
+        w[0] = 1.0;
+        return EDGEL_OK;
+    }
     if (params->gaussian_weights) {
         for (int k = 0; k <= r; k++)
             w[k] = params->gaussian_weights[r + k];

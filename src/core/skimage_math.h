@@ -112,6 +112,20 @@ EDGEL_HD double edgel_sk_suppress(double i, double j, const double n[9], float l
     return minus <= m ? m : 0.0;
 }
 
+/* The thresholds as skimage compares them: the low one as the C float the Cython takes (0
+ * becomes 1e-14, so that zero magnitudes stay out); the high one against float32 arrays in
+ * float for a Python float, in double for percentile's float64 (quantiles). */
+EDGEL_HD float edgel_sk_low(double low)
+{
+    const float l = (float)low;
+    return l == 0 ? (float)1e-14 : l;
+}
+
+EDGEL_HD double edgel_sk_high(double high, int f32, int quantiles)
+{
+    return f32 && !quantiles ? (double)(float)high : high;
+}
+
 /* Hysteresis class of a suppressed value: candidates are > 0, strong ones >= high. */
 EDGEL_HD uint8_t edgel_sk_class(double suppressed, double high)
 {

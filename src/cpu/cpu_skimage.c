@@ -463,12 +463,8 @@ edgel_status edgel_cpu_canny_skimage(int threads, edgel_cpu_workspace *ws,
         write_stage(&job, stages->smoothed, job.x);
     if (!atomic_load(&job.failed) && params->use_quantiles) /* scratch: x, read no more */
         st = quantiles(&job, job.x, low, high, &low, &high);
-    /* float32 arrays compare with a Python float in float32, with percentile's float64
-     * in double */
-    job.low = (float)low;
-    if (job.low == 0)
-        job.low = (float)1e-14;
-    job.high = job.f32 && !params->use_quantiles ? (double)(float)high : high;
+    job.low = edgel_sk_low(low);
+    job.high = edgel_sk_high(high, job.f32, params->use_quantiles);
     run_phase(&job, threads, SUPPRESS);
     int failed = atomic_load(&job.failed);
     if (!failed)

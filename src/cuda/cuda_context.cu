@@ -134,6 +134,7 @@ extern "C" void edgel_cuda_destroy(edgel_cuda_state *s)
     cudaFree(s->stages.mag);
     cudaFree(s->stages.sup);
     free_itk_buffers(&s->itk);
+    free_skimage_buffers(&s->skimage);
     free_marks_buffers(&s->marks);
     free_filter_buffers(&s->filter);
     if (s->own_stream)

@@ -90,6 +90,18 @@ struct itk_buffers {
     uint8_t *classes, *edges;
 };
 
+/* The skimage preset's double images, classes, mask copy and sort space, and its Gaussian's
+ * weights with a host copy of the last ones uploaded (see cuda_skimage.cu). */
+struct skimage_buffers {
+    size_t pixels;
+    double *a, *b, *c, *d, *e;
+    uint8_t *classes, *mask;
+    void *sort_tmp;
+    size_t sort_bytes;
+    double *weights, *host_weights;
+    int radius, weight_slots;
+};
+
 /* The convolution engine's device memory (see cuda_filter.cu). Taps (taps, kx, ky) live in
  * a ring of FILTER_SLOTS device buffers filled from pinned ones, so that an upload waits only
  * for the call that used its slot FILTER_SLOTS calls earlier; a call with the taps of the
@@ -149,6 +161,7 @@ struct edgel_cuda_state {
     host_slot slots[2];
     stage_buffers stages;
     itk_buffers itk;
+    skimage_buffers skimage;
     filter_buffers filter;
     marks_buffers marks;
 };
@@ -182,6 +195,7 @@ edgel_status launch_fixed_filter(cudaStream_t stream, const frame_table &frames,
 
 /* The itk preset's and the convolution engine's buffers. */
 void free_itk_buffers(itk_buffers *b);
+void free_skimage_buffers(skimage_buffers *b);
 void free_filter_buffers(filter_buffers *b);
 void free_marks_buffers(marks_buffers *m);
 

@@ -1,7 +1,387 @@
+/*
+ * The skimage preset on the GPU: the CPU's passes (cpu_skimage.c) as kernels of a thread a
+ * pixel over double images, with the per-pixel functions of src/core/skimage_math.h:
+ *   sk_vertical    img_as_float of the masked input, the Gaussian along axis 0 (and the mask's)
+ *   sk_horizontal  along axis 1 and the bleed-over division: the smoothed image
+ *   sk_gradient    ndi.sobel along both axes and the magnitude
+ *   (quantiles)    the magnitude sorted by CUB, np.percentile's two values, on the device
+ *   sk_suppress    non-maximum suppression and the hysteresis classes
+ * then the opencv preset's hysteresis on the classes. nvcc runs with --fmad=false and CUDA's
+ * double division and sqrt are correctly rounded, so every value equals the CPU's.
+ *
+ * Host images are copied in and out on the first host slot's stream, which the call then
+ * waits for; device images only queue work on the context's stream.
+ */
 #include "cuda/cuda_internal.h"
-extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *, const edgel_canny_params *,
-                                                 const edgel_image *, const edgel_image *,
-                                                 const edgel_image *, const edgel_canny_stages *)
+
+#include <cub/device/device_radix_sort.cuh>
+#include <string.h>
+
+#include "core/border.h"
+#include "core/image.h"
+#include "core/params.h"
+#include "core/skimage_math.h"
+
+/* What every kernel reads: the frame's geometry and the Gaussian. */
+struct sk_geometry {
+    int w, h, r, f32, mode, bleed;
+    double cval;
+    const double *weights; /* r + 1, centre first (device) */
+};
+
+static __device__ double sk_input(const uint8_t *src, size_t pitch, const uint8_t *mask,
+                                  size_t mask_pitch, edgel_pixel_type type, int x, int y)
 {
-    return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "not yet");
+    if (mask && !mask[(size_t)y * mask_pitch + x])
+        return 0.0;
+    return edgel_sk_pixel(src + (size_t)y * pitch, x, type);
+}
+
+/* The Gaussian along axis 0 of the masked input into v, and of the mask (0/1) into vm. */
+__global__ void sk_vertical(const uint8_t *src, size_t pitch, edgel_pixel_type type,
+                            const uint8_t *mask, size_t mask_pitch, double *v, double *vm,
+                            sk_geometry g)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= g.w || y >= g.h)
+        return;
+    double s = sk_input(src, pitch, mask, mask_pitch, type, x, y) * g.weights[0];
+    double sm = (mask && !mask[(size_t)y * mask_pitch + x] ? 0.0 : 1.0) * g.weights[0];
+    for (int k = g.r; k >= 1; k--) {
+        const int yb = edgel_border_index(y - k, g.h, g.mode);
+        const int ya = edgel_border_index(y + k, g.h, g.mode);
+        const double b = yb < 0 ? g.cval : sk_input(src, pitch, mask, mask_pitch, type, x, yb);
+        const double a = ya < 0 ? g.cval : sk_input(src, pitch, mask, mask_pitch, type, x, ya);
+        s += (b + a) * g.weights[k];
+        if (mask) {
+            const double mb = yb < 0 ? g.cval : mask[(size_t)yb * mask_pitch + x] ? 1.0 : 0.0;
+            const double ma = ya < 0 ? g.cval : mask[(size_t)ya * mask_pitch + x] ? 1.0 : 0.0;
+            sm += (mb + ma) * g.weights[k];
+        }
+    }
+    const size_t i = (size_t)y * g.w + x;
+    v[i] = edgel_sk_store(s, g.f32);
+    if (mask)
+        vm[i] = edgel_sk_store(sm, g.f32);
+}
+
+/* Row y of an axis-0 result, or `inside` for every pixel of the row (the ones-mask), with the
+ * mode's border along axis 1: correlate1d at x. */
+static __device__ double sk_row_pass(const double *row, double inside, int x, const sk_geometry &g)
+{
+    double p[2];
+    int ix = edgel_border_index(x, g.w, g.mode);
+    double s = (ix < 0 ? g.cval : row ? row[ix] : inside) * g.weights[0];
+    for (int k = g.r; k >= 1; k--) {
+        for (int side = 0; side < 2; side++) {
+            ix = edgel_border_index(side ? x + k : x - k, g.w, g.mode);
+            p[side] = ix < 0 ? g.cval : row ? row[ix] : inside;
+        }
+        s += (p[0] + p[1]) * g.weights[k];
+    }
+    return edgel_sk_store(s, g.f32);
+}
+
+/* The mask's axis-0 pass without a mask: ones inside, cval outside. */
+static __device__ double sk_ones_column(int y, const sk_geometry &g)
+{
+    double s = 1.0 * g.weights[0];
+    for (int k = g.r; k >= 1; k--) {
+        const double b = edgel_border_index(y - k, g.h, g.mode) < 0 ? g.cval : 1.0;
+        const double a = edgel_border_index(y + k, g.h, g.mode) < 0 ? g.cval : 1.0;
+        s += (b + a) * g.weights[k];
+    }
+    return edgel_sk_store(s, g.f32);
+}
+
+/* The Gaussian along axis 1 and the bleed-over division: the smoothed image into s. */
+__global__ void sk_horizontal(const double *v, const double *vm, int masked, double *s,
+                              sk_geometry g)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= g.w || y >= g.h)
+        return;
+    const size_t row = (size_t)y * g.w;
+    double out = sk_row_pass(v + row, 0.0, x, g);
+    if (g.bleed) {
+        const double m = masked ? sk_row_pass(vm + row, 0.0, x, g)
+                                : sk_row_pass(NULL, sk_ones_column(y, g), x, g);
+        const double eps = g.f32 ? (double)FLT_EPSILON : DBL_EPSILON;
+        out = edgel_sk_store(out / edgel_sk_store(m + eps, g.f32), g.f32);
+    }
+    s[row + x] = out;
+}
+
+/* ndi.sobel along both axes (isobel into gi, jsobel into gj) and the magnitude into m. */
+__global__ void sk_gradient(const double *s, double *gi, double *gj, double *m, sk_geometry g)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= g.w || y >= g.h)
+        return;
+    const int xs[3] = {edgel_border_index(x - 1, g.w, EDGEL_BORDER_REFLECT), x,
+                       edgel_border_index(x + 1, g.w, EDGEL_BORDER_REFLECT)};
+    const int ys[3] = {edgel_border_index(y - 1, g.h, EDGEL_BORDER_REFLECT), y,
+                       edgel_border_index(y + 1, g.h, EDGEL_BORDER_REFLECT)};
+    double jt[3], it[3];
+    for (int k = 0; k < 3; k++) {
+        const double *row = s + (size_t)ys[k] * g.w;
+        jt[k] = edgel_sk_store(edgel_sk_derivative(row[xs[0]], row[x], row[xs[2]]), g.f32);
+        it[k] = edgel_sk_store(edgel_sk_derivative(s[(size_t)ys[0] * g.w + xs[k]],
+                                                   s[(size_t)y * g.w + xs[k]],
+                                                   s[(size_t)ys[2] * g.w + xs[k]]),
+                               g.f32);
+    }
+    const double j = edgel_sk_store(edgel_sk_smooth3(jt[0], jt[1], jt[2]), g.f32);
+    const double i = edgel_sk_store(edgel_sk_smooth3(it[0], it[1], it[2]), g.f32);
+    const size_t o = (size_t)y * g.w + x;
+    gi[o] = i;
+    gj[o] = j;
+    m[o] = edgel_sk_magnitude(i, j, g.f32);
+}
+
+/* np.percentile's two values of the sorted magnitude: NaN where it holds a NaN (sorted to
+ * an end, by its sign bit). */
+__global__ void sk_quantiles(const double *sorted, size_t n, double ql, double qh, int f32,
+                             double *thresholds)
+{
+    const double q[2] = {ql, qh};
+    const int nan = isnan(sorted[0]) || isnan(sorted[n - 1]);
+    for (int i = 0; i < 2; i++) {
+        size_t below, above;
+        const double t = edgel_sk_quantile_index(q[i], n, &below, &above);
+        thresholds[i] = nan ? NAN : edgel_sk_quantile_value(sorted[below], sorted[above], t, f32);
+    }
+}
+
+/* Non-maximum suppression and the classes; the suppressed values into sup when wanted. */
+__global__ void sk_suppress(const double *gi, const double *gj, const double *m,
+                            const uint8_t *mask, size_t mask_pitch, const double *quantiles,
+                            double low, double high, uint8_t *classes, double *sup,
+                            sk_geometry g)
+{
+    if (quantiles) {
+        low = quantiles[0];
+        high = quantiles[1];
+    }
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= g.w || y >= g.h)
+        return;
+    int inside = x >= 1 && y >= 1 && x < g.w - 1 && y < g.h - 1;
+    for (int k = 0; mask && inside && k < 9; k++)
+        inside = mask[(size_t)(y + k / 3 - 1) * mask_pitch + x + k % 3 - 1] != 0;
+    const size_t o = (size_t)y * g.w + x;
+    double kept = 0.0;
+    if (inside) {
+        double n[9];
+        for (int k = 0; k < 9; k++)
+            n[k] = m[(size_t)(y + k / 3 - 1) * g.w + x + k % 3 - 1];
+        kept = edgel_sk_suppress(gi[o], gj[o], n, edgel_sk_low(low), g.f32);
+    }
+    classes[o] = edgel_sk_class(kept, edgel_sk_high(high, g.f32, quantiles != NULL));
+    if (sup)
+        sup[o] = kept;
+}
+
+/* A double image into a view's row layout as f32 or f64 (device memory). */
+__global__ void sk_store_view(const double *in, uint8_t *out, size_t pitch, int f32, int w, int h)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h)
+        return;
+    const double v = in[(size_t)y * w + x];
+    if (f32)
+        ((float *)(out + (size_t)y * pitch))[x] = (float)v;
+    else
+        ((double *)(out + (size_t)y * pitch))[x] = v;
+}
+
+/* u8 255/0 edges to bool 1/0 in place. */
+__global__ void sk_edges_to_bool(uint8_t *e, size_t pitch, int w, int h)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < w && y < h)
+        e[(size_t)y * pitch + x] = e[(size_t)y * pitch + x] ? 1 : 0;
+}
+
+static void free_images(skimage_buffers *b)
+{
+    for (double *p : {b->a, b->b, b->c, b->d, b->e})
+        cudaFree(p);
+    cudaFree(b->classes);
+    cudaFree(b->mask);
+    cudaFree(b->sort_tmp);
+    b->a = b->b = b->c = b->d = b->e = NULL;
+    b->classes = b->mask = NULL;
+    b->sort_tmp = NULL;
+    b->pixels = 0;
+}
+
+void free_skimage_buffers(skimage_buffers *b)
+{
+    free_images(b);
+    cudaFree(b->weights);
+    free(b->host_weights);
+    memset(b, 0, sizeof *b);
+}
+
+static edgel_status ensure_skimage_buffers(skimage_buffers *b, size_t px, int r)
+{
+    if (b->pixels < px) {
+        free_images(b);
+        for (double **p : {&b->a, &b->b, &b->c, &b->d, &b->e})
+            CUDA_TRY(cudaMalloc(p, px * sizeof(double)));
+        CUDA_TRY(cudaMalloc(&b->classes, px));
+        CUDA_TRY(cudaMalloc(&b->mask, px));
+        CUDA_TRY(cub::DeviceRadixSort::SortKeys(NULL, b->sort_bytes, (const double *)NULL,
+                                                (double *)NULL, (int64_t)px));
+        CUDA_TRY(cudaMalloc(&b->sort_tmp, b->sort_bytes));
+        b->pixels = px;
+    }
+    if (b->weight_slots < r + 1) {
+        cudaFree(b->weights);
+        free(b->host_weights);
+        b->weights = NULL;
+        b->weight_slots = 0;
+        b->host_weights = (double *)malloc(sizeof(double) * (size_t)(r + 1));
+        if (!b->host_weights)
+            return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a Gaussian kernel");
+        CUDA_TRY(cudaMalloc(&b->weights, sizeof(double) * (size_t)(r + 1)));
+        b->weight_slots = r + 1;
+        b->radius = -1;
+    }
+    return EDGEL_OK;
+}
+
+/* The weights on the device, uploaded only when they differ from the last call's. */
+static edgel_status upload_weights(skimage_buffers *b, cudaStream_t stream,
+                                   const edgel_canny_params *p, int r)
+{
+    double *w = (double *)malloc(sizeof(double) * (size_t)(r + 1));
+    if (!w)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a Gaussian kernel");
+    edgel_status st = edgel_skimage_weights(p, w);
+    if (st == EDGEL_OK && (b->radius != r || memcmp(w, b->host_weights, sizeof(double) * (r + 1)))) {
+        memcpy(b->host_weights, w, sizeof(double) * (size_t)(r + 1));
+        b->radius = r;
+        /* from the buffer the context keeps, which stays as it is until the next call */
+        const cudaError_t err = cudaMemcpyAsync(b->weights, b->host_weights,
+                                                sizeof(double) * (size_t)(r + 1),
+                                                cudaMemcpyHostToDevice, stream);
+        if (err != cudaSuccess)
+            st = edgel_fail(EDGEL_ERROR_DEVICE, "cudaMemcpyAsync: %s", cudaGetErrorString(err));
+    }
+    free(w);
+    return st;
+}
+
+/* A stage from a device double image into its view (host views through `scratch`). */
+static edgel_status copy_stage(cudaStream_t stream, const edgel_image *view, const double *dev,
+                               uint8_t *scratch, int f32, dim3 grid, dim3 block)
+{
+    if (!view)
+        return EDGEL_OK;
+    const int w = view->width, h = view->height;
+    const size_t row = (size_t)w * (f32 ? 4 : 8);
+    const int host = view->memory == EDGEL_MEMORY_HOST;
+    sk_store_view<<<grid, block, 0, stream>>>(dev, host ? scratch : (uint8_t *)view->data,
+                                              host ? row : view->pitch, f32, w, h);
+    CUDA_TRY(cudaGetLastError());
+    if (host)
+        CUDA_TRY(cudaMemcpy2DAsync(view->data, view->pitch, scratch, row, row, h,
+                                   cudaMemcpyDeviceToHost, stream));
+    return EDGEL_OK;
+}
+
+extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edgel_canny_params *p,
+                                                 const edgel_image *src, const edgel_image *mask,
+                                                 const edgel_image *edges,
+                                                 const edgel_canny_stages *stages)
+{
+    ON_DEVICE(s->device);
+    EDGEL_TRY(check_view_device(s, src, "input"));
+    EDGEL_TRY(check_view_device(s, edges, "edges"));
+    if (mask)
+        EDGEL_TRY(check_view_device(s, mask, "mask"));
+    const int w = src->width, h = src->height;
+    const size_t px = (size_t)w * h;
+    const int on_host = src->memory == EDGEL_MEMORY_HOST;
+    cudaStream_t stream = on_host ? s->slots[0].stream : s->stream;
+    workspace *ws = on_host ? &s->slots[0].ws : &s->ws;
+    host_slot *slot = &s->slots[0];
+    skimage_buffers *b = &s->skimage;
+    const int r = edgel_skimage_radius(p->sigma);
+    double low, high;
+    EDGEL_TRY(edgel_skimage_thresholds(p, src->type, &low, &high));
+    EDGEL_TRY(ensure_skimage_buffers(b, px, r));
+    EDGEL_TRY(upload_weights(b, stream, p, r));
+
+    const size_t in_row = (size_t)w * edgel_pixel_size(src->type);
+    const uint8_t *d_src = (const uint8_t *)src->data, *d_mask = NULL;
+    size_t src_pitch = src->pitch, mask_pitch = 0;
+    uint8_t *d_edges = (uint8_t *)edges->data;
+    size_t edges_pitch = edges->pitch;
+    if (on_host) {
+        EDGEL_TRY(ensure_slot(slot, in_row * h, (size_t)w * h));
+        CUDA_TRY(cudaMemcpy2DAsync(slot->d_in, in_row, src->data, src->pitch, in_row, h,
+                                   cudaMemcpyHostToDevice, stream));
+        d_src = slot->d_in;
+        src_pitch = in_row;
+        d_edges = slot->d_out;
+        edges_pitch = (size_t)w;
+    }
+    if (mask && on_host) {
+        CUDA_TRY(cudaMemcpy2DAsync(b->mask, (size_t)w, mask->data, mask->pitch, (size_t)w, h,
+                                   cudaMemcpyHostToDevice, stream));
+        d_mask = b->mask;
+        mask_pitch = (size_t)w;
+    } else if (mask) {
+        d_mask = (const uint8_t *)mask->data;
+        mask_pitch = mask->pitch;
+    }
+
+    sk_geometry g = {w, h, r, src->type == EDGEL_F32, (int)p->mode,
+                     p->mode == EDGEL_BORDER_CONSTANT || mask != NULL, p->cval, b->weights};
+    const dim3 block(32, 8), grid((w + 31) / 32, (h + 7) / 8);
+    /* a: the axis-0 pass, then isobel; b: the mask's, then jsobel; c: smoothed; d: magnitude;
+     * e: the suppressed values and the stages' scratch */
+    sk_vertical<<<grid, block, 0, stream>>>(d_src, src_pitch, src->type, d_mask, mask_pitch,
+                                            b->a, b->b, g);
+    sk_horizontal<<<grid, block, 0, stream>>>(b->a, b->b, mask != NULL, b->c, g);
+    sk_gradient<<<grid, block, 0, stream>>>(b->c, b->a, b->b, b->d, g);
+    CUDA_TRY(cudaGetLastError());
+    uint8_t *scratch = (uint8_t *)b->e;
+    if (stages)
+        EDGEL_TRY(copy_stage(stream, stages->smoothed, b->c, scratch, g.f32, grid, block));
+
+    double *quantiles = NULL; /* on the device: the smoothed image's place, read no more */
+    if (p->use_quantiles) {
+        size_t bytes = b->sort_bytes;
+        CUDA_TRY(cub::DeviceRadixSort::SortKeys(b->sort_tmp, bytes, (const double *)b->d,
+                                                b->e, (int64_t)px, 0, 64, stream));
+        quantiles = b->c;
+        sk_quantiles<<<1, 1, 0, stream>>>(b->e, px, low, high, g.f32, quantiles);
+    }
+    double *sup = stages && stages->suppressed ? b->e : NULL;
+    sk_suppress<<<grid, block, 0, stream>>>(b->a, b->b, b->d, d_mask, mask_pitch, quantiles,
+                                            low, high, b->classes, sup, g);
+    CUDA_TRY(cudaGetLastError());
+    EDGEL_TRY(launch_class_hysteresis(stream, ws, b->classes, (size_t)w, d_edges, edges_pitch,
+                                      w, h));
+    if (edges->type == EDGEL_BOOL) {
+        sk_edges_to_bool<<<grid, block, 0, stream>>>(d_edges, edges_pitch, w, h);
+        CUDA_TRY(cudaGetLastError());
+    }
+    if (stages) { /* one stream: each copy out of a scratch ends before the next fills it */
+        EDGEL_TRY(copy_stage(stream, stages->suppressed, b->e, (uint8_t *)b->c, g.f32, grid,
+                             block));
+        EDGEL_TRY(copy_stage(stream, stages->dy, b->a, scratch, g.f32, grid, block));
+        EDGEL_TRY(copy_stage(stream, stages->dx, b->b, scratch, g.f32, grid, block));
+        EDGEL_TRY(copy_stage(stream, stages->magnitude, b->d, scratch, g.f32, grid, block));
+    }
+    if (on_host) {
+        CUDA_TRY(cudaMemcpy2DAsync(edges->data, edges->pitch, d_edges, edges_pitch, (size_t)w, h,
+                                   cudaMemcpyDeviceToHost, stream));
+        CUDA_TRY(cudaStreamSynchronize(stream));
+    }
+    return EDGEL_OK;
 }
