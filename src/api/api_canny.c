@@ -163,7 +163,7 @@ static edgel_status check_canny_call(edgel_context *ctx, const edgel_canny_param
     EDGEL_TRY(edgel_check_canny_params(params, 0));
     if (params->preset == EDGEL_PRESET_SKIMAGE)
         return check_skimage_call(ctx, params, src, NULL, edges, stages);
-    if (src && src->data && src->type != EDGEL_U8 &&
+    if (src && src->data && src->type != EDGEL_U8 && edgel_pixel_size(src->type) &&
         (params->preset == EDGEL_PRESET_OPENCV ||
          (src->type != EDGEL_U16 && src->type != EDGEL_F32)))
         return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "input: pixel type %s: the %s preset reads "

@@ -53,7 +53,7 @@ def test_version_and_usage_errors(edgel_cmd):
                          (["a.png", "-o", "x.png", "--wat"], "unknown option"),
                          (["a.png", "-o", "x.jpg"], "as .png or .pgm"),
                          (["a.png", "-o", "x.png", "--stage", "dx"], "as .pfm"),
-                         (["a.png", "-o", "x.png", "--preset", "sobel"], "opencv or itk"),
+                         (["a.png", "-o", "x.png", "--preset", "sobel"], "opencv, itk or skimage"),
                          (["a.png", "-o", "x.png", "--variance", "2"], "needs --preset itk"),
                          (["a.png", "-o", "x.png", "--preset", "itk", "--l2"], "opencv preset"),
                          (["a.png", "-o", "x.png", "--preset", "itk", "--variance", "-1"],
@@ -176,6 +176,66 @@ def test_detect_itk_preset(edgel_cmd, tmp_path):
     cv2.imwrite(str(tmp_path / "c16.png"), colour16)
     r = run(edgel_cmd, "detect", tmp_path / "c16.png", "-o", tmp_path / "o.png", "--preset", "itk")
     assert r.returncode == 1 and "gray input" in r.stderr
+
+
+def test_detect_skimage_preset(edgel_cmd, tmp_path):
+    """--preset skimage on 8-bit, 16-bit and float (PFM) gray input equals
+    skimage.feature.canny (sigmas where the C library's exp gives NumPy's kernel, see
+    test_skimage_conformance.py), with a mask, quantiles, modes and the float stages."""
+    from skimage import feature
+    from test_skimage_conformance import _libm_weights
+    sigma = next(s for s in (1.0, 3.0, 2.0, 0.8) if
+                 np.array_equal(edgel._skimage_weights(s), _libm_weights(s)))
+    gray = cv2.imread(str(SAMPLES / "camera.png"), cv2.IMREAD_GRAYSCALE)[:200, :240]
+    cv2.imwrite(str(tmp_path / "g.png"), gray)
+    r = run(edgel_cmd, "detect", tmp_path / "g.png", "-o", tmp_path / "e.png", "--preset",
+            "skimage", "--sigma", sigma)
+    assert r.returncode == 0, r.stderr
+    ref = feature.canny(gray, sigma=sigma)
+    assert 0 < ref.sum() and np.array_equal(cv2.imread(str(tmp_path / "e.png"), 0), ref * 255)
+
+    mask = (np.random.default_rng(1).random(gray.shape) > 0.1).astype(np.uint8) * 255
+    cv2.imwrite(str(tmp_path / "m.png"), mask)
+    deep = gray.astype(np.uint16) * 257
+    cv2.imwrite(str(tmp_path / "d.png"), deep)
+    flags = ["--preset", "skimage", "--sigma", sigma, "--mask", tmp_path / "m.png",
+             "--quantiles", "--low", "0.6", "--high", "0.9", "--mode", "reflect"]
+    r = run(edgel_cmd, "detect", tmp_path / "d.png", "-o", tmp_path / "d.pgm", *flags)
+    assert r.returncode == 0, r.stderr
+    ref = feature.canny(deep, sigma=sigma, mask=mask > 0, use_quantiles=True,
+                        low_threshold=0.6, high_threshold=0.9, mode="reflect")
+    assert np.array_equal(cv2.imread(str(tmp_path / "d.pgm"), cv2.IMREAD_UNCHANGED), ref * 255)
+
+    img = (gray / 255.0).astype(np.float32)
+    cv2.imwrite(str(tmp_path / "f.pfm"), img)
+    flags = ["--preset", "skimage", "--sigma", sigma, "--low", "0.05", "--high", "0.1"]
+    r = run(edgel_cmd, "detect", tmp_path / "f.pfm", "-o", tmp_path / "f.png", *flags)
+    assert r.returncode == 0, r.stderr
+    ref = feature.canny(img, sigma=sigma, low_threshold=0.05, high_threshold=0.1)
+    assert np.array_equal(cv2.imread(str(tmp_path / "f.png"), 0), ref * 255)
+    stages = dict.fromkeys(["smoothed", "dx", "dy", "magnitude", "suppressed"])
+    edgel.canny_skimage(img, sigma=sigma, low_threshold=0.05, high_threshold=0.1, stages=stages)
+    for name in stages:
+        r = run(edgel_cmd, "detect", tmp_path / "f.pfm", "-o", tmp_path / f"{name}.pfm", *flags,
+                "--stage", name)
+        assert r.returncode == 0, r.stderr
+        got = cv2.imread(str(tmp_path / f"{name}.pfm"), cv2.IMREAD_UNCHANGED)
+        assert np.array_equal(got, stages[name]), name
+
+    for args, message in [(["--sigma", "2"], "needs --preset skimage"),
+                          (["--preset", "skimage", "--l2"], "belongs to the opencv preset"),
+                          (["--preset", "skimage", "--tile", "64x64"], "whole images"),
+                          (["--preset", "skimage", "--mode", "edge"], "--mode is constant"),
+                          (["--preset", "skimage", "--stage", "gray"], "no gray stage")]:
+        r = run(edgel_cmd, "detect", tmp_path / "g.png", "-o", tmp_path / "x.png", *args)
+        assert r.returncode == 2 and message in r.stderr, (args, r.stderr)
+    r = run(edgel_cmd, "detect", SAMPLES / "chelsea.png", "-o", tmp_path / "x.png", "--preset",
+            "skimage")
+    assert r.returncode == 1 and "gray input" in r.stderr
+    r = run(edgel_cmd, "detect", tmp_path / "g.png", "-o", tmp_path / "x.png", "--preset",
+            "skimage", "--quantiles", "--low", "0.9", "--high", "0.5")
+    assert r.returncode != 0 and "below the low threshold" in r.stderr
+    assert not (tmp_path / "x.png").exists()
 
 
 def test_convolve(edgel_cmd, tmp_path):
