@@ -44,14 +44,17 @@ EDGEL_HD double edgel_sk_pixel(const void *row, int x, edgel_pixel_type type)
     }
 }
 
-/* scipy's correlate1d with a symmetric kernel at the sample p[0] (neighbours `stride`
- * doubles apart): w[0] is the centre weight, w[k] the weight at distance k. */
-EDGEL_HD double edgel_sk_correlate(const double *w, int r, const double *p, ptrdiff_t stride)
+/* scipy's correlate1d with a symmetric kernel: the sum starts at centre * w[0] and adds
+ * edgel_sk_tap of the samples at distance k, for k = r down to 1. */
+EDGEL_HD double edgel_sk_tap(double sum, double before, double after, double wk)
 {
-    double s = p[0] * w[0];
-    for (int k = r; k >= 1; k--)
-        s += (p[-k * stride] + p[k * stride]) * w[k];
-    return s;
+    return sum + (before + after) * wk;
+}
+
+/* skimage's bleed-over division: smoothed / (the mask's Gaussian + eps), stored. */
+EDGEL_HD double edgel_sk_bleed(double smoothed, double mask_smoothed, double eps, int f32)
+{
+    return edgel_sk_store(smoothed / edgel_sk_store(mask_smoothed + eps, f32), f32);
 }
 
 /* ndi.sobel's two passes: correlate1d with [-1, 0, 1] (antisymmetric) along the derivative's

@@ -63,10 +63,8 @@ typedef struct edgel_cpu_workspace {
     edgel_cpu_buffer blurred;
     edgel_cpu_buffer itk_a;   /* itk preset: float images (see cpu_itk.c) */
     edgel_cpu_buffer itk_b;
-    edgel_cpu_buffer sk_x;    /* skimage preset: double images (see cpu_skimage.c) */
-    edgel_cpu_buffer sk_v;
-    edgel_cpu_buffer sk_vm;
-    edgel_cpu_buffer sk_m;
+    edgel_cpu_buffer sk_x;    /* skimage preset: the input as doubles, the magnitude for */
+    edgel_cpu_buffer sk_m;    /* quantiles and their scratch (see cpu_skimage.c) */
     edgel_cpu_buffer tile_edges; /* the tiled driver's marks (cpu_backend.c) */
     edgel_cpu_buffer tile_classes;
     edgel_cpu_buffer tile_sup;

@@ -1,25 +1,23 @@
 /*
- * The skimage preset on the CPU: skimage.feature.canny (src/core/skimage_math.h) in
- * row-parallel passes over double images of the workspace, each value rounded to float where
- * skimage stores float32:
- *   1. the input as skimage's floats (img_as_float), masked pixels 0       -> x
- *   2. scipy's Gaussian along the rows' axis (0): x -> v, the mask -> vm
- *   3. along axis 1, and the bleed-over division: v -> s (the smoothed image, in x)
- *   4. ndi.sobel along both axes and the magnitude: s -> i, j (in v, vm) and m
- *   5. (use_quantiles) the thresholds: np.percentile of m
- *   6. in stripes: non-maximum suppression, the hysteresis classes and the stripe's own
- *      hysteresis; then growth across stripes and the edge image.
- * The passes only reorder independent pixels, so the result does not depend on the thread
- * count.
+ * The skimage preset on the CPU: skimage.feature.canny (src/core/skimage_math.h), each value
+ * rounded to float where skimage stores float32. Two row-parallel passes:
+ *   1. the input as skimage's floats (img_as_float), masked pixels 0, into a double image
+ *   2. a sweep a stripe down its rows, rows kept in small rings (in cache): the Gaussian
+ *      along axis 0 and axis 1 with the bleed-over division (smoothed), ndi.sobel along both
+ *      axes and the magnitude, then non-maximum suppression, the hysteresis classes and the
+ *      stripe's own hysteresis; a stripe computes the rows of its neighbours it reads.
+ * With use_quantiles, a first sweep keeps the whole magnitude for np.percentile. Then growth
+ * across stripes and the edge image. Each pixel's operations are skimage's in its order, so
+ * the result does not depend on the thread count.
  */
+#include "core/border.h"
+#include "core/host_pool.h"
 #include "core/image.h"
 #include "core/params.h"
 #include "core/skimage_math.h"
 #include "core/status.h"
-#include "core/border.h"
 #include "cpu/cpu.h"
 #include "cpu/cpu_hysteresis.h"
-#include "core/host_pool.h"
 
 #include <float.h>
 #include <stdatomic.h>
@@ -33,16 +31,26 @@ typedef struct sk_job {
     int mode;
     double cval;
     int bleed;       /* divide by the Gaussian of the mask (skimage's bleed-over) */
-    double *x, *v, *vm, *m; /* w * h doubles each */
+    double *x;       /* the input as floats, w * h */
+    double *m;       /* the whole magnitude, for quantiles (collect) */
     double *row_vm;  /* no mask: the mask's axis-0 pass, one value a row */
     float low;
     double high;     /* as compared: float for float32 arrays, unless a quantile */
+    int collect;     /* this sweep only fills m */
     edgel_cpu_map map;
     const edgel_canny_stages *stages;
     int nstripes;
-    int phase;
+    int phase;       /* 0: convert, 1: sweep */
     atomic_int failed;
 } sk_job;
+
+/* A stripe's rows: 3-row rings of the smoothed image and of isobel, jsobel and the
+ * magnitude (row y in slot y % 3), and row scratch. */
+typedef struct sk_rows {
+    double *s[3], *gi[3], *gj[3], *gm[3];
+    double *v, *vm, *pad, *g, *jt[3], *it, *pad1, *mrow;
+    void *block;
+} sk_rows;
 
 static double *at(const sk_job *job, double *img, int y)
 {
@@ -54,63 +62,174 @@ static int masked_out(const sk_job *job, int x, int y)
     return job->mask && !edgel_row_u8(job->mask, y)[x];
 }
 
+/* img_as_float of a row of n pixels of one type (the type a constant in each copy). */
+#define EDGEL_SK_CONVERT(type) \
+    for (int x = 0; x < n; x++) \
+        out[x] = edgel_sk_pixel(row, x, type)
+
+EDGEL_VECTOR_CLONES static void convert_row(const void *row, edgel_pixel_type type, double *out,
+                                            int n)
+{
+    switch (type) {
+    case EDGEL_BOOL: EDGEL_SK_CONVERT(EDGEL_BOOL); break;
+    case EDGEL_U8: EDGEL_SK_CONVERT(EDGEL_U8); break;
+    case EDGEL_U16: EDGEL_SK_CONVERT(EDGEL_U16); break;
+    case EDGEL_S16: EDGEL_SK_CONVERT(EDGEL_S16); break;
+    case EDGEL_S32: EDGEL_SK_CONVERT(EDGEL_S32); break;
+    case EDGEL_F32: EDGEL_SK_CONVERT(EDGEL_F32); break;
+    default: EDGEL_SK_CONVERT(EDGEL_F64); break;
+    }
+}
+
 /* Pass 1: img_as_float of the masked image. */
 static void convert_rows(const sk_job *job, int y0, int y1)
 {
     for (int y = y0; y < y1; y++) {
-        const uint8_t *row = edgel_row_u8(job->src, y);
         double *out = at(job, job->x, y);
-        for (int x = 0; x < job->w; x++)
-            out[x] = masked_out(job, x, y) ? 0.0 : edgel_sk_pixel(row, x, job->src->type);
+        convert_row(edgel_row_u8(job->src, y), job->src->type, out, job->w);
+        for (int x = 0; job->mask && x < job->w; x++)
+            out[x] = masked_out(job, x, y) ? 0.0 : out[x];
     }
 }
 
-/* The row a tap at row y + d reads along axis 0 (NULL: cval). */
-static const double *tap_row(const sk_job *job, const double *img, int y)
+/* Loops over n pixels of a per-pixel function with `f32` a constant in each copy. */
+#define EDGEL_SK_ROWS(f32, n, body)                 \
+    do {                                            \
+        if (f32) {                                  \
+            for (int x = 0; x < (n); x++) {         \
+                const int f32_ = 1;                 \
+                body;                               \
+            }                                       \
+        } else {                                    \
+            for (int x = 0; x < (n); x++) {         \
+                const int f32_ = 0;                 \
+                body;                               \
+            }                                       \
+        }                                           \
+    } while (0)
+
+/* Row helpers over n doubles, each pixel's operations in scipy's order; vectorised (AVX2
+ * where present: no FMA, so the same doubles). */
+EDGEL_VECTOR_CLONES static void taps_first(double *o, const double *c, double w0, int n)
+{
+    for (int x = 0; x < n; x++)
+        o[x] = c[x] * w0;
+}
+
+EDGEL_VECTOR_CLONES static void taps_add(double *o, const double *b, const double *a, double wk,
+                                         int n)
+{
+    for (int x = 0; x < n; x++)
+        o[x] = edgel_sk_tap(o[x], b[x], a[x], wk);
+}
+
+EDGEL_VECTOR_CLONES static void round_to_float(double *o, int n)
+{
+    EDGEL_SK_ROWS(1, n, o[x] = edgel_sk_store(o[x], f32_));
+}
+
+static void store_row(double *o, int n, int f32)
+{
+    if (f32)
+        round_to_float(o, n);
+}
+
+EDGEL_VECTOR_CLONES static void bleed_divide(double *s, const double *g, double eps, int f32,
+                                             int n)
+{
+    EDGEL_SK_ROWS(f32, n, s[x] = edgel_sk_bleed(s[x], g[x], eps, f32_));
+}
+
+/* ndi.sobel's passes: the derivative ([-1, 0, 1]) of b, c, a (neighbours along its axis)
+ * and the smoothing ([1, 2, 1]), each pixel's operations in scipy's order. */
+EDGEL_VECTOR_CLONES static void derivative_row(double *o, const double *b, const double *c,
+                                               const double *a, int n)
+{
+    for (int x = 0; x < n; x++)
+        o[x] = edgel_sk_derivative(b[x], c[x], a[x]);
+}
+
+EDGEL_VECTOR_CLONES static void smooth3_row(double *o, const double *b, const double *c,
+                                            const double *a, int n)
+{
+    for (int x = 0; x < n; x++)
+        o[x] = edgel_sk_smooth3(b[x], c[x], a[x]);
+}
+
+/* A pass along axis 1 of `in` into `out` with 'reflect' borders: the row padded by one. */
+static void along_row(double *out, const double *in, double *pad, int w, int derivative)
+{
+    memcpy(pad + 1, in, sizeof(double) * (size_t)w);
+    pad[0] = in[0];
+    pad[w + 1] = in[w - 1];
+    (derivative ? derivative_row : smooth3_row)(out, pad, pad + 1, pad + 2, w);
+}
+
+EDGEL_VECTOR_CLONES static void magnitude_row(double *m, const double *i, const double *j,
+                                              int f32, int n)
+{
+    EDGEL_SK_ROWS(f32, n, m[x] = edgel_sk_magnitude(i[x], j[x], f32_));
+}
+
+/* The mask's row y as floats (0 or 1; cval outside in constant mode). */
+static void mask_row(const sk_job *job, int y, double *out)
 {
     const int iy = edgel_border_index(y, job->h, job->mode);
-    return iy < 0 ? NULL : img + (size_t)iy * (size_t)job->w;
+    for (int x = 0; x < job->w; x++)
+        out[x] = iy < 0 ? job->cval : masked_out(job, x, iy) ? 0.0 : 1.0;
 }
 
-/* correlate1d along axis 0 of `img` into `out`, rows [y0, y1); cvals: w doubles of cval. */
-static void vertical_rows(const sk_job *job, const double *img, double *out, int y0, int y1,
-                          const double *cvals)
+/* correlate1d along axis 0 at row y: of the input (x) into v, of the mask into vm. */
+static void vertical_row(const sk_job *job, int y, sk_rows *t)
 {
-    const int w = job->w, r = job->r;
-    for (int y = y0; y < y1; y++) {
-        double *o = out + (size_t)y * (size_t)w;
-        const double *c = img + (size_t)y * (size_t)w;
-        for (int x = 0; x < w; x++)
-            o[x] = c[x] * job->weights[0];
-        for (int k = r; k >= 1; k--) {
-            const double *b = tap_row(job, img, y - k), *a = tap_row(job, img, y + k);
-            b = b ? b : cvals;
-            a = a ? a : cvals;
-            const double wk = job->weights[k];
-            for (int x = 0; x < w; x++)
-                o[x] += (b[x] + a[x]) * wk;
-        }
-        for (int x = 0; x < w; x++)
-            o[x] = edgel_sk_store(o[x], job->f32);
+    const int w = job->w;
+    double *cvals = t->g; /* (free until the horizontal pass) */
+    for (int x = 0; x < w; x++)
+        cvals[x] = job->cval;
+    taps_first(t->v, at(job, job->x, y), job->weights[0], w);
+    for (int k = job->r; k >= 1; k--) {
+        const int b = edgel_border_index(y - k, job->h, job->mode);
+        const int a = edgel_border_index(y + k, job->h, job->mode);
+        taps_add(t->v, b < 0 ? cvals : at(job, job->x, b), a < 0 ? cvals : at(job, job->x, a),
+                 job->weights[k], w);
     }
+    store_row(t->v, w, job->f32);
+    if (!job->mask || !job->bleed)
+        return;
+    double *b = t->jt[0], *a = t->jt[1]; /* (free until the gradient) */
+    mask_row(job, y, b);
+    taps_first(t->vm, b, job->weights[0], w);
+    for (int k = job->r; k >= 1; k--) {
+        mask_row(job, y - k, b);
+        mask_row(job, y + k, a);
+        taps_add(t->vm, b, a, job->weights[k], w);
+    }
+    store_row(t->vm, w, job->f32);
 }
 
 /* The padded row of `in` (w values) with the mode's border: pad[r + x] = in[x]. */
 static void pad_row(const sk_job *job, const double *in, double *pad)
 {
     const int w = job->w, r = job->r;
-    for (int x = -r; x < w + r; x++) {
+    memcpy(pad + r, in, sizeof(double) * (size_t)w);
+    for (int x = -r; x < 0; x++) {
+        const int ix = edgel_border_index(x, w, job->mode);
+        pad[x + r] = ix < 0 ? job->cval : in[ix];
+    }
+    for (int x = w; x < w + r; x++) {
         const int ix = edgel_border_index(x, w, job->mode);
         pad[x + r] = ix < 0 ? job->cval : in[ix];
     }
 }
 
-/* correlate1d along axis 1 of the padded row into out[x0, x1). */
-static void horizontal(const sk_job *job, const double *pad, double *out, int x0, int x1)
+/* correlate1d along axis 1 of the padded row into out[0, n). */
+static void horizontal(const sk_job *job, const double *pad, double *out, int n)
 {
-    for (int x = x0; x < x1; x++)
-        out[x] = edgel_sk_store(edgel_sk_correlate(job->weights, job->r, pad + job->r + x, 1),
-                                job->f32);
+    const double *c = pad + job->r;
+    taps_first(out, c, job->weights[0], n);
+    for (int k = job->r; k >= 1; k--)
+        taps_add(out, c - k, c + k, job->weights[k], n);
+    store_row(out, n, job->f32);
 }
 
 /* The mask's smoothed row when there is no mask: ones inside, cval outside; inside the
@@ -121,90 +240,48 @@ static void ones_row(const sk_job *job, int y, double *pad, double *out)
     for (int x = -r; x < w + r; x++)
         pad[x + r] = x >= 0 && x < w ? job->row_vm[y] : job->cval;
     const int lo = r < w ? r : w, hi = w - r > lo ? w - r : lo;
-    horizontal(job, pad, out, 0, lo);
-    if (hi > lo) {
-        horizontal(job, pad, out, lo, lo + 1);
-        for (int x = lo + 1; x < hi; x++)
-            out[x] = out[lo];
-    }
-    horizontal(job, pad, out, hi, w);
+    horizontal(job, pad, out, lo + (hi > lo)); /* [0, lo] */
+    for (int x = lo + 1; x < hi; x++)
+        out[x] = out[lo];
+    horizontal(job, pad + hi, out + hi, w - hi);
 }
 
-/* Pass 3: the smoothed rows into x (x is no longer read). */
-static int smooth_rows(const sk_job *job, int y0, int y1)
+/* The smoothed row y into s. */
+static void smooth_row(const sk_job *job, int y, sk_rows *t, double *s)
 {
     const int w = job->w;
-    double *pad = malloc(sizeof(double) * (size_t)(w + 2 * job->r));
-    double *g = malloc(sizeof(double) * (size_t)w);
-    if (!pad || !g) {
-        free(pad);
-        free(g);
-        return 0;
+    vertical_row(job, y, t);
+    pad_row(job, t->v, t->pad);
+    horizontal(job, t->pad, s, w);
+    if (!job->bleed)
+        return;
+    if (job->mask) {
+        pad_row(job, t->vm, t->pad);
+        horizontal(job, t->pad, t->g, w);
+    } else {
+        ones_row(job, y, t->pad, t->g);
     }
-    const double eps = job->f32 ? FLT_EPSILON : DBL_EPSILON;
-    for (int y = y0; y < y1; y++) {
-        double *s = at(job, job->x, y);
-        pad_row(job, at(job, job->v, y), pad);
-        horizontal(job, pad, s, 0, w);
-        if (!job->bleed)
-            continue;
-        if (job->mask) {
-            pad_row(job, at(job, job->vm, y), pad);
-            horizontal(job, pad, g, 0, w);
-        } else {
-            ones_row(job, y, pad, g);
-        }
-        for (int x = 0; x < w; x++)
-            s[x] = edgel_sk_store(s[x] / edgel_sk_store(g[x] + eps, job->f32), job->f32);
-    }
-    free(pad);
-    free(g);
-    return 1;
+    bleed_divide(s, t->g, job->f32 ? FLT_EPSILON : DBL_EPSILON, job->f32, w);
 }
 
-/* ndi.sobel's first pass along axis 1 of smoothed row y: out[x]. */
-static void derivative_along_row(const sk_job *job, const double *s, double *out)
+/* isobel, jsobel and the magnitude of row y from the smoothed rows in the ring. */
+static void gradient_row(const sk_job *job, int y, sk_rows *t)
 {
-    const int w = job->w;
-    for (int x = 0; x < w; x++) {
-        const int l = edgel_border_index(x - 1, w, EDGEL_BORDER_REFLECT);
-        const int r = edgel_border_index(x + 1, w, EDGEL_BORDER_REFLECT);
-        out[x] = edgel_sk_store(edgel_sk_derivative(s[l], s[x], s[r]), job->f32);
+    const int w = job->w, h = job->h, f32 = job->f32, slot = y % 3;
+    const int yu = edgel_border_index(y - 1, h, EDGEL_BORDER_REFLECT);
+    const int yd = edgel_border_index(y + 1, h, EDGEL_BORDER_REFLECT);
+    const double *s3[3] = {t->s[yu % 3], t->s[y % 3], t->s[yd % 3]};
+    for (int k = 0; k < 3; k++) { /* jsobel's first pass, along the rows */
+        along_row(t->jt[k], s3[k], t->pad1, w, 1);
+        store_row(t->jt[k], w, f32);
     }
-}
-
-/* Pass 4: isobel into v, jsobel into vm, the magnitude into m. */
-static int gradient_rows(const sk_job *job, int y0, int y1)
-{
-    const int w = job->w, h = job->h;
-    double *t = malloc(sizeof(double) * 4 * (size_t)w);
-    if (!t)
-        return 0;
-    double *jt[3] = {t, t + w, t + 2 * (size_t)w}, *it = t + 3 * (size_t)w;
-    for (int y = y0; y < y1; y++) {
-        const int yu = edgel_border_index(y - 1, h, EDGEL_BORDER_REFLECT);
-        const int yd = edgel_border_index(y + 1, h, EDGEL_BORDER_REFLECT);
-        const double *su = at(job, job->x, yu), *sc = at(job, job->x, y),
-                     *sd = at(job, job->x, yd);
-        derivative_along_row(job, su, jt[0]);
-        derivative_along_row(job, sc, jt[1]);
-        derivative_along_row(job, sd, jt[2]);
-        for (int x = 0; x < w; x++)
-            it[x] = edgel_sk_store(edgel_sk_derivative(su[x], sc[x], sd[x]), job->f32);
-        double *irow = at(job, job->v, y), *jrow = at(job, job->vm, y), *mrow = at(job, job->m, y);
-        for (int x = 0; x < w; x++) {
-            const int l = edgel_border_index(x - 1, w, EDGEL_BORDER_REFLECT);
-            const int r = edgel_border_index(x + 1, w, EDGEL_BORDER_REFLECT);
-            const double j = edgel_sk_store(edgel_sk_smooth3(jt[0][x], jt[1][x], jt[2][x]),
-                                            job->f32);
-            const double i = edgel_sk_store(edgel_sk_smooth3(it[l], it[x], it[r]), job->f32);
-            irow[x] = i;
-            jrow[x] = j;
-            mrow[x] = edgel_sk_magnitude(i, j, job->f32);
-        }
-    }
-    free(t);
-    return 1;
+    smooth3_row(t->gj[slot], t->jt[0], t->jt[1], t->jt[2], w);
+    store_row(t->gj[slot], w, f32);
+    derivative_row(t->it, s3[0], s3[1], s3[2], w); /* isobel's, down the columns */
+    store_row(t->it, w, f32);
+    along_row(t->gi[slot], t->it, t->pad1, w, 0);
+    store_row(t->gi[slot], w, f32);
+    magnitude_row(t->gm[slot], t->gi[slot], t->gj[slot], f32, w);
 }
 
 /* Inside the eroded mask: not on the image's border, and (with a mask) all 9 pixels in it. */
@@ -219,108 +296,138 @@ static int eroded(const sk_job *job, int x, int y)
     return 1;
 }
 
-static void store_stage(const edgel_image *stage, int y, int x, double v)
+/* Row y of a stage view from a row of doubles. */
+static void stage_row(const edgel_image *stage, int y, const double *v, int w)
 {
     if (!stage)
         return;
     uint8_t *row = edgel_row_u8(stage, y);
     if (stage->type == EDGEL_F32)
-        ((float *)row)[x] = (float)v;
+        for (int x = 0; x < w; x++)
+            ((float *)row)[x] = (float)v[x];
     else
-        ((double *)row)[x] = v;
+        memcpy(row, v, sizeof(double) * (size_t)w);
 }
 
-/* Pass 6 for one stripe. */
-static int suppress_stripe(const sk_job *job, int y0, int y1)
+/* Non-maximum suppression and the classes of row y (the magnitude's rows y - 1 .. y + 1 in
+ * the ring); the suppressed values into mrow. */
+static void suppress_row(const sk_job *job, int y, sk_rows *t, edgel_offset_stack *stack)
 {
-    const int w = job->w;
-    const edgel_image *sup = job->stages ? job->stages->suppressed : NULL;
-    edgel_offset_stack stack = {0};
-    for (int y = y0; y < y1; y++) {
-        uint8_t *map = edgel_map_row(&job->map, y);
-        const double *irow = at(job, job->v, y), *jrow = at(job, job->vm, y);
-        for (int x = 0; x < w; x++) {
-            double kept = 0.0;
-            if (eroded(job, x, y)) {
-                double n[9];
-                for (int k = 0; k < 9; k++)
-                    n[k] = at(job, job->m, y + k / 3 - 1)[x + k % 3 - 1];
-                kept = edgel_sk_suppress(irow[x], jrow[x], n, job->low, job->f32);
-            }
+    const int w = job->w, slot = y % 3;
+    uint8_t *map = edgel_map_row(&job->map, y);
+    memset(map, EDGEL_MAP_NONE, (size_t)w);
+    const double *irow = t->gi[slot], *jrow = t->gj[slot], *mrow = t->gm[slot];
+    const double *rows[3] = {t->gm[(y + 2) % 3], mrow, t->gm[(y + 1) % 3]};
+    const double low = (double)job->low;
+    for (int x = 0; x < w; x++) {
+        double kept = 0.0;
+        if (mrow[x] >= low && eroded(job, x, y)) {
+            const double n[9] = {rows[0][x - 1], rows[0][x], rows[0][x + 1],
+                                 rows[1][x - 1], rows[1][x], rows[1][x + 1],
+                                 rows[2][x - 1], rows[2][x], rows[2][x + 1]};
+            kept = edgel_sk_suppress(irow[x], jrow[x], n, job->low, job->f32);
             map[x] = edgel_sk_class(kept, job->high);
-            store_stage(sup, y, x, kept);
         }
-        edgel_cpu_push_strong(&job->map, y, &stack);
+        t->mrow[x] = kept;
     }
-    const int ok = edgel_cpu_grow_stripe(&job->map, &stack, y0, y1);
-    free(stack.items);
-    return ok;
+    if (job->stages)
+        stage_row(job->stages->suppressed, y, t->mrow, w);
+    edgel_cpu_push_strong(&job->map, y, stack);
 }
 
-enum { CONVERT, VERTICAL, SMOOTH, GRADIENT, SUPPRESS, PHASES };
+static void free_rows(sk_rows *t)
+{
+    free(t->block);
+}
+
+static int alloc_rows(const sk_job *job, sk_rows *t)
+{
+    const size_t w = (size_t)job->w, r = (size_t)job->r;
+    /* 12 ring rows, v, vm, g, 3 jt, it, mrow: 20 rows; pad: w + 2r; pad1: w + 2 */
+    double *p = malloc(sizeof(double) * (20 * w + (w + 2 * r) + (w + 2)));
+    t->block = p;
+    if (!p)
+        return 0;
+    for (int k = 0; k < 3; k++) {
+        t->s[k] = p, p += w;
+        t->gi[k] = p, p += w;
+        t->gj[k] = p, p += w;
+        t->gm[k] = p, p += w;
+        t->jt[k] = p, p += w;
+    }
+    t->v = p, p += w;
+    t->vm = p, p += w;
+    t->g = p, p += w;
+    t->it = p, p += w;
+    t->mrow = p, p += w;
+    t->pad = p, p += w + 2 * r;
+    t->pad1 = p;
+    return 1;
+}
+
+/* Pass 2 for the stripe [y0, y1): smoothed rows from y0 - 2, gradient rows from y0 - 1, the
+ * stripe's own suppression a row behind. */
+static int sweep_stripe(const sk_job *job, int y0, int y1)
+{
+    const int h = job->h, w = job->w;
+    sk_rows t;
+    if (!alloc_rows(job, &t))
+        return 0;
+    const edgel_canny_stages *st = job->collect ? NULL : job->stages;
+    edgel_offset_stack stack = {0};
+    int next_s = y0 - 2 > 0 ? y0 - 2 : 0, next_nms = y0;
+    const int g_hi = y1 + 1 < h ? y1 + 1 : h;
+    for (int gy = y0 - 1 > 0 ? y0 - 1 : 0; gy < g_hi; gy++) {
+        for (const int need = gy + 1 < h ? gy + 1 : h - 1; next_s <= need; next_s++) {
+            smooth_row(job, next_s, &t, t.s[next_s % 3]);
+            if (st && next_s >= y0 && next_s < y1)
+                stage_row(st->smoothed, next_s, t.s[next_s % 3], w);
+        }
+        gradient_row(job, gy, &t);
+        if (gy >= y0 && gy < y1) {
+            if (job->collect)
+                memcpy(at(job, job->m, gy), t.gm[gy % 3], sizeof(double) * (size_t)w);
+            if (st) {
+                stage_row(st->dy, gy, t.gi[gy % 3], w);
+                stage_row(st->dx, gy, t.gj[gy % 3], w);
+                stage_row(st->magnitude, gy, t.gm[gy % 3], w);
+            }
+        }
+        for (; !job->collect && next_nms < y1 && next_nms + 1 <= gy; next_nms++)
+            suppress_row(job, next_nms, &t, &stack);
+    }
+    for (; !job->collect && next_nms < y1; next_nms++) /* the image's last row */
+        suppress_row(job, next_nms, &t, &stack);
+    const int ok = job->collect || edgel_cpu_grow_stripe(&job->map, &stack, y0, y1);
+    free(stack.items);
+    free_rows(&t);
+    return ok && !stack.failed;
+}
 
 static void sk_stripe(void *arg, int i)
 {
     sk_job *job = arg;
-    int y0, y1, ok = 1;
+    int y0, y1;
     edgel_stripe(i, job->nstripes, job->h, &y0, &y1);
-    switch (job->phase) {
-    case CONVERT:
+    if (job->phase == 0)
         convert_rows(job, y0, y1);
-        break;
-    case VERTICAL: {
-        double *cvals = malloc(sizeof(double) * (size_t)job->w);
-        ok = cvals != NULL;
-        for (int x = 0; ok && x < job->w; x++)
-            cvals[x] = job->cval;
-        if (ok)
-            vertical_rows(job, job->x, job->v, y0, y1, cvals);
-        free(cvals);
-        break;
-    }
-    case SMOOTH:
-        ok = smooth_rows(job, y0, y1);
-        break;
-    case GRADIENT:
-        ok = gradient_rows(job, y0, y1);
-        break;
-    case SUPPRESS:
-        ok = suppress_stripe(job, y0, y1);
-        break;
-    }
-    if (!ok)
+    else if (!sweep_stripe(job, y0, y1))
         atomic_store(&job->failed, 1);
 }
 
-/* The mask's Gaussian along axis 0 (serial: small). With a mask, into vm; without, one
- * value a row (ones inside, cval outside). */
-static int mask_vertical(sk_job *job)
+/* Without a mask, the mask's Gaussian along axis 0, one value a row: ones inside, cval
+ * outside. */
+static void ones_column(sk_job *job)
 {
-    const int w = job->w, h = job->h;
-    if (!job->mask) {
-        for (int y = 0; y < h; y++) {
-            double s = 1.0 * job->weights[0];
-            for (int k = job->r; k >= 1; k--) {
-                const double b = edgel_border_index(y - k, h, job->mode) < 0 ? job->cval : 1.0;
-                const double a = edgel_border_index(y + k, h, job->mode) < 0 ? job->cval : 1.0;
-                s += (b + a) * job->weights[k];
-            }
-            job->row_vm[y] = edgel_sk_store(s, job->f32);
+    for (int y = 0; y < job->h; y++) {
+        double s = 1.0 * job->weights[0];
+        for (int k = job->r; k >= 1; k--) {
+            const double b = edgel_border_index(y - k, job->h, job->mode) < 0 ? job->cval : 1.0;
+            const double a = edgel_border_index(y + k, job->h, job->mode) < 0 ? job->cval : 1.0;
+            s = edgel_sk_tap(s, b, a, job->weights[k]);
         }
-        return 1;
+        job->row_vm[y] = edgel_sk_store(s, job->f32);
     }
-    /* the mask as floats in m (free until pass 4), its pass into vm */
-    double *cvals = malloc(sizeof(double) * (size_t)w);
-    if (!cvals)
-        return 0;
-    for (int x = 0; x < w; x++)
-        cvals[x] = job->cval;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++)
-            at(job, job->m, y)[x] = masked_out(job, x, y) ? 0.0 : 1.0;
-    vertical_rows(job, job->m, job->vm, 0, h, cvals);
-    free(cvals);
-    return 1;
 }
 
 static int by_double(const void *a, const void *b)
@@ -356,15 +463,15 @@ static void select_kth(double *v, size_t n, size_t k)
     qsort(v + lo, hi - lo, sizeof *v, by_double);
 }
 
-/* Pass 5: np.percentile(magnitude, [100 low, 100 high]) over the whole image. */
-static edgel_status quantiles(sk_job *job, double *scratch, double ql, double qh, double *low,
-                              double *high)
+/* np.percentile(magnitude, [100 low, 100 high]) over the whole image; scratch: n doubles. */
+static void quantiles(const sk_job *job, double *scratch, double ql, double qh, double *low,
+                      double *high)
 {
     const size_t n = (size_t)job->w * (size_t)job->h;
     for (size_t i = 0; i < n; i++) {
         if (isnan(job->m[i])) { /* numpy's percentile of data with NaN is NaN */
             *low = *high = NAN;
-            return EDGEL_OK;
+            return;
         }
     }
     const double q[2] = {ql, qh};
@@ -382,14 +489,6 @@ static edgel_status quantiles(sk_job *job, double *scratch, double ql, double qh
         }
         *out[i] = edgel_sk_quantile_value(scratch[below], b, t, job->f32);
     }
-    return EDGEL_OK;
-}
-
-static void write_stage(const sk_job *job, const edgel_image *stage, double *img)
-{
-    for (int y = 0; stage && y < job->h; y++)
-        for (int x = 0; x < job->w; x++)
-            store_stage(stage, y, x, at(job, img, y)[x]);
 }
 
 static void run_phase(sk_job *job, int threads, int phase)
@@ -422,11 +521,10 @@ edgel_status edgel_cpu_canny_skimage(int threads, edgel_cpu_workspace *ws,
     double *weights = malloc(sizeof(double) * (size_t)(job.r + 1));
     job.row_vm = malloc(sizeof(double) * (size_t)job.h);
     job.x = (double *)edgel_cpu_buffer_reserve(&ws->sk_x, bytes);
-    job.v = (double *)edgel_cpu_buffer_reserve(&ws->sk_v, bytes);
-    job.vm = (double *)edgel_cpu_buffer_reserve(&ws->sk_vm, bytes);
-    job.m = (double *)edgel_cpu_buffer_reserve(&ws->sk_m, bytes);
+    job.m = params->use_quantiles ? (double *)edgel_cpu_buffer_reserve(&ws->sk_m, 2 * bytes)
+                                  : NULL;
     edgel_status st = EDGEL_OK;
-    if (!weights || !job.row_vm || !job.x || !job.v || !job.vm || !job.m)
+    if (!weights || !job.row_vm || !job.x || (params->use_quantiles && !job.m))
         st = edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the skimage preset's images");
     if (st == EDGEL_OK)
         st = edgel_skimage_weights(params, weights);
@@ -438,34 +536,22 @@ edgel_status edgel_cpu_canny_skimage(int threads, edgel_cpu_workspace *ws,
         free(job.row_vm);
         return st;
     }
+    ones_column(&job);
 
     job.nstripes = threads < edgel_host_cores() ? threads : edgel_host_cores();
     job.nstripes = job.nstripes < job.h ? job.nstripes : job.h;
     atomic_init(&job.failed, 0);
-    run_phase(&job, threads, CONVERT);
-    if (job.r > 0) {
-        run_phase(&job, threads, VERTICAL);
-        if (job.bleed && !mask_vertical(&job))
-            atomic_store(&job.failed, 1);
-        run_phase(&job, threads, SMOOTH);
-    } else if (job.bleed) {
-        /* sigma 0: scipy copies; the bleed-over divides by the mask (1 inside) + eps */
-        const double eps = job.f32 ? FLT_EPSILON : DBL_EPSILON;
-        const double one = edgel_sk_store(1.0 + eps, job.f32), zero = edgel_sk_store(eps, job.f32);
-        for (size_t i = 0; i < n; i++) {
-            const int in = !mask || !masked_out(&job, (int)(i % (size_t)job.w),
-                                                (int)(i / (size_t)job.w));
-            job.x[i] = edgel_sk_store(job.x[i] / (in ? one : zero), job.f32);
-        }
+    run_phase(&job, threads, 0);
+    if (params->use_quantiles) { /* a sweep for the magnitude, its percentiles */
+        job.collect = 1;
+        run_phase(&job, threads, 1);
+        job.collect = 0;
+        if (!atomic_load(&job.failed))
+            quantiles(&job, job.m + n, low, high, &low, &high);
     }
-    run_phase(&job, threads, GRADIENT);
-    if (stages)
-        write_stage(&job, stages->smoothed, job.x);
-    if (!atomic_load(&job.failed) && params->use_quantiles) /* scratch: x, read no more */
-        st = quantiles(&job, job.x, low, high, &low, &high);
     job.low = edgel_sk_low(low);
     job.high = edgel_sk_high(high, job.f32, params->use_quantiles);
-    run_phase(&job, threads, SUPPRESS);
+    run_phase(&job, threads, 1);
     int failed = atomic_load(&job.failed);
     if (!failed)
         failed = !edgel_cpu_grow_across(&job.map, job.nstripes);
@@ -473,12 +559,6 @@ edgel_status edgel_cpu_canny_skimage(int threads, edgel_cpu_workspace *ws,
     free(job.row_vm);
     if (failed)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory in the skimage preset");
-    EDGEL_TRY(st);
-    if (stages) {
-        write_stage(&job, stages->dy, job.v);
-        write_stage(&job, stages->dx, job.vm);
-        write_stage(&job, stages->magnitude, job.m);
-    }
     edgel_cpu_write_edges(threads, &job.map, edges);
     return EDGEL_OK;
 }

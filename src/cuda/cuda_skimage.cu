@@ -52,11 +52,11 @@ __global__ void sk_vertical(const uint8_t *src, size_t pitch, edgel_pixel_type t
         const int ya = edgel_border_index(y + k, g.h, g.mode);
         const double b = yb < 0 ? g.cval : sk_input(src, pitch, mask, mask_pitch, type, x, yb);
         const double a = ya < 0 ? g.cval : sk_input(src, pitch, mask, mask_pitch, type, x, ya);
-        s += (b + a) * g.weights[k];
+        s = edgel_sk_tap(s, b, a, g.weights[k]);
         if (mask) {
             const double mb = yb < 0 ? g.cval : mask[(size_t)yb * mask_pitch + x] ? 1.0 : 0.0;
             const double ma = ya < 0 ? g.cval : mask[(size_t)ya * mask_pitch + x] ? 1.0 : 0.0;
-            sm += (mb + ma) * g.weights[k];
+            sm = edgel_sk_tap(sm, mb, ma, g.weights[k]);
         }
     }
     const size_t i = (size_t)y * g.w + x;
@@ -77,7 +77,7 @@ static __device__ double sk_row_pass(const double *row, double inside, int x, co
             ix = edgel_border_index(side ? x + k : x - k, g.w, g.mode);
             p[side] = ix < 0 ? g.cval : row ? row[ix] : inside;
         }
-        s += (p[0] + p[1]) * g.weights[k];
+        s = edgel_sk_tap(s, p[0], p[1], g.weights[k]);
     }
     return edgel_sk_store(s, g.f32);
 }
@@ -89,7 +89,7 @@ static __device__ double sk_ones_column(int y, const sk_geometry &g)
     for (int k = g.r; k >= 1; k--) {
         const double b = edgel_border_index(y - k, g.h, g.mode) < 0 ? g.cval : 1.0;
         const double a = edgel_border_index(y + k, g.h, g.mode) < 0 ? g.cval : 1.0;
-        s += (b + a) * g.weights[k];
+        s = edgel_sk_tap(s, b, a, g.weights[k]);
     }
     return edgel_sk_store(s, g.f32);
 }
@@ -106,8 +106,7 @@ __global__ void sk_horizontal(const double *v, const double *vm, int masked, dou
     if (g.bleed) {
         const double m = masked ? sk_row_pass(vm + row, 0.0, x, g)
                                 : sk_row_pass(NULL, sk_ones_column(y, g), x, g);
-        const double eps = g.f32 ? (double)FLT_EPSILON : DBL_EPSILON;
-        out = edgel_sk_store(out / edgel_sk_store(m + eps, g.f32), g.f32);
+        out = edgel_sk_bleed(out, m, g.f32 ? (double)FLT_EPSILON : DBL_EPSILON, g.f32);
     }
     s[row + x] = out;
 }
