@@ -17,7 +17,9 @@
 # Prepare the carried folders (data-local, deps, .whl) first with scripts/prepare-device-deps.sh.
 #   7. a batch over every GPU against one (bench_multi_gpu), and on several GPUs
 #      edgel.dask.canny on LocalCUDACluster with 1 to every GPU (bench_dask_gpu.py)
-# EDGEL_GPU_CHECK_QUICK=1: steps 1 to 3, the NPP benchmark, step 7 and the tiled run only.
+#   8. the skimage preset against scikit-image (CPU) and cuCIM (GPU), where their wheels are
+#      carried in .whl (bench_skimage.py; its edges compared with scikit-image's)
+# EDGEL_GPU_CHECK_QUICK=1: steps 1 to 3, the NPP benchmark, steps 7 and 8 and the tiled run.
 # EDGEL_NCU=0 skips the Nsight Compute steps; EDGEL_HUGE_SIDE=0 the 10^10-pixel CPU run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -75,6 +77,16 @@ fi
 PYTHONPATH="python${site:+:$site}" EDGEL_BUILD_DIR=build-gpu EDGEL_BSDS500=data-local/bsds500 \
   timeout 300 python3 -m pytest -q -rs tests/python/test_gpu_python.py >"$OUT/python_gpu.log" 2>&1 || status=1
 tail -n 3 "$OUT/python_gpu.log"
+
+log "skimage preset against scikit-image (CPU) and cuCIM (GPU)"
+if PYTHONPATH="${site}" python3 -c "import skimage" 2>/dev/null; then
+  EDGEL_LIBRARY=build-gpu/libedgel.so PYTHONPATH="python${site:+:$site}" timeout 400 \
+    python3 bench/bench_skimage.py >"$OUT/bench_skimage.md" 2>&1 || status=1
+else
+  echo "scikit-image is not installed here (carry its wheel in .whl): no skimage table" \
+    >"$OUT/bench_skimage.md"
+fi
+cat "$OUT/bench_skimage.md"
 
 log "benchmark"
 timeout 300 ./build-gpu/bench/bench_gpu data-local/bsds500 "${EDGEL_BENCH_RUNS:-100}" >"$OUT/bench_gpu.md" 2>&1 || status=1

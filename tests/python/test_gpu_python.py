@@ -250,3 +250,42 @@ def test_arrays_on_a_second_gpu(photos):
     with cupy.cuda.Device(0):
         edgel.canny(gray, 40, 120, ctx=edgel.Context("cuda", device=1))
         assert cupy.cuda.runtime.getDevice() == 0
+
+
+def test_skimage_preset_on_cuda_arrays(photos):
+    """canny_skimage on CuPy arrays and PyTorch tensors equals the CPU's (itself equal to
+    scikit-image: test_skimage_conformance.py), with masks, quantiles, stages and every dtype
+    the library reads; and scikit-image itself where it is installed."""
+    rng = np.random.default_rng(4)
+    gray = cv2.cvtColor(photos[2], cv2.COLOR_BGR2GRAY)
+    forms = [gray, gray > 127, gray.astype(np.uint16) * 257, gray.astype(np.int16) * 100,
+             gray.astype(np.int32) * 1000, (gray / 255.0).astype(np.float32), gray / 255.0]
+    for i, img in enumerate(forms):
+        mask = rng.random(img.shape) > 0.1
+        kw = [dict(), dict(sigma=2.0, mode="reflect"), dict(use_quantiles=True,
+              low_threshold=0.5, high_threshold=0.8), dict(sigma=0.0, mask=mask)][i % 4]
+        ref = edgel.canny_skimage(img, ctx=edgel.Context("cpu"), **kw)
+        dkw = dict(kw)
+        if "mask" in dkw:
+            dkw["mask"] = cupy.asarray(mask)
+        stages = dict.fromkeys(["smoothed", "dx", "dy", "magnitude", "suppressed"])
+        got = edgel.canny_skimage(cupy.asarray(img), stages=stages, **dkw)
+        assert isinstance(got, cupy.ndarray) and got.dtype == cupy.bool_
+        assert np.array_equal(cupy.asnumpy(got), ref), (img.dtype, kw.keys())
+        host_stages = dict.fromkeys(stages)
+        edgel.canny_skimage(img, stages=host_stages, ctx=edgel.Context("cpu"), **kw)
+        for name in stages:
+            assert np.array_equal(cupy.asnumpy(stages[name]).view(np.uint8),
+                                  host_stages[name].view(np.uint8)), (img.dtype, name)
+    torch = pytest.importorskip("torch")
+    t = torch.from_numpy(forms[5]).cuda()
+    got = edgel.canny_skimage(t, sigma=1.5)
+    assert got.dtype == torch.bool and torch.equal(
+        got.cpu(), torch.from_numpy(edgel.canny_skimage(forms[5], sigma=1.5)))
+    try:
+        from skimage import feature
+    except ImportError:
+        return
+    for img in forms:
+        assert np.array_equal(cupy.asnumpy(edgel.canny_skimage(cupy.asarray(img), sigma=1.4)),
+                              feature.canny(img, sigma=1.4)), img.dtype
