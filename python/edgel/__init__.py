@@ -14,6 +14,7 @@ the system's library search path.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import struct
 import sys
@@ -924,13 +925,17 @@ _SK_MODES = {"constant": 0, "nearest": 1, "reflect": 2, "mirror": 3, "wrap": 4}
 _SK_STAGES = ("smoothed", "dx", "dy", "magnitude", "suppressed")
 
 
+@functools.lru_cache(maxsize=64)
 def _skimage_weights(sigma: float) -> np.ndarray:
     """scipy.ndimage's Gaussian weights for `sigma` (its _gaussian_kernel1d, truncate 4), with
-    NumPy's exp as skimage gets them: NumPy's exp may differ from the C library's."""
+    NumPy's exp as skimage gets them: NumPy's exp may differ from the C library's. Kept per
+    sigma (read-only)."""
     r = int(4.0 * sigma + 0.5) if sigma > 1e-15 else 0
     x = np.arange(-r, r + 1)
     phi = np.exp(-0.5 / (sigma * sigma) * x ** 2) if r else np.ones(1)
-    return np.ascontiguousarray(phi / phi.sum(), np.float64)
+    w = np.ascontiguousarray(phi / phi.sum(), np.float64)
+    w.flags.writeable = False
+    return w
 
 
 def _skimage_image(image, low, high, use_quantiles):

@@ -100,6 +100,8 @@ struct skimage_buffers {
     size_t sort_bytes;
     double *weights, *host_weights;
     int radius, weight_slots;
+    double *ones; /* the ones-mask's passes, two doubles a row (sk_vertical) */
+    size_t ones_rows;
 };
 
 /* The convolution engine's device memory (see cuda_filter.cu). Taps (taps, kx, ky) live in

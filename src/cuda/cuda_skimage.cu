@@ -29,40 +29,21 @@ struct sk_geometry {
     const double *weights; /* r + 1, centre first (device) */
 };
 
+/* The masked input at (x, y) as skimage's float (the type T a constant of the kernel). */
+template <edgel_pixel_type T>
 static __device__ double sk_input(const uint8_t *src, size_t pitch, const uint8_t *mask,
-                                  size_t mask_pitch, edgel_pixel_type type, int x, int y)
+                                  size_t mask_pitch, int x, int y)
 {
     if (mask && !mask[(size_t)y * mask_pitch + x])
         return 0.0;
-    return edgel_sk_pixel(src + (size_t)y * pitch, x, type);
+    return edgel_sk_pixel(src + (size_t)y * pitch, x, T);
 }
 
-/* The Gaussian along axis 0 of the masked input into v, and of the mask (0/1) into vm. */
-__global__ void sk_vertical(const uint8_t *src, size_t pitch, edgel_pixel_type type,
-                            const uint8_t *mask, size_t mask_pitch, double *v, double *vm,
-                            sk_geometry g)
+/* The index a tap at p reads along an axis of n, -1 for cval: no border arithmetic where
+ * the whole kernel stays inside (`inside`, the same for a warp's row). */
+static __device__ int sk_tap(int p, int n, int mode, bool inside)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= g.w || y >= g.h)
-        return;
-    double s = sk_input(src, pitch, mask, mask_pitch, type, x, y) * g.weights[0];
-    double sm = (mask && !mask[(size_t)y * mask_pitch + x] ? 0.0 : 1.0) * g.weights[0];
-    for (int k = g.r; k >= 1; k--) {
-        const int yb = edgel_border_index(y - k, g.h, g.mode);
-        const int ya = edgel_border_index(y + k, g.h, g.mode);
-        const double b = yb < 0 ? g.cval : sk_input(src, pitch, mask, mask_pitch, type, x, yb);
-        const double a = ya < 0 ? g.cval : sk_input(src, pitch, mask, mask_pitch, type, x, ya);
-        s = edgel_sk_tap(s, b, a, g.weights[k]);
-        if (mask) {
-            const double mb = yb < 0 ? g.cval : mask[(size_t)yb * mask_pitch + x] ? 1.0 : 0.0;
-            const double ma = ya < 0 ? g.cval : mask[(size_t)ya * mask_pitch + x] ? 1.0 : 0.0;
-            sm = edgel_sk_tap(sm, mb, ma, g.weights[k]);
-        }
-    }
-    const size_t i = (size_t)y * g.w + x;
-    v[i] = edgel_sk_store(s, g.f32);
-    if (mask)
-        vm[i] = edgel_sk_store(sm, g.f32);
+    return inside ? p : edgel_border_index(p, n, mode);
 }
 
 /* Row y of an axis-0 result, or `inside` for every pixel of the row (the ones-mask), with the
@@ -70,11 +51,12 @@ __global__ void sk_vertical(const uint8_t *src, size_t pitch, edgel_pixel_type t
 static __device__ double sk_row_pass(const double *row, double inside, int x, const sk_geometry &g)
 {
     double p[2];
-    int ix = edgel_border_index(x, g.w, g.mode);
+    const bool in = x >= g.r && x + g.r < g.w;
+    int ix = sk_tap(x, g.w, g.mode, in);
     double s = (ix < 0 ? g.cval : row ? row[ix] : inside) * g.weights[0];
     for (int k = g.r; k >= 1; k--) {
         for (int side = 0; side < 2; side++) {
-            ix = edgel_border_index(side ? x + k : x - k, g.w, g.mode);
+            ix = sk_tap(side ? x + k : x - k, g.w, g.mode, in);
             p[side] = ix < 0 ? g.cval : row ? row[ix] : inside;
         }
         s = edgel_sk_tap(s, p[0], p[1], g.weights[k]);
@@ -94,8 +76,45 @@ static __device__ double sk_ones_column(int y, const sk_geometry &g)
     return edgel_sk_store(s, g.f32);
 }
 
+/* The Gaussian along axis 0 of the masked input into v, and of the mask (0/1) into vm.
+ * Without a mask, for the bleed-over: ones[y] the ones-mask's axis-0 pass of row y and
+ * ones[h + y] its axis-1 pass where no tap leaves the row (the same for all those x). */
+template <edgel_pixel_type T>
+__global__ void sk_vertical(const uint8_t *src, size_t pitch, const uint8_t *mask,
+                            size_t mask_pitch, double *v, double *vm, double *ones,
+                            sk_geometry g)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= g.w || y >= g.h)
+        return;
+    if (x == 0 && ones) {
+        ones[y] = sk_ones_column(y, g);
+        if (g.w > 2 * g.r)
+            ones[g.h + y] = sk_row_pass(NULL, ones[y], g.r, g);
+    }
+    const bool inside = y >= g.r && y + g.r < g.h;
+    double s = sk_input<T>(src, pitch, mask, mask_pitch, x, y) * g.weights[0];
+    double sm = (mask && !mask[(size_t)y * mask_pitch + x] ? 0.0 : 1.0) * g.weights[0];
+    for (int k = g.r; k >= 1; k--) {
+        const int yb = sk_tap(y - k, g.h, g.mode, inside);
+        const int ya = sk_tap(y + k, g.h, g.mode, inside);
+        const double b = yb < 0 ? g.cval : sk_input<T>(src, pitch, mask, mask_pitch, x, yb);
+        const double a = ya < 0 ? g.cval : sk_input<T>(src, pitch, mask, mask_pitch, x, ya);
+        s = edgel_sk_tap(s, b, a, g.weights[k]);
+        if (mask) {
+            const double mb = yb < 0 ? g.cval : mask[(size_t)yb * mask_pitch + x] ? 1.0 : 0.0;
+            const double ma = ya < 0 ? g.cval : mask[(size_t)ya * mask_pitch + x] ? 1.0 : 0.0;
+            sm = edgel_sk_tap(sm, mb, ma, g.weights[k]);
+        }
+    }
+    const size_t i = (size_t)y * g.w + x;
+    v[i] = edgel_sk_store(s, g.f32);
+    if (mask)
+        vm[i] = edgel_sk_store(sm, g.f32);
+}
+
 /* The Gaussian along axis 1 and the bleed-over division: the smoothed image into s. */
-__global__ void sk_horizontal(const double *v, const double *vm, int masked, double *s,
+__global__ void sk_horizontal(const double *v, const double *vm, const double *ones, double *s,
                               sk_geometry g)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -104,8 +123,9 @@ __global__ void sk_horizontal(const double *v, const double *vm, int masked, dou
     const size_t row = (size_t)y * g.w;
     double out = sk_row_pass(v + row, 0.0, x, g);
     if (g.bleed) {
-        const double m = masked ? sk_row_pass(vm + row, 0.0, x, g)
-                                : sk_row_pass(NULL, sk_ones_column(y, g), x, g);
+        const double m = !ones ? sk_row_pass(vm + row, 0.0, x, g)
+                         : x >= g.r && x < g.w - g.r ? ones[g.h + y]
+                                                     : sk_row_pass(NULL, ones[y], x, g);
         out = edgel_sk_bleed(out, m, g.f32 ? (double)FLT_EPSILON : DBL_EPSILON, g.f32);
     }
     s[row + x] = out;
@@ -218,13 +238,21 @@ static void free_images(skimage_buffers *b)
 void free_skimage_buffers(skimage_buffers *b)
 {
     free_images(b);
+    cudaFree(b->ones);
     cudaFree(b->weights);
     free(b->host_weights);
     memset(b, 0, sizeof *b);
 }
 
-static edgel_status ensure_skimage_buffers(skimage_buffers *b, size_t px, int r)
+static edgel_status ensure_skimage_buffers(skimage_buffers *b, size_t px, int h, int r)
 {
+    if (b->ones_rows < (size_t)h) {
+        cudaFree(b->ones);
+        b->ones = NULL;
+        b->ones_rows = 0;
+        CUDA_TRY(cudaMalloc(&b->ones, 2 * sizeof(double) * (size_t)h));
+        b->ones_rows = (size_t)h;
+    }
     if (b->pixels < px) {
         free_images(b);
         for (double **p : {&b->a, &b->b, &b->c, &b->d, &b->e})
@@ -311,7 +339,7 @@ extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edge
     const int r = edgel_skimage_radius(p->sigma);
     double low, high;
     EDGEL_TRY(edgel_skimage_thresholds(p, src->type, &low, &high));
-    EDGEL_TRY(ensure_skimage_buffers(b, px, r));
+    EDGEL_TRY(ensure_skimage_buffers(b, px, h, r));
     EDGEL_TRY(upload_weights(b, stream, p, r));
 
     const size_t in_row = (size_t)w * edgel_pixel_size(src->type);
@@ -343,9 +371,25 @@ extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edge
     const dim3 block(32, 8), grid((w + 31) / 32, (h + 7) / 8);
     /* a: the axis-0 pass, then isobel; b: the mask's, then jsobel; c: smoothed; d: magnitude;
      * e: the suppressed values and the stages' scratch */
-    sk_vertical<<<grid, block, 0, stream>>>(d_src, src_pitch, src->type, d_mask, mask_pitch,
-                                            b->a, b->b, g);
-    sk_horizontal<<<grid, block, 0, stream>>>(b->a, b->b, mask != NULL, b->c, g);
+    double *ones = g.bleed && !mask ? b->ones : NULL;
+#define SK_VERTICAL(T)                                                                   \
+    case T:                                                                              \
+        sk_vertical<T><<<grid, block, 0, stream>>>(d_src, src_pitch, d_mask, mask_pitch, b->a, \
+                                                   b->b, ones, g);                       \
+        break
+    switch (src->type) {
+        SK_VERTICAL(EDGEL_BOOL);
+        SK_VERTICAL(EDGEL_U8);
+        SK_VERTICAL(EDGEL_U16);
+        SK_VERTICAL(EDGEL_S16);
+        SK_VERTICAL(EDGEL_S32);
+        SK_VERTICAL(EDGEL_F32);
+    default: /* f64 */
+        sk_vertical<EDGEL_F64><<<grid, block, 0, stream>>>(d_src, src_pitch, d_mask, mask_pitch,
+                                                           b->a, b->b, ones, g);
+    }
+#undef SK_VERTICAL
+    sk_horizontal<<<grid, block, 0, stream>>>(b->a, b->b, ones, b->c, g);
     sk_gradient<<<grid, block, 0, stream>>>(b->c, b->a, b->b, b->d, g);
     CUDA_TRY(cudaGetLastError());
     uint8_t *scratch = (uint8_t *)b->e;
