@@ -291,8 +291,8 @@ edgel_status edgel_canny_frames(edgel_context *ctx, const edgel_canny_params *pa
                                               NULL));
         return EDGEL_OK;
     }
-    if (same == count) /* the usual batch: one size */
-        return ctx->ops->canny(ctx->state, params, srcs, edges, count, NULL);
+    if (same == count || (ctx->ops->varied_batch && ctx->ops->varied_batch(params, srcs, count)))
+        return ctx->ops->canny(ctx->state, params, srcs, edges, count, NULL); /* one call */
     frame_key *keys = malloc(sizeof *keys * (size_t)count);
     edgel_image *views = malloc(sizeof *views * 2 * (size_t)count);
     if (!keys || !views) {

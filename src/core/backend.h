@@ -29,9 +29,12 @@ typedef struct edgel_backend_ops {
     edgel_status (*set_stream)(void *state, void *stream);
     edgel_status (*synchronize)(void *state);
     /* `count` frames of one size and kind, the opencv or itk preset (batches carry no
-     * stages). */
+     * stages); frames of different sizes too where varied_batch says so. */
     edgel_status (*canny)(void *state, const edgel_canny_params *params, const edgel_image *srcs,
                           const edgel_image *edges, int count, const edgel_canny_stages *stages);
+    /* Optional (NULL: never): whether canny takes these frames of different sizes in one
+     * call (one launch sequence on a GPU); else the entry points call it a size at a time. */
+    int (*varied_batch)(const edgel_canny_params *params, const edgel_image *srcs, int count);
     /* The skimage preset on one frame, with its mask (NULL: none). */
     edgel_status (*canny_skimage)(void *state, const edgel_canny_params *params,
                                   const edgel_image *src, const edgel_image *mask,

@@ -223,7 +223,8 @@ static edgel_status cpu_filter(void *state, edgel_filter_plan *plan, const edgel
 
 static const edgel_backend_ops cpu_ops = {
     EDGEL_BACKEND_CPU, cpu_destroy,         cpu_reserve,     cpu_no_stream,
-    cpu_synchronize,   cpu_canny,           cpu_canny_skimage, cpu_canny_gradients, cpu_canny_marks,
+    cpu_synchronize,   cpu_canny,           NULL,            cpu_canny_skimage,
+    cpu_canny_gradients, cpu_canny_marks,
     cpu_to_gray,       cpu_gaussian_blur,   cpu_has_fft,     cpu_filter_cost,
     cpu_filter};
 

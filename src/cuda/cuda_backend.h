@@ -38,6 +38,9 @@ edgel_status edgel_cuda_canny(edgel_cuda_state *state, const edgel_canny_params 
 edgel_status edgel_cuda_canny_itk(edgel_cuda_state *state, const edgel_canny_params *params,
                                   const edgel_image *src, const edgel_image *edges,
                                   const edgel_canny_stages *stages);
+/* Whether edgel_cuda_canny takes these frames of different sizes in one launch sequence
+ * (gray device frames, Sobel 3x3, no blur); others go in groups of one size. */
+int edgel_cuda_varied_batch(const edgel_canny_params *params, const edgel_image *srcs, int count);
 /* The skimage preset on one frame (host or device views), with an optional mask. */
 edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *state, const edgel_canny_params *params,
                                       const edgel_image *src, const edgel_image *mask,

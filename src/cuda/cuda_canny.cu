@@ -100,7 +100,8 @@ static bool rows_aligned(const frame_table &t, int nframes, int bytes)
 {
     bool ok = t.src_pitch % (size_t)bytes == 0;
     for (int z = 0; z < nframes; z++)
-        ok = ok && (uintptr_t)t.src[z] % (uintptr_t)bytes == 0;
+        ok = ok && (uintptr_t)t.src[z] % (uintptr_t)bytes == 0 &&
+             (!t.varied || t.src_pitches[z] % (uint32_t)bytes == 0);
     return ok;
 }
 
@@ -361,10 +362,59 @@ static edgel_status complete_gradient_stages(edgel_cuda_state *s, device_stages 
     return EDGEL_OK;
 }
 
+/* Frames of different sizes in one launch sequence (edgel_cuda_varied_batch's case): the
+ * launches take the largest frame's geometry, each frame its own size and pitches. */
+static edgel_status canny_device_varied(edgel_cuda_state *s, const edgel_canny_params *p,
+                                        const edgel_image *srcs, const edgel_image *edges,
+                                        int count)
+{
+    int w = 0, h = 0;
+    for (int i = 0; i < count; i++) {
+        w = srcs[i].width > w ? srcs[i].width : w;
+        h = srcs[i].height > h ? srcs[i].height : h;
+    }
+    const size_t per_launch = edgel_cuda_frames_per_launch((size_t)w * h, 1);
+    EDGEL_TRY(ensure_workspace(&s->ws, w, h, count < (int)per_launch ? (size_t)count : per_launch, 1));
+    for (int first = 0; first < count; first += (int)s->ws.frames) {
+        const int n = count - first < (int)s->ws.frames ? count - first : (int)s->ws.frames;
+        frame_table t;
+        memset(&t, 0, sizeof t);
+        t.varied = 1;
+        for (int z = 0; z < n; z++) {
+            const edgel_image &f = srcs[first + z], &e = edges[first + z];
+            t.src[z] = (const uint8_t *)f.data;
+            t.dst[z] = (uint8_t *)e.data;
+            t.width[z] = f.width;
+            t.height[z] = f.height;
+            t.src_pitches[z] = (uint32_t)f.pitch;
+            t.dst_pitches[z] = e.pitch;
+        }
+        EDGEL_TRY(launch_pipeline(s->stream, &s->ws, p, t, n, w, h, 1, NULL));
+    }
+    return EDGEL_OK;
+}
+
+extern "C" int edgel_cuda_varied_batch(const edgel_canny_params *p, const edgel_image *srcs,
+                                       int count)
+{
+    /* the streaming kernel's case: gray device frames, Sobel 3x3, no blur */
+    if (p->preset != EDGEL_PRESET_OPENCV || p->aperture != 3 || p->blur != EDGEL_BLUR_NONE)
+        return 0;
+    for (int i = 0; i < count; i++)
+        if (srcs[i].memory != EDGEL_MEMORY_DEVICE || srcs[i].channels != 1 ||
+            srcs[i].pitch > UINT32_MAX)
+            return 0;
+    return 1;
+}
+
 static edgel_status canny_device(edgel_cuda_state *s, const edgel_canny_params *p,
                                  const edgel_image *srcs, const edgel_image *edges, int count,
                                  const edgel_canny_stages *stages)
 {
+    for (int i = 1; i < count; i++)
+        if (srcs[i].width != srcs[0].width || srcs[i].height != srcs[0].height ||
+            srcs[i].pitch != srcs[0].pitch || edges[i].pitch != edges[0].pitch)
+            return canny_device_varied(s, p, srcs, edges, count);
     const int w = srcs[0].width, h = srcs[0].height, cn = srcs[0].channels;
     const size_t px = (size_t)w * h;
     const size_t per_launch = edgel_cuda_frames_per_launch(px, cn);

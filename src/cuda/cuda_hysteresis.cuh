@@ -607,8 +607,11 @@ __global__ void __launch_bounds__(32 * tiles_per_block<1>())
     for (int i = 0; i < 2; i++) {
         const int row = 16 * i + (lane >> 1), q = lane & 1, x = tx * 32 + 16 * q, y = ty * 32 + row;
         const uint32_t bits = __shfl_sync(EDGEL_FULL_WARP, e[0], row) >> (16 * q);
-        if (y < height && x < width)
-            write_edge_bytes(frames.dst[z] + (size_t)y * frames.dst_pitch + x, bits, min(width - x, 16));
+        const int fw = frames.varied ? frames.width[z] : width;
+        const int fh = frames.varied ? frames.height[z] : height;
+        const size_t pitch = frames.varied ? frames.dst_pitches[z] : frames.dst_pitch;
+        if (y < fh && x < fw)
+            write_edge_bytes(frames.dst[z] + (size_t)y * pitch + x, bits, min(fw - x, 16));
     }
 }
 

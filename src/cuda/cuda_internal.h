@@ -45,12 +45,18 @@ struct device_scope {
 #define EDGEL_CUDA_MAX_FRAMES 64
 #define EDGEL_TILE 32 /* tile side of the tile kernels and of the hysteresis */
 
-/* Where each frame of a launch lives (passed by value: no table upload, no race). */
+/* Where each frame of a launch lives (passed by value: no table upload, no race). With
+ * `varied`, frames of different sizes: each its own size and pitches below, the launch's
+ * geometry that of the largest (canny_stream_kernel and finish_tiles read them). */
 struct frame_table {
     const uint8_t *src[EDGEL_CUDA_MAX_FRAMES];
     uint8_t *dst[EDGEL_CUDA_MAX_FRAMES];
     size_t src_pitch;
     size_t dst_pitch;
+    int varied;
+    int32_t width[EDGEL_CUDA_MAX_FRAMES], height[EDGEL_CUDA_MAX_FRAMES];
+    uint32_t src_pitches[EDGEL_CUDA_MAX_FRAMES];
+    size_t dst_pitches[EDGEL_CUDA_MAX_FRAMES];
 };
 
 /* Device buffers for `frames` frames of up to `pixels` pixels and `channels` channels, and

@@ -328,9 +328,12 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
     const int ty = group / groups_x, tx0 = (group - ty * groups_x) * PX;
     if (ty >= bits.tiles_y)
         return; /* whole warps */
-    const int w = g.width, h = g.height, x0 = tx0 * EDGEL_TILE, y0 = ty * EDGEL_TILE + part * BAND;
+    const int w = frames.varied ? frames.width[z] : g.width;
+    const int h = frames.varied ? frames.height[z] : g.height;
+    const int x0 = tx0 * EDGEL_TILE, y0 = ty * EDGEL_TILE + part * BAND;
     const uint8_t *src = frames.src[z];
-    const uint32_t pitch = (uint32_t)frames.src_pitch; /* the launch checks that it fits */
+    /* (the launch checks that it fits) */
+    const uint32_t pitch = frames.varied ? frames.src_pitches[z] : (uint32_t)frames.src_pitch;
 #pragma unroll
     for (int j = 0; j < PX; j++)
         if (tx0 + j < bits.tiles_x)

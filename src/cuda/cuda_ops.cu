@@ -107,7 +107,8 @@ edgel_status cuda_filter(void *state, edgel_filter_plan *plan, const edgel_image
 
 const edgel_backend_ops cuda_ops = {
     EDGEL_BACKEND_CUDA, cuda_destroy,         cuda_reserve,     cuda_set_stream,
-    cuda_synchronize,   cuda_canny,           cuda_canny_skimage, cuda_canny_gradients,
+    cuda_synchronize,   cuda_canny,           edgel_cuda_varied_batch, cuda_canny_skimage,
+    cuda_canny_gradients,
     cuda_canny_marks,
     cuda_to_gray,       cuda_gaussian_blur,   cuda_has_fft,     cuda_filter_cost,
     cuda_filter};

@@ -536,6 +536,54 @@ static void test_batches_and_streams(const edgel_image *photo, int small)
     printf("batches and streams: %d frames compared\n", count);
 }
 
+/* Device batches of frames of different sizes (one launch sequence, each frame its own size
+ * and pitch): 70 frames, so two launches, from 1x1 up, equal to single CPU calls; with a
+ * blur, the same frames go a size at a time. */
+static void test_mixed_batches(const edgel_image *photo, int small)
+{
+    enum { N = 70 };
+    static const int sides[][2] = {{1, 1}, {33, 1}, {1, 40}, {31, 33}, {64, 64}, {100, 37},
+                                   {257, 129}, {640, 480}, {1001, 777}, {1920, 1080}};
+    const int nsides = small ? 7 : 10;
+    edgel_image src[N], dev[N], out[N];
+    void *mem[N];
+    for (int i = 0; i < N; i++) {
+        const int w = sides[(i * 7) % nsides][0], h = sides[(i * 3) % nsides][1];
+        src[i] = make_frame(photo, w, h, 1, &mem[i]);
+        dev[i] = device_copy(&src[i]);
+        out[i] = dev[i];
+        CUDA_CHECK(cudaMalloc(&out[i].data, out[i].pitch * (size_t)h));
+        CUDA_CHECK(cudaMemset(out[i].data, 0x5A, out[i].pitch * (size_t)h));
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int blur = 0; blur < 2; blur++) {
+        edgel_canny_params p;
+        edgel_canny_params_default(&p);
+        p.low_threshold = 30, p.high_threshold = 90;
+        p.blur = blur ? EDGEL_BLUR_5X5_159 : EDGEL_BLUR_NONE;
+        CHECK(edgel_canny_batch(gpu, &p, dev, out, N) == EDGEL_OK);
+        CHECK(edgel_context_synchronize(gpu) == EDGEL_OK);
+        size_t differ = 0;
+        for (int i = 0; i < N; i++) {
+            const int w = src[i].width, h = src[i].height;
+            uint8_t *ref = malloc((size_t)w * h), *got = malloc((size_t)w * h);
+            edgel_image r = edgel_image_host(ref, w, h, EDGEL_U8, 1);
+            CHECK(edgel_canny(cpu, &p, &src[i], &r, NULL) == EDGEL_OK);
+            device_download(&out[i], got);
+            size_t first, d = count_diff(ref, got, (size_t)w * h, &first);
+            if (d)
+                fprintf(stderr, "mixed batch frame %d (%dx%d, blur %d): %zu differ\n", i, w, h,
+                        blur, d);
+            differ += d;
+            free(ref), free(got);
+        }
+        CHECK(differ == 0);
+    }
+    for (int i = 0; i < N; i++)
+        cudaFree(dev[i].data), cudaFree(out[i].data), free(mem[i]);
+    printf("mixed-size batches: %d frames compared\n", 2 * N);
+}
+
 /* ---- the itk preset ---------------------------------------------------------------------- */
 
 static size_t count_float_diff(const float *a, const float *b, size_t n)
@@ -1127,6 +1175,7 @@ int main(int argc, char **argv)
     test_stages(&photos[0]);
     test_gradients(&photos[0]);
     test_batches_and_streams(&photos[0], small);
+    test_mixed_batches(&photos[0], small);
     test_itk(photos, n, small);
     test_skimage(photos, n, small);
     test_filter(&photos[0], small);

@@ -219,6 +219,11 @@ def test_batches_of_cuda_arrays(photos):
     got = edgel.canny_batch(mixed, 40, 120, gray="rgb")
     assert np.array_equal(got[1].get(), edgel.canny(np.ascontiguousarray(img[:50]), 40, 120,
                                                     gray="rgb"))
+    # gray frames of many sizes: one launch sequence, each equal to its own call
+    gray = cv2.cvtColor(photos[1], cv2.COLOR_BGR2GRAY)
+    frames = [np.ascontiguousarray(gray[: 20 + 13 * i, : 30 + 17 * i]) for i in range(12)]
+    got = edgel.canny_batch([cupy.asarray(f) for f in frames], 35, 105)
+    assert all(np.array_equal(g.get(), cv2.Canny(f, 35, 105)) for g, f in zip(got, frames))
 
 
 def test_batches_over_every_gpu(photos):
