@@ -86,10 +86,13 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 #endif
 struct stream_shape {
     int px, split;
-    void (*kernel[2])(frame_table, canny_bits, canny_geometry, bool); /* L1, L2 */
+    void (*kernel[2][2])(frame_table, canny_bits, canny_geometry, bool); /* [L2][varied] */
 };
-#define EDGEL_STREAM_SHAPE(PX, SPLIT) \
-    {PX, SPLIT, {canny_stream_kernel<PX, SPLIT, false>, canny_stream_kernel<PX, SPLIT, true>}}
+#define EDGEL_STREAM_SHAPE(PX, SPLIT)                                                         \
+    {PX, SPLIT, {{canny_stream_kernel<PX, SPLIT, false, false>,                               \
+                  canny_stream_kernel<PX, SPLIT, false, true>},                               \
+                 {canny_stream_kernel<PX, SPLIT, true, false>,                                \
+                  canny_stream_kernel<PX, SPLIT, true, true>}}}
 static const stream_shape stream_shapes[] = {EDGEL_STREAM_SHAPE(4, 1), EDGEL_STREAM_SHAPE(4, 2),
                                              EDGEL_STREAM_SHAPE(4, 4), EDGEL_STREAM_SHAPE(2, 4),
                                              EDGEL_STREAM_SHAPE(1, 4)};
@@ -121,7 +124,8 @@ static void launch_stream(cudaStream_t stream, const frame_table &t, const canny
     const dim3 grid((unsigned)((warps / nframes + EDGEL_STREAM_WARPS - 1) / EDGEL_STREAM_WARPS), 1,
                     (unsigned)nframes);
     const bool aligned = rows_aligned(t, nframes, stream_shapes[i].px);
-    stream_shapes[i].kernel[g.l2 ? 1 : 0]<<<grid, 32 * EDGEL_STREAM_WARPS, 0, stream>>>(t, b, g, aligned);
+    stream_shapes[i].kernel[g.l2 ? 1 : 0][t.varied ? 1 : 0]<<<grid, 32 * EDGEL_STREAM_WARPS, 0,
+                                                               stream>>>(t, b, g, aligned);
 }
 
 /* Blocks of `per_block` tiles along each row of tiles (blockIdx.y the row), for nframes frames. */
@@ -163,7 +167,8 @@ static bool early_launch_supported()
         const bool yes =
             cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
             major >= 9 && cudaFuncGetAttributes(&a, (const void *)link_tiles<4>) == cudaSuccess &&
-            cudaFuncGetAttributes(&a, (const void *)finish_tiles) == cudaSuccess && a.ptxVersion >= 90;
+            cudaFuncGetAttributes(&a, (const void *)finish_tiles<false>) == cudaSuccess &&
+            a.ptxVersion >= 90;
         known[device] = yes ? 2 : 1;
     }
     return known[device] == 2;
@@ -194,7 +199,8 @@ static edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t,
     const bool solo = (double)b.tiles_x * b.tiles_y * nframes >=
                       EDGEL_LINK_SOLO_SM_TILES * edgel_current_device_info().sms;
     CUDA_TRY(solo ? launch_link_tiles<1>(early, stream, b, nframes) : launch_link_tiles<4>(early, stream, b, nframes));
-    CUDA_TRY(launch_after(early, finish_tiles, tile_blocks(b, tiles_per_block<1>(), nframes),
+    CUDA_TRY(launch_after(early, t.varied ? finish_tiles<true> : finish_tiles<false>,
+                          tile_blocks(b, tiles_per_block<1>(), nframes),
                           dim3(32 * tiles_per_block<1>()), stream, t, b, g.width, g.height));
     return EDGEL_OK;
 }

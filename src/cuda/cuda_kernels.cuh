@@ -312,7 +312,9 @@ template <int PX> __device__ __forceinline__ uint32_t tile_word(const uint32_t (
 #define EDGEL_STREAM_MIN_BLOCKS 1
 #endif
 
-template <int PX, int SPLIT, bool L2>
+/* VARIED: frames of different sizes (frame_table's per-frame sizes); a template parameter,
+ * so that launches of one size keep their code as it was (a runtime choice costs them). */
+template <int PX, int SPLIT, bool L2, bool VARIED>
 __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOCKS)
     canny_stream_kernel(frame_table frames, canny_bits bits, canny_geometry g, bool aligned)
 {
@@ -328,12 +330,12 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
     const int ty = group / groups_x, tx0 = (group - ty * groups_x) * PX;
     if (ty >= bits.tiles_y)
         return; /* whole warps */
-    const int w = frames.varied ? frames.width[z] : g.width;
-    const int h = frames.varied ? frames.height[z] : g.height;
+    const int w = VARIED ? frames.width[z] : g.width;
+    const int h = VARIED ? frames.height[z] : g.height;
     const int x0 = tx0 * EDGEL_TILE, y0 = ty * EDGEL_TILE + part * BAND;
     const uint8_t *src = frames.src[z];
     /* (the launch checks that it fits) */
-    const uint32_t pitch = frames.varied ? frames.src_pitches[z] : (uint32_t)frames.src_pitch;
+    const uint32_t pitch = VARIED ? frames.src_pitches[z] : (uint32_t)frames.src_pitch;
 #pragma unroll
     for (int j = 0; j < PX; j++)
         if (tx0 + j < bits.tiles_x)
