@@ -1,8 +1,8 @@
 """The skimage preset against scikit-image itself: every case must be byte-identical.
 
-skimage.feature.canny of scikit-image 0.26.0 is the reference (pinned: other versions compute
-differently, see docs/presets.md). Inputs: every photograph of the run (the samples, and the
-500 BSDS500 photographs where present) in several dtypes, random images of every dtype and
+skimage.feature.canny of scikit-image 0.26.0 is the reference (pinned: other versions
+compute differently, see docs/skimage-preset.md). Inputs: every photograph of the run (the
+samples, and the 500 BSDS500 photographs where present) in several dtypes, random images of every dtype and
 of sizes from 1x1 up (odd ones included), with NaN and infinity in float images, every
 sigma class, mode, mask and threshold form; the stages against skimage's own intermediate
 arrays; skimage's refusals as the same exceptions."""
