@@ -20,6 +20,7 @@ extern "C" {
 #  define EDGEL_VECTOR_CLONES
 #endif
 
+
 /* The border columns of a row extended to `ext` pixels of `cn` channels whose inside
  * (pixels ax .. ax + w - 1) is in place: column xx takes pixel xmap[xx] of the inside, or
  * the border value bv where that is -1. For the filters' u8 and float rows alike. */
@@ -64,7 +65,8 @@ typedef struct edgel_cpu_workspace {
     edgel_cpu_buffer itk_a;   /* itk preset: float images (see cpu_itk.c) */
     edgel_cpu_buffer itk_b;
     edgel_cpu_buffer sk_x;    /* skimage preset: the input as doubles, the magnitude for */
-    edgel_cpu_buffer sk_m;    /* quantiles and their scratch (see cpu_skimage.c) */
+    edgel_cpu_buffer sk_m;    /* quantiles and their scratch, */
+    edgel_cpu_buffer sk_rows; /* the stripes' rows (see cpu_skimage.c) */
     edgel_cpu_buffer tile_edges; /* the tiled driver's marks (cpu_backend.c) */
     edgel_cpu_buffer tile_classes;
     edgel_cpu_buffer tile_sup;

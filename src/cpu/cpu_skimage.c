@@ -32,6 +32,7 @@ typedef struct sk_job {
     double cval;
     int bleed;       /* divide by the Gaussian of the mask (skimage's bleed-over) */
     double *x;       /* the input as floats, w * h */
+    double *rows;    /* each stripe's rows (rows_size doubles a stripe) */
     double *m;       /* the whole magnitude, for quantiles (collect) */
     double *row_vm;  /* no mask: the mask's axis-0 pass, one value a row */
     float low;
@@ -49,7 +50,6 @@ typedef struct sk_job {
 typedef struct sk_rows {
     double *s[3], *gi[3], *gj[3], *gm[3];
     double *v, *vm, *pad, *g, *jt[3], *it, *pad1, *mrow;
-    void *block;
 } sk_rows;
 
 static double *at(const sk_job *job, double *img, int y)
@@ -335,19 +335,19 @@ static void suppress_row(const sk_job *job, int y, sk_rows *t, edgel_offset_stac
     edgel_cpu_push_strong(&job->map, y, stack);
 }
 
-static void free_rows(sk_rows *t)
+/* Doubles of a stripe's rows: 12 ring rows, v, vm, g, 3 jt, it, mrow: 20 rows; pad: w + 2r;
+ * pad1: w + 2. */
+static size_t rows_size(int w, int r)
 {
-    free(t->block);
+    return 20 * (size_t)w + ((size_t)w + 2 * (size_t)r) + ((size_t)w + 2);
 }
 
-static int alloc_rows(const sk_job *job, sk_rows *t)
+/* Stripe i's rows, in the workspace's block (kept between calls: fresh memory each call
+ * would fault its pages in again). */
+static void stripe_rows(const sk_job *job, int i, sk_rows *t)
 {
     const size_t w = (size_t)job->w, r = (size_t)job->r;
-    /* 12 ring rows, v, vm, g, 3 jt, it, mrow: 20 rows; pad: w + 2r; pad1: w + 2 */
-    double *p = malloc(sizeof(double) * (20 * w + (w + 2 * r) + (w + 2)));
-    t->block = p;
-    if (!p)
-        return 0;
+    double *p = job->rows + (size_t)i * rows_size(job->w, job->r);
     for (int k = 0; k < 3; k++) {
         t->s[k] = p, p += w;
         t->gi[k] = p, p += w;
@@ -362,17 +362,15 @@ static int alloc_rows(const sk_job *job, sk_rows *t)
     t->mrow = p, p += w;
     t->pad = p, p += w + 2 * r;
     t->pad1 = p;
-    return 1;
 }
 
 /* Pass 2 for the stripe [y0, y1): smoothed rows from y0 - 2, gradient rows from y0 - 1, the
  * stripe's own suppression a row behind. */
-static int sweep_stripe(const sk_job *job, int y0, int y1)
+static int sweep_stripe(const sk_job *job, int i, int y0, int y1)
 {
     const int h = job->h, w = job->w;
     sk_rows t;
-    if (!alloc_rows(job, &t))
-        return 0;
+    stripe_rows(job, i, &t);
     const edgel_canny_stages *st = job->collect ? NULL : job->stages;
     edgel_offset_stack stack = {0};
     int next_s = y0 - 2 > 0 ? y0 - 2 : 0, next_nms = y0;
@@ -400,7 +398,6 @@ static int sweep_stripe(const sk_job *job, int y0, int y1)
         suppress_row(job, next_nms, &t, &stack);
     const int ok = job->collect || edgel_cpu_grow_stripe(&job->map, &stack, y0, y1);
     free(stack.items);
-    free_rows(&t);
     return ok && !stack.failed;
 }
 
@@ -411,7 +408,7 @@ static void sk_stripe(void *arg, int i)
     edgel_stripe(i, job->nstripes, job->h, &y0, &y1);
     if (job->phase == 0)
         convert_rows(job, y0, y1);
-    else if (!sweep_stripe(job, y0, y1))
+    else if (!sweep_stripe(job, i, y0, y1))
         atomic_store(&job->failed, 1);
 }
 
@@ -523,8 +520,12 @@ edgel_status edgel_cpu_canny_skimage(int threads, edgel_cpu_workspace *ws,
     job.x = (double *)edgel_cpu_buffer_reserve(&ws->sk_x, bytes);
     job.m = params->use_quantiles ? (double *)edgel_cpu_buffer_reserve(&ws->sk_m, 2 * bytes)
                                   : NULL;
+    job.nstripes = threads < edgel_host_cores() ? threads : edgel_host_cores();
+    job.nstripes = job.nstripes < job.h ? job.nstripes : job.h;
+    job.rows = (double *)edgel_cpu_buffer_reserve(
+        &ws->sk_rows, sizeof(double) * rows_size(job.w, job.r) * (size_t)job.nstripes);
     edgel_status st = EDGEL_OK;
-    if (!weights || !job.row_vm || !job.x || (params->use_quantiles && !job.m))
+    if (!weights || !job.row_vm || !job.x || !job.rows || (params->use_quantiles && !job.m))
         st = edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the skimage preset's images");
     if (st == EDGEL_OK)
         st = edgel_skimage_weights(params, weights);
@@ -537,9 +538,6 @@ edgel_status edgel_cpu_canny_skimage(int threads, edgel_cpu_workspace *ws,
         return st;
     }
     ones_column(&job);
-
-    job.nstripes = threads < edgel_host_cores() ? threads : edgel_host_cores();
-    job.nstripes = job.nstripes < job.h ? job.nstripes : job.h;
     atomic_init(&job.failed, 0);
     run_phase(&job, threads, 0);
     if (params->use_quantiles) { /* a sweep for the magnitude, its percentiles */
