@@ -654,14 +654,14 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
 
 
 def _batch_call(ctx, p: _CannyParams, srcs: list, dsts: list) -> None:
-    """edgel_canny_batch over views of one size and kind."""
+    """edgel_canny_batch over views of one kind (any sizes)."""
     n = len(srcs)
     _check(_lib.edgel_canny_batch(ctx._handle, ctypes.byref(p), (_Image * n)(*srcs),
                                   (_Image * n)(*dsts), n))
 
 
 def _batch_call_multi(contexts: list, p: _CannyParams, srcs: list, dsts: list) -> None:
-    """edgel_canny_batch_multi: host frames of one size, equal shares over `contexts`."""
+    """edgel_canny_batch_multi: host frames of one kind, equal shares over `contexts`."""
     n, k = len(srcs), len(contexts)
     handles = (ctypes.c_void_p * k)(*[c._handle for c in contexts])
     _check(_lib.edgel_canny_batch_multi(handles, k, ctypes.byref(p), (_Image * n)(*srcs),
@@ -718,9 +718,9 @@ def canny_batch(frames, low: float = 50, high: float = 150, aperture: int = 3,
                 ctx=None, devices=None):
     """canny() of many frames in batched calls, with the keywords of canny(): an (N, H, W) or
     (N, H, W, C) u8 array (NumPy, CuPy or PyTorch CUDA) gives an (N, H, W) array of its kind;
-    a list of frames (of any sizes; one kind and channel count) gives a list. Frames of one
-    size run as one call (on a GPU, several frames a launch); each result equals canny() of
-    its frame.
+    a list of frames (of any sizes; one kind and channel count) gives a list. The batch runs
+    as one call (on a GPU, several frames a launch; gray CUDA frames of different sizes in one
+    launch sequence); each result equals canny() of its frame, and an error names the frame.
 
     Host frames may be spread over several GPUs: devices="all" (or a list of device ordinals)
     runs equal shares of the batch at once, one context a device; so does ctx=[Context, ...]
@@ -730,20 +730,13 @@ def canny_batch(frames, low: float = 50, high: float = 150, aperture: int = 3,
             raise ValueError("an empty batch")
         info = [_frame_info(f, i) for i, f in enumerate(frames)]
         kind0 = (info[0][0], info[0][1][2:])
-        by_size = {}
         for i, (cuda, shape) in enumerate(info):
             if (cuda, shape[2:]) != kind0:
                 raise ValueError(f"frame {i}: {'a CUDA' if cuda else 'a host'} frame of shape "
                                  f"{shape}, frame 0 {'a CUDA' if kind0[0] else 'a host'} one of "
                                  f"shape {info[0][1]}: one kind and channel count a batch")
-            by_size.setdefault(shape[:2], []).append(i)
-        out = [None] * len(frames)
-        for idx in by_size.values():
-            results = canny_batch(_stack([frames[i] for i in idx]), low, high, aperture, l2,
-                                  blur, blur_size, gray, ctx, devices)
-            for k, i in enumerate(idx):
-                out[i] = results[k]
-        return out
+        return _canny_list(frames, kind0[0], _params(low, high, aperture, l2, blur, blur_size,
+                                                     gray), ctx, devices)
     p = _params(low, high, aperture, l2, blur, blur_size, gray)
     cuda = _cuda_array(frames)
     if cuda is not None:
@@ -778,17 +771,36 @@ def canny_batch(frames, low: float = 50, high: float = 150, aperture: int = 3,
     return out
 
 
-def _stack(group: list):
-    """Frames of one size and kind as one batch array (CuPy for CUDA frames)."""
-    cuda = _cuda_array(group[0])
-    if cuda is None:
-        return np.stack([np.asarray(f) for f in group])
-    module = type(group[0]).__module__.split(".")[0]
-    if module == "torch":
-        import torch
-        return torch.stack(group)
-    import cupy
-    return cupy.stack([cupy.asarray(f) for f in group])
+def _canny_list(frames: list, cuda: bool, p: _CannyParams, ctx, devices) -> list:
+    """canny_batch of a list of frames of one kind and any sizes: one edgel_canny_batch call
+    over views of the frames themselves (no copies), results of their kind."""
+    if cuda:
+        if devices is not None or isinstance(ctx, (list, tuple)):
+            raise ValueError("CUDA frames live on one GPU: devices= and lists of contexts "
+                             "take host frames")
+        arrays = [_cuda_array(f) for f in frames]
+        device = _device_of(frames[0])
+        for i, f in enumerate(frames):
+            if _device_of(f) != device:
+                raise ValueError(f"frame {i}: on CUDA device {_device_of(f)}, frame 0 on "
+                                 f"{device}: a batch of CUDA frames lives on one GPU")
+        views = [_device_view(a) for a in arrays]
+        outs = [_device_empty_like(a, (v.height, v.width)) for a, (v, _) in zip(arrays, views)]
+        stream = views[0][1]
+        c = _ctx(ctx, "cuda", stream or None, device)
+        _batch_call(c, p, [v for v, _ in views], [_device_view(o)[0] for o in outs])
+        if not stream:
+            _check(_lib.edgel_context_synchronize(c._handle))
+        return outs
+    arrays = [_packed(np.asarray(f)) for f in frames]
+    outs = [np.empty(a.shape[:2], np.uint8) for a in arrays]
+    srcs, dsts = [_view(a) for a in arrays], [_view(o, True) for o in outs]
+    contexts = _batch_contexts(ctx, devices)
+    if contexts is None:
+        _batch_call(_ctx(ctx), p, srcs, dsts)
+    else:
+        _batch_call_multi(contexts, p, srcs, dsts)
+    return outs
 
 
 _STATUS_IO = 9

@@ -47,6 +47,21 @@ def test_bad_batches_name_the_frame():
         edgel.canny_batch(mixed)
     with pytest.raises(ValueError, match="frame 2: uint16"):
         edgel.canny_batch([np.zeros((4, 4), np.uint8)] * 2 + [np.zeros((4, 4), np.uint16)])
+    # the library's own refusals of a frame name it too (the list is one call)
+    with pytest.raises(edgel.EdgelError, match="frame 1: input: size 2x70000 exceeds"):
+        edgel.canny_batch([np.zeros((4, 4), np.uint8), np.zeros((70000, 2), np.uint8)])
+
+
+def test_list_of_strided_frames_is_not_copied():
+    """Frames that are slices of one image run as views of it: each result equals its own
+    call, and the image is read, not changed."""
+    img = frames(np.random.default_rng(8), 1, 120, 150, 1)[0]
+    before = img.copy()
+    crops = [img[i:i + 40 + 7 * i, 3 * i:50 + 9 * i] for i in range(6)]
+    got = edgel.canny_batch(crops, 30, 90)
+    assert all(np.array_equal(e, edgel.canny(np.ascontiguousarray(c), 30, 90))
+               for e, c in zip(got, crops))
+    assert np.array_equal(img, before)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 9])
