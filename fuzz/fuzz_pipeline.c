@@ -1,11 +1,12 @@
 /* libFuzzer target for the whole path a file takes: decode (any format edgel reads), then
- * Canny with both presets and filter2d or sep_filter2d with any method and border, on the
+ * Canny with the three presets and filter2d or sep_filter2d with any method and border, on the
  * CPU. The last 12 bytes of the input choose the options; the rest is the file. Any input must give a
  * status, never a crash or an out-of-bounds access (the library is instrumented too). */
 #include "edgel.h"
 #include "fuzz_input.h"
 #include "io/image_io.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,33 @@ static void canny_itk(edgel_context *ctx, const uint8_t *opt, const edgel_image 
     edgel_canny(ctx, &p, in, edges, NULL);
 }
 
+/* The skimage preset, with a mask drawn from the image's own bytes half the time. */
+static void canny_skimage(edgel_context *ctx, const uint8_t *opt, const edgel_image *in,
+                          const edgel_image *edges)
+{
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    p.preset = EDGEL_PRESET_SKIMAGE;
+    p.sigma = opt[5] / 32.0; /* 0 to 8: radii past small images */
+    p.mode = (edgel_border)(opt[8] % 5);
+    p.cval = opt[9] / 64.0 - 1;
+    p.use_quantiles = opt[6] & 1;
+    p.low_threshold = opt[6] & 2 ? NAN : opt[0] / 255.0;
+    p.high_threshold = opt[6] & 4 ? NAN : opt[1] / 255.0;
+    uint8_t *m = NULL;
+    edgel_image mask = edgel_image_host(NULL, in->width, in->height, EDGEL_BOOL, 1);
+    if (opt[6] & 8 && (m = malloc((size_t)in->width * in->height)) != NULL) {
+        for (int y = 0; y < in->height; y++) {
+            const uint8_t *row = (const uint8_t *)in->data + (size_t)y * in->pitch;
+            for (int x = 0; x < in->width; x++)
+                m[(size_t)y * in->width + x] = row[x] & 1;
+        }
+        mask.data = m;
+    }
+    edgel_canny_masked(ctx, &p, in, m ? &mask : NULL, edges, NULL);
+    free(m);
+}
+
 static void filter(edgel_context *ctx, const uint8_t *opt, const edgel_image *in,
                    const edgel_image *out)
 {
@@ -80,8 +108,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         edgel_image ef = edgel_image_host(edges, img.width, img.height, EDGEL_F32, 1);
         if (img.type == EDGEL_U8)
             canny_opencv(ctx, opt, &img, &e8);
-        if (img.channels == 1)
+        if (img.channels == 1) {
             canny_itk(ctx, opt, &img, opt[10] & 1 ? &ef : &e8);
+            canny_skimage(ctx, opt, &img, &e8);
+        }
         if (img.type == EDGEL_U8 || img.type == EDGEL_F32) {
             const edgel_pixel_type out = img.type == EDGEL_U8 && (opt[10] & 2) ? EDGEL_U8
                                                                                 : EDGEL_F32;
