@@ -35,7 +35,8 @@ fi
 rm -rf "$unpacked"
 venv=$(mktemp -d)
 python3 -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check "$wheel" opencv-python-headless scipy pytest
+"$venv/bin/pip" install -q --disable-pip-version-check "$wheel" opencv-python-headless scipy \
+  scikit-image==0.26.0 pytest
 (cd "$venv" && "$venv/bin/python" "$root/tests/install/check_python_package.py" "$root/samples")
 EDGEL_TEST_INSTALLED=1 "$venv/bin/python" -m pytest -q -p no:warnings tests/python
 rm -rf "$venv"
