@@ -746,9 +746,7 @@ def canny_batch(frames, low: float = 50, high: float = 150, aperture: int = 3,
                              f"{dtype} {tuple(shape)}")
         if not (_is_cupy(frames) or type(frames).__module__.startswith("torch")):
             raise TypeError("CUDA batches are CuPy arrays or PyTorch tensors")
-        if devices is not None or isinstance(ctx, (list, tuple)):
-            raise ValueError("CUDA frames live on one GPU: devices= and lists of contexts "
-                             "take host frames")
+        _one_gpu(ctx, devices)
         out = _device_empty_like(cuda, tuple(shape[:3]), np.uint8)
         step = strides[0] if strides else int(np.prod(shape[1:]))
         c = _ctx(ctx, "cuda", stream or None, _device_of(frames))
@@ -762,12 +760,7 @@ def canny_batch(frames, low: float = 50, high: float = 150, aperture: int = 3,
         raise ValueError(f"a batch is a non-empty u8 array (N, H, W) or (N, H, W, C), not "
                          f"{frames.dtype} {frames.shape}")
     out = np.empty(frames.shape[:3], np.uint8)
-    srcs, dsts = [_view(f) for f in frames], [_view(e, True) for e in out]
-    contexts = _batch_contexts(ctx, devices)
-    if contexts is None:
-        _batch_call(_ctx(ctx), p, srcs, dsts)
-    else:
-        _batch_call_multi(contexts, p, srcs, dsts)
+    _host_batch(ctx, devices, p, [_view(f) for f in frames], [_view(e, True) for e in out])
     return out
 
 
@@ -775,9 +768,7 @@ def _canny_list(frames: list, cuda: bool, p: _CannyParams, ctx, devices) -> list
     """canny_batch of a list of frames of one kind and any sizes: one edgel_canny_batch call
     over views of the frames themselves (no copies), results of their kind."""
     if cuda:
-        if devices is not None or isinstance(ctx, (list, tuple)):
-            raise ValueError("CUDA frames live on one GPU: devices= and lists of contexts "
-                             "take host frames")
+        _one_gpu(ctx, devices)
         arrays = [_cuda_array(f) for f in frames]
         device = _device_of(frames[0])
         for i, f in enumerate(frames):
@@ -794,13 +785,24 @@ def _canny_list(frames: list, cuda: bool, p: _CannyParams, ctx, devices) -> list
         return outs
     arrays = [_packed(np.asarray(f)) for f in frames]
     outs = [np.empty(a.shape[:2], np.uint8) for a in arrays]
-    srcs, dsts = [_view(a) for a in arrays], [_view(o, True) for o in outs]
+    _host_batch(ctx, devices, p, [_view(a) for a in arrays], [_view(o, True) for o in outs])
+    return outs
+
+
+def _one_gpu(ctx, devices) -> None:
+    """CUDA frames run on their own GPU: no spreading over devices."""
+    if devices is not None or isinstance(ctx, (list, tuple)):
+        raise ValueError("CUDA frames live on one GPU: devices= and lists of contexts take "
+                         "host frames")
+
+
+def _host_batch(ctx, devices, p: _CannyParams, srcs: list, dsts: list) -> None:
+    """A batch of host views on one context, or spread over several (ctx a list, devices)."""
     contexts = _batch_contexts(ctx, devices)
     if contexts is None:
         _batch_call(_ctx(ctx), p, srcs, dsts)
     else:
         _batch_call_multi(contexts, p, srcs, dsts)
-    return outs
 
 
 _STATUS_IO = 9

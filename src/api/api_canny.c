@@ -399,9 +399,7 @@ edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
                          const edgel_image *src, const edgel_image *edges,
                          const edgel_canny_stages *stages)
 {
-    edgel_canny_params p;
-    EDGEL_TRY(edgel_canny_params_read(params, &p));
-    EDGEL_WITH_CONTEXT(ctx, canny_held(ctx, &p, src, NULL, edges, stages));
+    return edgel_canny_masked(ctx, params, src, NULL, edges, stages);
 }
 
 edgel_status edgel_canny_masked(edgel_context *ctx, const edgel_canny_params *params,

@@ -645,14 +645,15 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
     EDGEL_TRY(check_view_device(s, edges, "edges"));
     const int w = dx->width, h = dx->height, cn = dx->channels;
     const size_t px = (size_t)w * h;
-    const int on_host = dx->memory == EDGEL_MEMORY_HOST;
-    cudaStream_t stream = on_host ? s->slots[0].stream : s->stream;
-    workspace *ws = on_host ? &s->slots[0].ws : &s->ws;
+    const frame_call call = frame_call_of(s, dx);
+    const int on_host = call.on_host;
+    cudaStream_t stream = call.stream;
+    workspace *ws = call.ws;
     EDGEL_TRY(ensure_workspace(ws, w, h, 1, 1));
     const int16_t *ddx = (const int16_t *)dx->data, *ddy = (const int16_t *)dy->data;
     uint8_t *dedges = (uint8_t *)edges->data;
     size_t dx_pitch = dx->pitch, dy_pitch = dy->pitch, e_pitch = edges->pitch;
-    host_slot *slot = &s->slots[0];
+    host_slot *slot = call.slot;
     if (on_host) {
         const size_t row = (size_t)w * cn * 2;
         EDGEL_TRY(ensure_slot(slot, 2 * row * h, px));

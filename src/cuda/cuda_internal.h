@@ -183,6 +183,22 @@ size_t edgel_cuda_frames_per_launch(size_t pixels, int channels);
  * avoid it). */
 edgel_status ensure_workspace(workspace *ws, int w, int h, size_t frames, int channels);
 edgel_status ensure_slot(host_slot *s, size_t in_bytes, size_t out_bytes);
+/* Where a call on one frame runs: host views on the first host slot's stream and workspace,
+ * staged through its buffers (the call then waits for its stream); device views on the
+ * context's stream and workspace (the call only queues work). */
+struct frame_call {
+    int on_host;
+    cudaStream_t stream;
+    workspace *ws;
+    host_slot *slot;
+};
+static inline frame_call frame_call_of(edgel_cuda_state *s, const edgel_image *src)
+{
+    const int on_host = src->memory == EDGEL_MEMORY_HOST;
+    return {on_host, on_host ? s->slots[0].stream : s->stream, on_host ? &s->slots[0].ws : &s->ws,
+            &s->slots[0]};
+}
+
 /* True for page-locked host memory (copied by DMA without staging). */
 int is_pinned(const void *p);
 /* EDGEL_OK when the device view `v` (named `name`) lives on the context's device; checked

@@ -147,10 +147,11 @@ extern "C" edgel_status edgel_cuda_canny_itk(edgel_cuda_state *s, const edgel_ca
     EDGEL_TRY(check_view_device(s, edges, "edges"));
     const int w = src->width, h = src->height;
     const size_t px = (size_t)w * h;
-    const int on_host = src->memory == EDGEL_MEMORY_HOST;
-    cudaStream_t stream = on_host ? s->slots[0].stream : s->stream;
-    workspace *ws = on_host ? &s->slots[0].ws : &s->ws;
-    host_slot *slot = &s->slots[0];
+    const frame_call call = frame_call_of(s, src);
+    const int on_host = call.on_host;
+    cudaStream_t stream = call.stream;
+    workspace *ws = call.ws;
+    host_slot *slot = call.slot;
     itk_buffers *b = &s->itk;
     EDGEL_TRY(ensure_itk_buffers(b, px));
 

@@ -331,10 +331,10 @@ extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edge
         EDGEL_TRY(check_view_device(s, mask, "mask"));
     const int w = src->width, h = src->height;
     const size_t px = (size_t)w * h;
-    const int on_host = src->memory == EDGEL_MEMORY_HOST;
-    cudaStream_t stream = on_host ? s->slots[0].stream : s->stream;
-    workspace *ws = on_host ? &s->slots[0].ws : &s->ws;
-    host_slot *slot = &s->slots[0];
+    const frame_call call = frame_call_of(s, src);
+    const int on_host = call.on_host;
+    cudaStream_t stream = call.stream;
+    host_slot *slot = call.slot;
     skimage_buffers *b = &s->skimage;
     const int r = edgel_skimage_radius(p->sigma);
     double low, high;
@@ -408,7 +408,7 @@ extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edge
     sk_suppress<<<grid, block, 0, stream>>>(b->a, b->b, b->d, d_mask, mask_pitch, quantiles,
                                             low, high, b->classes, sup, g);
     CUDA_TRY(cudaGetLastError());
-    EDGEL_TRY(launch_class_hysteresis(stream, ws, b->classes, (size_t)w, d_edges, edges_pitch,
+    EDGEL_TRY(launch_class_hysteresis(stream, call.ws, b->classes, (size_t)w, d_edges, edges_pitch,
                                       w, h));
     if (edges->type == EDGEL_BOOL) {
         sk_edges_to_bool<<<grid, block, 0, stream>>>(d_edges, edges_pitch, w, h);
