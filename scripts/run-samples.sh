@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On a fresh machine: install what is missing (the compiler and image libraries only), build,
-# and run `edgel detect` on the bundled sample images with both presets. Edge maps go to
+# and run `edgel detect` on the bundled sample images with the three presets. Edge maps go to
 # out/samples/ (NAME-edges.png: opencv preset after a Gaussian; NAME-itk.png: ITK's Canny
-# with variance 2).
+# with variance 2; NAME-skimage.png: skimage.feature.canny with sigma 2 of the luma image,
+# NAME-gray.png).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh build
@@ -14,5 +15,8 @@ for img in samples/*.png; do
   ./build/edgel detect "$img" -o "out/samples/$name-edges.png" --blur 1.4 --low 40 --high 120
   ./build/edgel detect "$img" -o "out/samples/$name-itk.png" --preset itk --variance 2 \
     --upper 8 --lower 3
+  ./build/edgel detect "$img" -o "out/samples/$name-gray.png" --stage gray -q
+  ./build/edgel detect "out/samples/$name-gray.png" -o "out/samples/$name-skimage.png" \
+    --preset skimage --sigma 2
 done
 echo "edge maps written to out/samples/"
