@@ -14,11 +14,12 @@
 #   5. the convolution engine against cuDNN (PyTorch), CuPy and cv2.filter2D
 #   6. the itk preset against ITK itself (deps/itk/bench_itk, built by prepare-device-deps.sh
 #      where ITK is installed): ITK, edgel CPU and GPU timed in one run, edge maps compared
-# Prepare the carried folders (data-local, deps, .whl) first with scripts/prepare-device-deps.sh.
+# Prepare the carried folders (data-local, deps, .whl, .whl-sk) first with
+# scripts/prepare-device-deps.sh.
 #   7. a batch over every GPU against one (bench_multi_gpu), and on several GPUs
 #      edgel.dask.canny on LocalCUDACluster with 1 to every GPU (bench_dask_gpu.py)
 #   8. the skimage preset against scikit-image (CPU) and cuCIM (GPU), where their wheels are
-#      carried in .whl (bench_skimage.py; its edges compared with scikit-image's)
+#      carried in .whl-sk (bench_skimage.py; its edges compared with scikit-image's)
 # EDGEL_GPU_CHECK_QUICK=1: steps 1 to 3, the NPP benchmark, steps 7 and 8 and the tiled run.
 # EDGEL_NCU=0 skips the Nsight Compute steps; EDGEL_HUGE_SIDE=0 the 10^10-pixel CPU run.
 set -uo pipefail
@@ -70,9 +71,10 @@ tail -n 1 "$OUT/batch_multi_memcheck.log"
 quick=${EDGEL_GPU_CHECK_QUICK:-0}
 log "Python on the GPU (CuPy, PyTorch; Dask with CuPy chunks where .whl/ is carried)"
 site=
-if ls .whl/*.whl >/dev/null 2>&1; then
+wheels=$(ls .whl/*.whl .whl-sk/*.whl 2>/dev/null || true)
+if [ -n "$wheels" ]; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target /tmp/edgel-site .whl/*.whl && site=/tmp/edgel-site
+    --target /tmp/edgel-site $wheels && site=/tmp/edgel-site
 fi
 PYTHONPATH="python${site:+:$site}" EDGEL_BUILD_DIR=build-gpu EDGEL_BSDS500=data-local/bsds500 \
   timeout 300 python3 -m pytest -q -rs tests/python/test_gpu_python.py >"$OUT/python_gpu.log" 2>&1 || status=1
@@ -83,7 +85,7 @@ if PYTHONPATH="${site}" python3 -c "import skimage" 2>/dev/null; then
   EDGEL_LIBRARY=build-gpu/libedgel.so PYTHONPATH="python${site:+:$site}" timeout 400 \
     python3 bench/bench_skimage.py >"$OUT/bench_skimage.md" 2>&1 || status=1
 else
-  echo "scikit-image is not installed here (carry its wheel in .whl): no skimage table" \
+  echo "scikit-image is not installed here (carry its wheel in .whl-sk): no skimage table" \
     >"$OUT/bench_skimage.md"
 fi
 cat "$OUT/bench_skimage.md"
