@@ -69,6 +69,22 @@ EDGEL_HD double edgel_sk_smooth3(double before, double centre, double after)
     return centre * 2.0 + (before + after) * 1.0;
 }
 
+/* ndi.sobel of the smoothed image along both axes at column x of the rows up, row and down
+ * (y - 1, y, y + 1 after the 'reflect' border), with xl and xr its neighbours' columns:
+ * isobel (axis 0) into *i, jsobel (axis 1) into *j, each pass stored. */
+EDGEL_HD void edgel_sk_gradient(const double *up, const double *row, const double *down, int xl,
+                                int x, int xr, int f32, double *i, double *j)
+{
+    const double jt0 = edgel_sk_store(edgel_sk_derivative(up[xl], up[x], up[xr]), f32);
+    const double jt1 = edgel_sk_store(edgel_sk_derivative(row[xl], row[x], row[xr]), f32);
+    const double jt2 = edgel_sk_store(edgel_sk_derivative(down[xl], down[x], down[xr]), f32);
+    const double it0 = edgel_sk_store(edgel_sk_derivative(up[xl], row[xl], down[xl]), f32);
+    const double it1 = edgel_sk_store(edgel_sk_derivative(up[x], row[x], down[x]), f32);
+    const double it2 = edgel_sk_store(edgel_sk_derivative(up[xr], row[xr], down[xr]), f32);
+    *j = edgel_sk_store(edgel_sk_smooth3(jt0, jt1, jt2), f32);
+    *i = edgel_sk_store(edgel_sk_smooth3(it0, it1, it2), f32);
+}
+
 /* magnitude = isobel * isobel; magnitude += jsobel * jsobel; sqrt. */
 EDGEL_HD double edgel_sk_magnitude(double i, double j, int f32)
 {

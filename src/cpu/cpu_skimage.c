@@ -1,14 +1,14 @@
 /*
  * The skimage preset on the CPU: skimage.feature.canny (src/core/skimage_math.h), each value
- * rounded to float where skimage stores float32. Two row-parallel passes:
- *   1. the input as skimage's floats (img_as_float), masked pixels 0, into a double image
- *   2. a sweep a stripe down its rows, rows kept in small rings (in cache): the Gaussian
- *      along axis 0 and axis 1 with the bleed-over division (smoothed), ndi.sobel along both
- *      axes and the magnitude, then non-maximum suppression, the hysteresis classes and the
- *      stripe's own hysteresis; a stripe computes the rows of its neighbours it reads.
+ * rounded to float where skimage stores float32. A sweep a stripe down its rows, rows kept
+ * in small rings (in cache): the input as skimage's floats (img_as_float, masked pixels 0),
+ * the Gaussian along axis 0 and axis 1 with the bleed-over division (smoothed), ndi.sobel
+ * along both axes and the magnitude, then non-maximum suppression, the hysteresis classes
+ * and the stripe's own hysteresis; a stripe computes the rows of its neighbours it reads.
  * With use_quantiles, a first sweep keeps the whole magnitude for np.percentile. Then growth
- * across stripes and the edge image. Each pixel's operations are skimage's in its order, so
- * the result does not depend on the thread count.
+ * across stripes and the edge image. Row loops run four doubles a lane group (GCC's vector
+ * extension), each pixel's operations skimage's in its order, so the result depends neither
+ * on the thread count nor on the instruction set.
  */
 #include "core/border.h"
 #include "core/host_pool.h"
@@ -20,6 +20,7 @@
 #include "cpu/cpu_hysteresis.h"
 
 #include <float.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ typedef struct sk_job {
     int mode;
     double cval;
     int bleed;       /* divide by the Gaussian of the mask (skimage's bleed-over) */
-    double *x;       /* the input as floats, w * h */
+    double *x;       /* the input as floats, w * h; NULL: each stripe converts into its ring */
     double *rows;    /* each stripe's rows (rows_size doubles a stripe) */
     double *m;       /* the whole magnitude, for quantiles (collect) */
     double *row_vm;  /* no mask: the mask's axis-0 pass, one value a row */
@@ -46,10 +47,13 @@ typedef struct sk_job {
 } sk_job;
 
 /* A stripe's rows: 3-row rings of the smoothed image and of isobel, jsobel and the
- * magnitude (row y in slot y % 3), and row scratch. */
+ * magnitude (row y in slot y % 3), row scratch, and the rows of the axis-0 taps. */
 typedef struct sk_rows {
     double *s[3], *gi[3], *gj[3], *gm[3];
-    double *v, *vm, *pad, *g, *jt[3], *it, *pad1, *mrow;
+    double *v, *vm, *pad, *g, *mb, *ma, *mrow, *cvals;
+    const double **before, **after; /* r + 1 each */
+    double *ring;  /* without job->x: the converted input at rows y - r .. y + r */
+    int *ring_pos; /* the row (before the border) each of its 2r + 1 slots holds */
 } sk_rows;
 
 static double *at(const sk_job *job, double *img, int y)
@@ -81,29 +85,26 @@ EDGEL_VECTOR_CLONES static void convert_row(const void *row, edgel_pixel_type ty
     }
 }
 
-/* Pass 1: img_as_float of the masked image. */
-static void convert_rows(const sk_job *job, int y0, int y1)
+/* img_as_float of the masked image's row y into out. */
+static void convert_masked_row(const sk_job *job, int y, double *out)
 {
-    for (int y = y0; y < y1; y++) {
-        double *out = at(job, job->x, y);
-        convert_row(edgel_row_u8(job->src, y), job->src->type, out, job->w);
-        for (int x = 0; job->mask && x < job->w; x++)
-            out[x] = masked_out(job, x, y) ? 0.0 : out[x];
-    }
+    convert_row(edgel_row_u8(job->src, y), job->src->type, out, job->w);
+    for (int x = 0; job->mask && x < job->w; x++)
+        out[x] = masked_out(job, x, y) ? 0.0 : out[x];
 }
 
 /* Loops over n pixels of a per-pixel function with `f32` a constant in each copy. */
-#define EDGEL_SK_ROWS(f32, n, body)                 \
+#define EDGEL_SK_ROWS(f32, n, ...)                  \
     do {                                            \
         if (f32) {                                  \
             for (int x = 0; x < (n); x++) {         \
                 const int f32_ = 1;                 \
-                body;                               \
+                __VA_ARGS__;                        \
             }                                       \
         } else {                                    \
             for (int x = 0; x < (n); x++) {         \
                 const int f32_ = 0;                 \
-                body;                               \
+                __VA_ARGS__;                        \
             }                                       \
         }                                           \
     } while (0)
@@ -123,6 +124,55 @@ EDGEL_VECTOR_CLONES static void taps_add(double *o, const double *b, const doubl
         o[x] = edgel_sk_tap(o[x], b[x], a[x], wk);
 }
 
+/* Four doubles, for sums kept in registers across a kernel's taps (GCC's vector extension:
+ * AVX2 registers in the AVX2 clone, SSE2 pairs in the baseline one). */
+typedef double sk_d4 __attribute__((vector_size(32), aligned(8)));
+typedef int64_t sk_m4 __attribute__((vector_size(32))); /* lane masks: -1 or 0 */
+typedef float sk_f4 __attribute__((vector_size(16)));
+#define SK_LOAD4(p) (*(const sk_d4 *)(p))
+#define SK_SPLAT4(v) ((sk_d4){(v), (v), (v), (v)})
+/* m ? a : b by lane, and edgel_sk_store (rounded through float when f32). */
+#define SK_SELECT4(m, a, b) ((sk_d4)(((sk_m4)(a) & (m)) | ((sk_m4)(b) & ~(m))))
+#define SK_STORE4(v, f32) \
+    ((f32) ? __builtin_convertvector(__builtin_convertvector((v), sk_f4), sk_d4) : (v))
+
+/* correlate1d of the symmetric kernel w (r + 1 taps, centre first) at n points, into out:
+ * c[x] w[0], then the taps of before(k)[x] and after(k)[x] for k = r down to 1, as scipy
+ * adds them; 16 columns at a time. before(k) and after(k) are rows (vertical) or c -+ k
+ * (horizontal: rows == NULL). */
+EDGEL_VECTOR_CLONES static void correlate(double *out, const double *c,
+                                          const double *const *before,
+                                          const double *const *after, const double *w, int r,
+                                          int n)
+{
+    int x = 0;
+    for (; x + 16 <= n; x += 16) {
+        const sk_d4 w0 = {w[0], w[0], w[0], w[0]};
+        sk_d4 s0 = SK_LOAD4(c + x) * w0, s1 = SK_LOAD4(c + x + 4) * w0;
+        sk_d4 s2 = SK_LOAD4(c + x + 8) * w0, s3 = SK_LOAD4(c + x + 12) * w0;
+        for (int k = r; k >= 1; k--) {
+            const double *b = (before ? before[k] : c - k) + x;
+            const double *a = (after ? after[k] : c + k) + x;
+            const sk_d4 wk = {w[k], w[k], w[k], w[k]};
+            s0 = s0 + (SK_LOAD4(b) + SK_LOAD4(a)) * wk; /* edgel_sk_tap */
+            s1 = s1 + (SK_LOAD4(b + 4) + SK_LOAD4(a + 4)) * wk;
+            s2 = s2 + (SK_LOAD4(b + 8) + SK_LOAD4(a + 8)) * wk;
+            s3 = s3 + (SK_LOAD4(b + 12) + SK_LOAD4(a + 12)) * wk;
+        }
+        *(sk_d4 *)(out + x) = s0;
+        *(sk_d4 *)(out + x + 4) = s1;
+        *(sk_d4 *)(out + x + 8) = s2;
+        *(sk_d4 *)(out + x + 12) = s3;
+    }
+    for (; x < n; x++) {
+        double sum = c[x] * w[0];
+        for (int k = r; k >= 1; k--)
+            sum = edgel_sk_tap(sum, before ? before[k][x] : c[x - k],
+                               after ? after[k][x] : c[x + k], w[k]);
+        out[x] = sum;
+    }
+}
+
 EDGEL_VECTOR_CLONES static void round_to_float(double *o, int n)
 {
     EDGEL_SK_ROWS(1, n, o[x] = edgel_sk_store(o[x], f32_));
@@ -140,35 +190,29 @@ EDGEL_VECTOR_CLONES static void bleed_divide(double *s, const double *g, double 
     EDGEL_SK_ROWS(f32, n, s[x] = edgel_sk_bleed(s[x], g[x], eps, f32_));
 }
 
-/* ndi.sobel's passes: the derivative ([-1, 0, 1]) of b, c, a (neighbours along its axis)
- * and the smoothing ([1, 2, 1]), each pixel's operations in scipy's order. */
-EDGEL_VECTOR_CLONES static void derivative_row(double *o, const double *b, const double *c,
-                                               const double *a, int n)
+/* isobel, jsobel and the magnitude at columns [0, n) of the rows up, row, down, whose
+ * columns -1 and n exist (vectorised: the border columns go through gradient_px). */
+EDGEL_VECTOR_CLONES static void gradient_span(double *restrict gi, double *restrict gj,
+                                              double *restrict gm, const double *up,
+                                              const double *row, const double *down, int f32,
+                                              int n)
 {
-    for (int x = 0; x < n; x++)
-        o[x] = edgel_sk_derivative(b[x], c[x], a[x]);
+    EDGEL_SK_ROWS(f32, n, {
+        double i, j;
+        edgel_sk_gradient(up, row, down, x - 1, x, x + 1, f32_, &i, &j);
+        gi[x] = i;
+        gj[x] = j;
+        gm[x] = edgel_sk_magnitude(i, j, f32_);
+    });
 }
 
-EDGEL_VECTOR_CLONES static void smooth3_row(double *o, const double *b, const double *c,
-                                            const double *a, int n)
+static void gradient_px(const sk_job *job, double *gi, double *gj, double *gm,
+                        const double *const s3[3], int x)
 {
-    for (int x = 0; x < n; x++)
-        o[x] = edgel_sk_smooth3(b[x], c[x], a[x]);
-}
-
-/* A pass along axis 1 of `in` into `out` with 'reflect' borders: the row padded by one. */
-static void along_row(double *out, const double *in, double *pad, int w, int derivative)
-{
-    memcpy(pad + 1, in, sizeof(double) * (size_t)w);
-    pad[0] = in[0];
-    pad[w + 1] = in[w - 1];
-    (derivative ? derivative_row : smooth3_row)(out, pad, pad + 1, pad + 2, w);
-}
-
-EDGEL_VECTOR_CLONES static void magnitude_row(double *m, const double *i, const double *j,
-                                              int f32, int n)
-{
-    EDGEL_SK_ROWS(f32, n, m[x] = edgel_sk_magnitude(i[x], j[x], f32_));
+    const int xl = edgel_border_index(x - 1, job->w, EDGEL_BORDER_REFLECT);
+    const int xr = edgel_border_index(x + 1, job->w, EDGEL_BORDER_REFLECT);
+    edgel_sk_gradient(s3[0], s3[1], s3[2], xl, x, xr, job->f32, gi + x, gj + x);
+    gm[x] = edgel_sk_magnitude(gi[x], gj[x], job->f32);
 }
 
 /* The mask's row y as floats (0 or 1; cval outside in constant mode). */
@@ -179,24 +223,38 @@ static void mask_row(const sk_job *job, int y, double *out)
         out[x] = iy < 0 ? job->cval : masked_out(job, x, iy) ? 0.0 : 1.0;
 }
 
-/* correlate1d along axis 0 at row y: of the input (x) into v, of the mask into vm. */
+/* The input as floats at row p (-r <= p < h + r, then the mode's border). Without the
+ * whole converted image, from the stripe's ring: row p in slot (p + r) % (2r + 1), so the
+ * 2r + 1 rows one output row reads are all there, each converted once a sweep. */
+static const double *input_row(const sk_job *job, sk_rows *t, int p)
+{
+    const int iy = edgel_border_index(p, job->h, job->mode);
+    if (iy < 0)
+        return t->cvals;
+    if (job->x)
+        return at(job, job->x, iy);
+    const int slot = (p + job->r) % (2 * job->r + 1);
+    double *row = t->ring + (size_t)slot * (size_t)job->w;
+    if (t->ring_pos[slot] != p) {
+        convert_masked_row(job, iy, row);
+        t->ring_pos[slot] = p;
+    }
+    return row;
+}
+
+/* correlate1d along axis 0 at row y: of the input into v, of the mask into vm. */
 static void vertical_row(const sk_job *job, int y, sk_rows *t)
 {
     const int w = job->w;
-    double *cvals = t->g; /* (free until the horizontal pass) */
-    for (int x = 0; x < w; x++)
-        cvals[x] = job->cval;
-    taps_first(t->v, at(job, job->x, y), job->weights[0], w);
     for (int k = job->r; k >= 1; k--) {
-        const int b = edgel_border_index(y - k, job->h, job->mode);
-        const int a = edgel_border_index(y + k, job->h, job->mode);
-        taps_add(t->v, b < 0 ? cvals : at(job, job->x, b), a < 0 ? cvals : at(job, job->x, a),
-                 job->weights[k], w);
+        t->before[k] = input_row(job, t, y - k);
+        t->after[k] = input_row(job, t, y + k);
     }
+    correlate(t->v, input_row(job, t, y), t->before, t->after, job->weights, job->r, w);
     store_row(t->v, w, job->f32);
     if (!job->mask || !job->bleed)
         return;
-    double *b = t->jt[0], *a = t->jt[1]; /* (free until the gradient) */
+    double *b = t->mb, *a = t->ma;
     mask_row(job, y, b);
     taps_first(t->vm, b, job->weights[0], w);
     for (int k = job->r; k >= 1; k--) {
@@ -225,10 +283,7 @@ static void pad_row(const sk_job *job, const double *in, double *pad)
 /* correlate1d along axis 1 of the padded row into out[0, n). */
 static void horizontal(const sk_job *job, const double *pad, double *out, int n)
 {
-    const double *c = pad + job->r;
-    taps_first(out, c, job->weights[0], n);
-    for (int k = job->r; k >= 1; k--)
-        taps_add(out, c - k, c + k, job->weights[k], n);
+    correlate(out, pad + job->r, NULL, NULL, job->weights, job->r, n);
     store_row(out, n, job->f32);
 }
 
@@ -237,9 +292,13 @@ static void horizontal(const sk_job *job, const double *pad, double *out, int n)
 static void ones_row(const sk_job *job, int y, double *pad, double *out)
 {
     const int w = job->w, r = job->r;
-    for (int x = -r; x < w + r; x++)
-        pad[x + r] = x >= 0 && x < w ? job->row_vm[y] : job->cval;
     const int lo = r < w ? r : w, hi = w - r > lo ? w - r : lo;
+    const double v = job->row_vm[y];
+    for (int x = -r; x < w + r; x++) { /* the columns the two calls below read */
+        if (x == lo + r + 1 && x < hi - r)
+            x = hi - r;
+        pad[x + r] = x >= 0 && x < w ? v : job->cval;
+    }
     horizontal(job, pad, out, lo + (hi > lo)); /* [0, lo] */
     for (int x = lo + 1; x < hi; x++)
         out[x] = out[lo];
@@ -267,21 +326,16 @@ static void smooth_row(const sk_job *job, int y, sk_rows *t, double *s)
 /* isobel, jsobel and the magnitude of row y from the smoothed rows in the ring. */
 static void gradient_row(const sk_job *job, int y, sk_rows *t)
 {
-    const int w = job->w, h = job->h, f32 = job->f32, slot = y % 3;
+    const int w = job->w, h = job->h, slot = y % 3;
     const int yu = edgel_border_index(y - 1, h, EDGEL_BORDER_REFLECT);
     const int yd = edgel_border_index(y + 1, h, EDGEL_BORDER_REFLECT);
-    const double *s3[3] = {t->s[yu % 3], t->s[y % 3], t->s[yd % 3]};
-    for (int k = 0; k < 3; k++) { /* jsobel's first pass, along the rows */
-        along_row(t->jt[k], s3[k], t->pad1, w, 1);
-        store_row(t->jt[k], w, f32);
-    }
-    smooth3_row(t->gj[slot], t->jt[0], t->jt[1], t->jt[2], w);
-    store_row(t->gj[slot], w, f32);
-    derivative_row(t->it, s3[0], s3[1], s3[2], w); /* isobel's, down the columns */
-    store_row(t->it, w, f32);
-    along_row(t->gi[slot], t->it, t->pad1, w, 0);
-    store_row(t->gi[slot], w, f32);
-    magnitude_row(t->gm[slot], t->gi[slot], t->gj[slot], f32, w);
+    const double *const s3[3] = {t->s[yu % 3], t->s[y % 3], t->s[yd % 3]};
+    double *gi = t->gi[slot], *gj = t->gj[slot], *gm = t->gm[slot];
+    gradient_px(job, gi, gj, gm, s3, 0);
+    if (w > 2)
+        gradient_span(gi + 1, gj + 1, gm + 1, s3[0] + 1, s3[1] + 1, s3[2] + 1, job->f32, w - 2);
+    if (w > 1)
+        gradient_px(job, gi, gj, gm, s3, w - 1);
 }
 
 /* Inside the eroded mask: not on the image's border, and (with a mask) all 9 pixels in it. */
@@ -309,6 +363,57 @@ static void stage_row(const edgel_image *stage, int y, const double *v, int w)
         memcpy(row, v, sizeof(double) * (size_t)w);
 }
 
+/* edgel_sk_suppress and edgel_sk_class at columns [0, n) of an inside row without a mask,
+ * four pixels at a time: the same operations on every lane, the branches as selections
+ * (kept values into `kept`, classes into `map`). isobel i, jsobel j; up, row and down are
+ * the magnitude's rows, their columns -1 and n read. */
+EDGEL_VECTOR_CLONES static void suppress_span(double *restrict kept, uint8_t *restrict map,
+                                              const double *i, const double *j,
+                                              const double *up, const double *row,
+                                              const double *down, float low, double high,
+                                              int f32, int n)
+{
+    const sk_m4 sign = (sk_m4)SK_SPLAT4(-0.0);
+    int x = 0;
+    for (; x + 4 <= n; x += 4) {
+        const sk_d4 m = SK_LOAD4(row + x);
+        const sk_m4 candidate = m >= SK_SPLAT4((double)low);
+        if (!(candidate[0] | candidate[1] | candidate[2] | candidate[3])) {
+            memset(kept + x, 0, 4 * sizeof *kept);
+            memset(map + x, EDGEL_MAP_NONE, 4);
+            continue;
+        }
+        const sk_d4 vi = SK_LOAD4(i + x), vj = SK_LOAD4(j + x);
+        const sk_m4 down_ = vi <= 0, left = vj <= 0, cond1 = ~(down_ ^ left);
+        const sk_d4 ai = (sk_d4)((sk_m4)vi & ~sign), aj = (sk_d4)((sk_m4)vj & ~sign);
+        /* aj / ai where cond1 and ai > aj, or not cond1 and ai >= aj; else ai / aj */
+        const sk_m4 vertical = (cond1 & (ai > aj)) | (~cond1 & ~(ai < aj));
+        const sk_d4 w = SK_STORE4(SK_SELECT4(vertical, aj, ai) / SK_SELECT4(vertical, ai, aj),
+                                  f32);
+        const sk_d4 d1 = SK_SELECT4(cond1, SK_LOAD4(down + x + 1), SK_LOAD4(up + x + 1));
+        const sk_d4 d2 = SK_SELECT4(cond1, SK_LOAD4(up + x - 1), SK_LOAD4(down + x - 1));
+        const sk_d4 vd = SK_SELECT4(cond1, SK_LOAD4(down + x), SK_LOAD4(up + x));
+        const sk_d4 vu = SK_SELECT4(cond1, SK_LOAD4(up + x), SK_LOAD4(down + x));
+        const sk_d4 a1 = SK_SELECT4(vertical, vd, SK_LOAD4(row + x + 1));
+        const sk_d4 a2 = SK_SELECT4(vertical, vu, SK_LOAD4(row + x - 1));
+        const sk_d4 one_w = SK_SPLAT4(1.0) - w;
+        const sk_d4 plus = SK_STORE4(d1 * w, f32) + a1 * one_w;
+        const sk_d4 minus = SK_STORE4(d2 * w, f32) + a2 * one_w;
+        const sk_m4 keep = candidate & (plus <= m) & (minus <= m);
+        const sk_d4 k = SK_SELECT4(keep, m, SK_SPLAT4(0.0));
+        memcpy(kept + x, &k, sizeof k);
+        for (int l = 0; l < 4; l++)
+            map[x + l] = !keep[l] ? EDGEL_MAP_NONE : k[l] >= high ? EDGEL_MAP_STRONG
+                                                                 : EDGEL_MAP_WEAK;
+    }
+    for (; x < n; x++) {
+        const double nb[9] = {up[x - 1], up[x], up[x + 1], row[x - 1], row[x], row[x + 1],
+                              down[x - 1], down[x], down[x + 1]};
+        kept[x] = edgel_sk_suppress(i[x], j[x], nb, low, f32);
+        map[x] = edgel_sk_class(kept[x], high);
+    }
+}
+
 /* Non-maximum suppression and the classes of row y (the magnitude's rows y - 1 .. y + 1 in
  * the ring); the suppressed values into mrow. */
 static void suppress_row(const sk_job *job, int y, sk_rows *t, edgel_offset_stack *stack)
@@ -318,50 +423,57 @@ static void suppress_row(const sk_job *job, int y, sk_rows *t, edgel_offset_stac
     memset(map, EDGEL_MAP_NONE, (size_t)w);
     const double *irow = t->gi[slot], *jrow = t->gj[slot], *mrow = t->gm[slot];
     const double *rows[3] = {t->gm[(y + 2) % 3], mrow, t->gm[(y + 1) % 3]};
-    const double low = (double)job->low;
-    for (int x = 0; x < w; x++) {
-        double kept = 0.0;
-        if (mrow[x] >= low && eroded(job, x, y)) {
-            const double n[9] = {rows[0][x - 1], rows[0][x], rows[0][x + 1],
-                                 rows[1][x - 1], rows[1][x], rows[1][x + 1],
-                                 rows[2][x - 1], rows[2][x], rows[2][x + 1]};
-            kept = edgel_sk_suppress(irow[x], jrow[x], n, job->low, job->f32);
-            map[x] = edgel_sk_class(kept, job->high);
+    if (!job->mask && y >= 1 && y < job->h - 1 && w >= 3) { /* the common case */
+        t->mrow[0] = t->mrow[w - 1] = 0.0;
+        suppress_span(t->mrow + 1, map + 1, irow + 1, jrow + 1, rows[0] + 1, rows[1] + 1,
+                      rows[2] + 1, job->low, job->high, job->f32, w - 2);
+    } else {
+        for (int x = 0; x < w; x++) {
+            double kept = 0.0;
+            if (mrow[x] >= (double)job->low && eroded(job, x, y)) {
+                const double n[9] = {rows[0][x - 1], rows[0][x], rows[0][x + 1],
+                                     rows[1][x - 1], rows[1][x], rows[1][x + 1],
+                                     rows[2][x - 1], rows[2][x], rows[2][x + 1]};
+                kept = edgel_sk_suppress(irow[x], jrow[x], n, job->low, job->f32);
+                map[x] = edgel_sk_class(kept, job->high);
+            }
+            t->mrow[x] = kept;
         }
-        t->mrow[x] = kept;
     }
     if (job->stages)
         stage_row(job->stages->suppressed, y, t->mrow, w);
     edgel_cpu_push_strong(&job->map, y, stack);
 }
 
-/* Doubles of a stripe's rows: 12 ring rows, v, vm, g, 3 jt, it, mrow: 20 rows; pad: w + 2r;
- * pad1: w + 2. */
-static size_t rows_size(int w, int r)
+/* Doubles of a stripe's rows: 12 ring rows, v, vm, g, mb, ma, mrow, cvals: 19 rows; pad:
+ * w + 2r; the input's ring: 2r + 1 rows where there is no converted image. */
+static size_t rows_size(const sk_job *job)
 {
-    return 20 * (size_t)w + ((size_t)w + 2 * (size_t)r) + ((size_t)w + 2);
+    const size_t w = (size_t)job->w, r = (size_t)job->r;
+    return 19 * w + (w + 2 * r) + (job->x ? 0 : (2 * r + 1) * w);
 }
 
 /* Stripe i's rows, in the workspace's block (kept between calls: fresh memory each call
- * would fault its pages in again). */
-static void stripe_rows(const sk_job *job, int i, sk_rows *t)
+ * would fault its pages in again); `taps`: 2 (r + 1) pointers and 2r + 1 ints. */
+static void stripe_rows(const sk_job *job, int i, sk_rows *t, const double **taps)
 {
-    const size_t w = (size_t)job->w, r = (size_t)job->r;
-    double *p = job->rows + (size_t)i * rows_size(job->w, job->r);
-    for (int k = 0; k < 3; k++) {
-        t->s[k] = p, p += w;
-        t->gi[k] = p, p += w;
-        t->gj[k] = p, p += w;
-        t->gm[k] = p, p += w;
-        t->jt[k] = p, p += w;
-    }
-    t->v = p, p += w;
-    t->vm = p, p += w;
-    t->g = p, p += w;
-    t->it = p, p += w;
-    t->mrow = p, p += w;
-    t->pad = p, p += w + 2 * r;
-    t->pad1 = p;
+    const size_t w = (size_t)job->w;
+    double *p = job->rows + (size_t)i * rows_size(job);
+    double **rings[4] = {t->s, t->gi, t->gj, t->gm};
+    for (int k = 0; k < 12; k++)
+        rings[k / 3][k % 3] = p, p += w;
+    double **rows[7] = {&t->v, &t->vm, &t->g, &t->mb, &t->ma, &t->mrow, &t->cvals};
+    for (int k = 0; k < 7; k++)
+        *rows[k] = p, p += w;
+    for (size_t x = 0; x < w; x++)
+        t->cvals[x] = job->cval;
+    t->pad = p, p += w + 2 * (size_t)job->r;
+    t->ring = p;
+    t->before = taps;
+    t->after = taps + job->r + 1;
+    t->ring_pos = (int *)(taps + 2 * (job->r + 1));
+    for (int k = 0; k < 2 * job->r + 1; k++)
+        t->ring_pos[k] = INT_MIN;
 }
 
 /* Pass 2 for the stripe [y0, y1): smoothed rows from y0 - 2, gradient rows from y0 - 1, the
@@ -369,8 +481,12 @@ static void stripe_rows(const sk_job *job, int i, sk_rows *t)
 static int sweep_stripe(const sk_job *job, int i, int y0, int y1)
 {
     const int h = job->h, w = job->w;
+    const size_t r = (size_t)job->r;
+    const double **taps = malloc(sizeof *taps * 2 * (r + 1) + sizeof(int) * (2 * r + 1));
+    if (!taps)
+        return 0;
     sk_rows t;
-    stripe_rows(job, i, &t);
+    stripe_rows(job, i, &t, taps);
     const edgel_canny_stages *st = job->collect ? NULL : job->stages;
     edgel_offset_stack stack = {0};
     int next_s = y0 - 2 > 0 ? y0 - 2 : 0, next_nms = y0;
@@ -398,6 +514,7 @@ static int sweep_stripe(const sk_job *job, int i, int y0, int y1)
         suppress_row(job, next_nms, &t, &stack);
     const int ok = job->collect || edgel_cpu_grow_stripe(&job->map, &stack, y0, y1);
     free(stack.items);
+    free(taps);
     return ok && !stack.failed;
 }
 
@@ -406,9 +523,10 @@ static void sk_stripe(void *arg, int i)
     sk_job *job = arg;
     int y0, y1;
     edgel_stripe(i, job->nstripes, job->h, &y0, &y1);
-    if (job->phase == 0)
-        convert_rows(job, y0, y1);
-    else if (!sweep_stripe(job, i, y0, y1))
+    if (job->phase == 0) {
+        for (int y = y0; y < y1; y++)
+            convert_masked_row(job, y, at(job, job->x, y));
+    } else if (!sweep_stripe(job, i, y0, y1))
         atomic_store(&job->failed, 1);
 }
 
@@ -517,15 +635,20 @@ edgel_status edgel_cpu_canny_skimage(int threads, edgel_cpu_workspace *ws,
     const size_t n = (size_t)job.w * (size_t)job.h, bytes = n * sizeof(double);
     double *weights = malloc(sizeof(double) * (size_t)(job.r + 1));
     job.row_vm = malloc(sizeof(double) * (size_t)job.h);
-    job.x = (double *)edgel_cpu_buffer_reserve(&ws->sk_x, bytes);
     job.m = params->use_quantiles ? (double *)edgel_cpu_buffer_reserve(&ws->sk_m, 2 * bytes)
                                   : NULL;
     job.nstripes = threads < edgel_host_cores() ? threads : edgel_host_cores();
     job.nstripes = job.nstripes < job.h ? job.nstripes : job.h;
+    /* Each stripe converts the input into a ring of 2r + 1 rows, unless the rings would
+     * hold more rows than the image: then the image is converted once, whole. */
+    const int whole = (2 * (size_t)job.r + 1) * (size_t)job.nstripes > (size_t)job.h;
+    if (whole)
+        job.x = (double *)edgel_cpu_buffer_reserve(&ws->sk_x, bytes);
     job.rows = (double *)edgel_cpu_buffer_reserve(
-        &ws->sk_rows, sizeof(double) * rows_size(job.w, job.r) * (size_t)job.nstripes);
+        &ws->sk_rows, sizeof(double) * rows_size(&job) * (size_t)job.nstripes);
     edgel_status st = EDGEL_OK;
-    if (!weights || !job.row_vm || !job.x || !job.rows || (params->use_quantiles && !job.m))
+    if (!weights || !job.row_vm || (whole && !job.x) || !job.rows ||
+        (params->use_quantiles && !job.m))
         st = edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the skimage preset's images");
     if (st == EDGEL_OK)
         st = edgel_skimage_weights(params, weights);
@@ -539,7 +662,8 @@ edgel_status edgel_cpu_canny_skimage(int threads, edgel_cpu_workspace *ws,
     }
     ones_column(&job);
     atomic_init(&job.failed, 0);
-    run_phase(&job, threads, 0);
+    if (whole)
+        run_phase(&job, threads, 0);
     if (params->use_quantiles) { /* a sweep for the magnitude, its percentiles */
         job.collect = 1;
         run_phase(&job, threads, 1);

@@ -137,21 +137,13 @@ __global__ void sk_gradient(const double *s, double *gi, double *gj, double *m, 
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= g.w || y >= g.h)
         return;
-    const int xs[3] = {edgel_border_index(x - 1, g.w, EDGEL_BORDER_REFLECT), x,
-                       edgel_border_index(x + 1, g.w, EDGEL_BORDER_REFLECT)};
-    const int ys[3] = {edgel_border_index(y - 1, g.h, EDGEL_BORDER_REFLECT), y,
-                       edgel_border_index(y + 1, g.h, EDGEL_BORDER_REFLECT)};
-    double jt[3], it[3];
-    for (int k = 0; k < 3; k++) {
-        const double *row = s + (size_t)ys[k] * g.w;
-        jt[k] = edgel_sk_store(edgel_sk_derivative(row[xs[0]], row[x], row[xs[2]]), g.f32);
-        it[k] = edgel_sk_store(edgel_sk_derivative(s[(size_t)ys[0] * g.w + xs[k]],
-                                                   s[(size_t)y * g.w + xs[k]],
-                                                   s[(size_t)ys[2] * g.w + xs[k]]),
-                               g.f32);
-    }
-    const double j = edgel_sk_store(edgel_sk_smooth3(jt[0], jt[1], jt[2]), g.f32);
-    const double i = edgel_sk_store(edgel_sk_smooth3(it[0], it[1], it[2]), g.f32);
+    const int xl = edgel_border_index(x - 1, g.w, EDGEL_BORDER_REFLECT);
+    const int xr = edgel_border_index(x + 1, g.w, EDGEL_BORDER_REFLECT);
+    const int yu = edgel_border_index(y - 1, g.h, EDGEL_BORDER_REFLECT);
+    const int yd = edgel_border_index(y + 1, g.h, EDGEL_BORDER_REFLECT);
+    double i, j;
+    edgel_sk_gradient(s + (size_t)yu * g.w, s + (size_t)y * g.w, s + (size_t)yd * g.w, xl, x,
+                      xr, g.f32, &i, &j);
     const size_t o = (size_t)y * g.w + x;
     gi[o] = i;
     gj[o] = j;
