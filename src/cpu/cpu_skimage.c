@@ -129,6 +129,9 @@ EDGEL_VECTOR_CLONES static void taps_add(double *o, const double *b, const doubl
 typedef double sk_d4 __attribute__((vector_size(32), aligned(8)));
 typedef int64_t sk_m4 __attribute__((vector_size(32))); /* lane masks: -1 or 0 */
 typedef float sk_f4 __attribute__((vector_size(16)));
+typedef uint8_t sk_b4 __attribute__((vector_size(4)));
+_Static_assert(EDGEL_MAP_WEAK == 0 && EDGEL_MAP_NONE == 1 && EDGEL_MAP_STRONG == 2,
+               "suppress_span computes the classes from these values");
 #define SK_LOAD4(p) (*(const sk_d4 *)(p))
 #define SK_SPLAT4(v) ((sk_d4){(v), (v), (v), (v)})
 /* m ? a : b by lane, and edgel_sk_store (rounded through float when f32). */
@@ -363,7 +366,7 @@ static void stage_row(const edgel_image *stage, int y, const double *v, int w)
         memcpy(row, v, sizeof(double) * (size_t)w);
 }
 
-/* edgel_sk_suppress and edgel_sk_class at columns [0, n) of an inside row without a mask,
+/* edgel_sk_suppress and edgel_sk_class (EDGEL_MAP_* values assumed below) at columns [0, n) of an inside row without a mask,
  * four pixels at a time: the same operations on every lane, the branches as selections
  * (kept values into `kept`, classes into `map`). isobel i, jsobel j; up, row and down are
  * the magnitude's rows, their columns -1 and n read. */
@@ -402,9 +405,10 @@ EDGEL_VECTOR_CLONES static void suppress_span(double *restrict kept, uint8_t *re
         const sk_m4 keep = candidate & (plus <= m) & (minus <= m);
         const sk_d4 k = SK_SELECT4(keep, m, SK_SPLAT4(0.0));
         memcpy(kept + x, &k, sizeof k);
-        for (int l = 0; l < 4; l++)
-            map[x + l] = !keep[l] ? EDGEL_MAP_NONE : k[l] >= high ? EDGEL_MAP_STRONG
-                                                                 : EDGEL_MAP_WEAK;
+        /* the classes from the lane masks (-1 or 0): NONE 1, WEAK 0, STRONG 2 */
+        const sk_m4 cls = 1 + keep - 2 * (keep & (k >= SK_SPLAT4(high)));
+        const sk_b4 bytes = __builtin_convertvector(cls, sk_b4);
+        memcpy(map + x, &bytes, sizeof bytes);
     }
     for (; x < n; x++) {
         const double nb[9] = {up[x - 1], up[x], up[x + 1], row[x - 1], row[x], row[x + 1],
