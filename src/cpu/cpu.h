@@ -16,8 +16,13 @@ extern "C" {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__) && \
     !defined(EDGEL_NO_CLONES)
 #  define EDGEL_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+/* Floating-point loops bound by arithmetic (the skimage preset's doubles): AVX-512 too.
+ * Without contraction (-ffp-contract=off) every clone gives the same doubles. */
+#  define EDGEL_WIDE_CLONES \
+      __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #  define EDGEL_VECTOR_CLONES
+#  define EDGEL_WIDE_CLONES
 #endif
 
 

@@ -132,7 +132,10 @@ typedef float sk_f4 __attribute__((vector_size(16)));
 typedef uint8_t sk_b4 __attribute__((vector_size(4)));
 _Static_assert(EDGEL_MAP_WEAK == 0 && EDGEL_MAP_NONE == 1 && EDGEL_MAP_STRONG == 2,
                "suppress_span computes the classes from these values");
+typedef double sk_d8 __attribute__((vector_size(64), aligned(8)));
 #define SK_LOAD4(p) (*(const sk_d4 *)(p))
+#define SK_LOAD8(p) (*(const sk_d8 *)(p))
+#define SK_SPLAT8(v) ((sk_d8){(v), (v), (v), (v), (v), (v), (v), (v)})
 #define SK_SPLAT4(v) ((sk_d4){(v), (v), (v), (v)})
 /* m ? a : b by lane, and edgel_sk_store (rounded through float when f32). */
 #define SK_SELECT4(m, a, b) ((sk_d4)(((sk_m4)(a) & (m)) | ((sk_m4)(b) & ~(m))))
@@ -141,31 +144,33 @@ _Static_assert(EDGEL_MAP_WEAK == 0 && EDGEL_MAP_NONE == 1 && EDGEL_MAP_STRONG ==
 
 /* correlate1d of the symmetric kernel w (r + 1 taps, centre first) at n points, into out:
  * c[x] w[0], then the taps of before(k)[x] and after(k)[x] for k = r down to 1, as scipy
- * adds them; 16 columns at a time. before(k) and after(k) are rows (vertical) or c -+ k
+ * adds them; 32 columns at a time, in four registers' worth of sums. before(k) and after(k) are rows (vertical) or c -+ k
  * (horizontal: rows == NULL). */
-EDGEL_VECTOR_CLONES static void correlate(double *out, const double *c,
-                                          const double *const *before,
-                                          const double *const *after, const double *w, int r,
-                                          int n)
+EDGEL_WIDE_CLONES static void correlate(double *out, const double *c,
+                                        const double *const *before,
+                                        const double *const *after, const double *w, int r,
+                                        int n)
 {
     int x = 0;
-    for (; x + 16 <= n; x += 16) {
-        const sk_d4 w0 = {w[0], w[0], w[0], w[0]};
-        sk_d4 s0 = SK_LOAD4(c + x) * w0, s1 = SK_LOAD4(c + x + 4) * w0;
-        sk_d4 s2 = SK_LOAD4(c + x + 8) * w0, s3 = SK_LOAD4(c + x + 12) * w0;
+    for (; x + 32 <= n; x += 32) {
+        sk_d8 s[4];
+        for (int l = 0; l < 4; l++)
+            s[l] = SK_LOAD8(c + x + 8 * l) * SK_SPLAT8(w[0]);
         for (int k = r; k >= 1; k--) {
             const double *b = (before ? before[k] : c - k) + x;
             const double *a = (after ? after[k] : c + k) + x;
-            const sk_d4 wk = {w[k], w[k], w[k], w[k]};
-            s0 = s0 + (SK_LOAD4(b) + SK_LOAD4(a)) * wk; /* edgel_sk_tap */
-            s1 = s1 + (SK_LOAD4(b + 4) + SK_LOAD4(a + 4)) * wk;
-            s2 = s2 + (SK_LOAD4(b + 8) + SK_LOAD4(a + 8)) * wk;
-            s3 = s3 + (SK_LOAD4(b + 12) + SK_LOAD4(a + 12)) * wk;
+            for (int l = 0; l < 4; l++) /* edgel_sk_tap */
+                s[l] = s[l] + (SK_LOAD8(b + 8 * l) + SK_LOAD8(a + 8 * l)) * SK_SPLAT8(w[k]);
         }
-        *(sk_d4 *)(out + x) = s0;
-        *(sk_d4 *)(out + x + 4) = s1;
-        *(sk_d4 *)(out + x + 8) = s2;
-        *(sk_d4 *)(out + x + 12) = s3;
+        for (int l = 0; l < 4; l++)
+            *(sk_d8 *)(out + x + 8 * l) = s[l];
+    }
+    for (; x + 8 <= n; x += 8) {
+        sk_d8 s = SK_LOAD8(c + x) * SK_SPLAT8(w[0]);
+        for (int k = r; k >= 1; k--)
+            s = s + (SK_LOAD8((before ? before[k] : c - k) + x) +
+                     SK_LOAD8((after ? after[k] : c + k) + x)) * SK_SPLAT8(w[k]);
+        *(sk_d8 *)(out + x) = s;
     }
     for (; x < n; x++) {
         double sum = c[x] * w[0];
@@ -187,7 +192,7 @@ static void store_row(double *o, int n, int f32)
         round_to_float(o, n);
 }
 
-EDGEL_VECTOR_CLONES static void bleed_divide(double *s, const double *g, double eps, int f32,
+EDGEL_WIDE_CLONES static void bleed_divide(double *s, const double *g, double eps, int f32,
                                              int n)
 {
     EDGEL_SK_ROWS(f32, n, s[x] = edgel_sk_bleed(s[x], g[x], eps, f32_));
@@ -195,7 +200,7 @@ EDGEL_VECTOR_CLONES static void bleed_divide(double *s, const double *g, double 
 
 /* isobel, jsobel and the magnitude at columns [0, n) of the rows up, row, down, whose
  * columns -1 and n exist (vectorised: the border columns go through gradient_px). */
-EDGEL_VECTOR_CLONES static void gradient_span(double *restrict gi, double *restrict gj,
+EDGEL_WIDE_CLONES static void gradient_span(double *restrict gi, double *restrict gj,
                                               double *restrict gm, const double *up,
                                               const double *row, const double *down, int f32,
                                               int n)
