@@ -7,6 +7,9 @@ after warm-up. Prints a Markdown table. With 1 thread OpenCV may run Intel IPP's
 instead of its own code (pip wheels gate IPP on getNumThreads() <= 1); the table says which.
 
     EDGEL_LIBRARY=build/libedgel.so PYTHONPATH=python python3 bench/bench_cpu_vs_opencv.py
+
+With --blur SIGMA both run the blurred pipeline: edgel.canny(img, blur=SIGMA) against
+cv2.GaussianBlur(img, (0, 0), SIGMA) then cv2.Canny on its result.
 """
 import argparse
 import os
@@ -51,13 +54,17 @@ def main():
     ap.add_argument("--high", type=float, default=150)
     ap.add_argument("--l2", action="store_true")
     ap.add_argument("--aperture", type=int, default=3)
+    ap.add_argument("--blur", type=float, default=None,
+                    help="Gaussian sigma of a pre-blur (cv2.GaussianBlur then cv2.Canny)")
     args = ap.parse_args()
 
     photo = cv2.cvtColor(cv2.imread(args.image, cv2.IMREAD_COLOR), cv2.COLOR_BGR2GRAY)
     print(f"edgel {edgel.library_version()} vs OpenCV {cv2.__version__}, "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
           f"{pathlib.Path(args.image).name} tiled; Canny {args.low}/{args.high}, "
-          f"aperture {args.aperture}, {'L2' if args.l2 else 'L1'}; median of {args.runs} runs\n")
+          f"aperture {args.aperture}, {'L2' if args.l2 else 'L1'}"
+          f"{f'; Gaussian pre-blur sigma {args.blur}' if args.blur else ''}; "
+          f"median of {args.runs} runs\n")
     print("| size | threads | edgel ms | OpenCV ms | OpenCV path | edgel / OpenCV | identical |")
     print("|---|---|---|---|---|---|---|")
     for name in args.sizes.split(","):
@@ -68,15 +75,21 @@ def main():
             # (which spin for a while after each call) do not compete with edgel's.
             ctx = edgel.Context("cpu", threads=t)
             cv2.setNumThreads(t)
-            e = median_ms(lambda: edgel.canny(img, args.low, args.high, args.aperture, args.l2,
-                                              ctx=ctx), args.runs)
-            o = median_ms(lambda: cv2.Canny(img, args.low, args.high, apertureSize=args.aperture,
-                                            L2gradient=args.l2), args.runs)
-            ours = edgel.canny(img, args.low, args.high, args.aperture, args.l2, ctx=ctx)
-            ref = cv2.Canny(img, args.low, args.high, apertureSize=args.aperture, L2gradient=args.l2)
+            def ours():
+                return edgel.canny(img, args.low, args.high, args.aperture, args.l2,
+                                   blur=args.blur, ctx=ctx)
+
+            def ref():
+                src = cv2.GaussianBlur(img, (0, 0), args.blur) if args.blur else img
+                return cv2.Canny(src, args.low, args.high, apertureSize=args.aperture,
+                                 L2gradient=args.l2)
+
+            e = median_ms(ours, args.runs)
+            o = median_ms(ref, args.runs)
+            same = np.array_equal(ours(), ref())
             path = "IPP (1 thread)" if t <= 1 and cv2.ipp.useIPP() else "OpenCV"
             print(f"| {w}x{h} | {t} | {e:.2f} | {o:.2f} | {path} | {e / o:.2f} | "
-                  f"{'yes' if np.array_equal(ours, ref) else 'NO'} |", flush=True)
+                  f"{'yes' if same else 'NO'} |", flush=True)
             ctx.close()
 
 

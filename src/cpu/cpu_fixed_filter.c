@@ -32,18 +32,39 @@ static void padded_row(const edgel_filter_plan *p, const edgel_image *src, int s
     EDGEL_EXTEND_BORDERS(pad, ext, cn, p->ax, p->w, xmap, bv);
 }
 
+/* Whether the k taps are symmetric (a Gaussian's are): then the passes add the two samples a
+ * tap weighs alike first, half the multiplications. Sums wrap modulo 2^16 (row pass) or
+ * do not overflow (column pass), and the true totals fit, so the result is the same. */
+static int symmetric(const uint16_t *q, int k)
+{
+    for (int t = 0; t < k / 2; t++)
+        if (q[t] != q[k - 1 - t])
+            return 0;
+    return 1;
+}
+
 /* Row pass: out[i] = sum over t of q[t] * pad[i + t * cn], exact in u16. */
 EDGEL_VECTOR_CLONES static void fixed_row(const uint8_t *pad, int n, int cn, const uint16_t *q,
                                           int kw, uint16_t *out)
 {
     for (int i = 0; i < n; i++)
         out[i] = 0;
-    for (int t = 0; t < kw; t++) {
+    const int sym = symmetric(q, kw);
+    for (int t = 0; t < (sym ? kw / 2 : kw); t++) {
         const uint16_t kt = q[t];
-        const uint8_t *s = pad + (size_t)t * cn;
-        if (kt)
+        const uint8_t *s = pad + (size_t)t * cn, *m = pad + (size_t)(kw - 1 - t) * cn;
+        if (kt && sym)
+            for (int i = 0; i < n; i++)
+                out[i] = (uint16_t)(out[i] + kt * (uint16_t)(s[i] + m[i]));
+        else if (kt)
             for (int i = 0; i < n; i++)
                 out[i] = (uint16_t)(out[i] + kt * s[i]);
+    }
+    if (sym && kw % 2) {
+        const uint16_t kt = q[kw / 2];
+        const uint8_t *s = pad + (size_t)(kw / 2) * cn;
+        for (int i = 0; i < n; i++)
+            out[i] = (uint16_t)(out[i] + kt * s[i]);
     }
 }
 
@@ -54,12 +75,22 @@ EDGEL_VECTOR_CLONES static void fixed_column(const uint16_t *const *rows, const 
 {
     for (int i = 0; i < n; i++)
         acc[i] = 0;
-    for (int t = 0; t < kh; t++) {
-        const uint16_t *r = rows[t];
+    const int sym = symmetric(q, kh);
+    for (int t = 0; t < (sym ? kh / 2 : kh); t++) {
+        const uint16_t *r = rows[t], *m = rows[kh - 1 - t];
         const uint32_t kt = q[t];
-        if (kt)
+        if (kt && sym)
+            for (int i = 0; i < n; i++)
+                acc[i] += kt * ((uint32_t)r[i] + m[i]);
+        else if (kt)
             for (int i = 0; i < n; i++)
                 acc[i] += kt * r[i];
+    }
+    if (sym && kh % 2) {
+        const uint16_t *r = rows[kh / 2];
+        const uint32_t kt = q[kh / 2];
+        for (int i = 0; i < n; i++)
+            acc[i] += kt * r[i];
     }
     if (half_up) /* two loops, each with a constant rounding, so that both vectorise */
         for (int i = 0; i < n; i++)
