@@ -55,6 +55,9 @@ typedef struct edgel_cpu_canny_input {
     int aperture;
     int l2;
     edgel_int_thresholds thresholds;
+    /* A fixed-point pre-blur of src done inside the sweep (each stripe blurs the rows it
+     * reads into a ring), or NULL. */
+    const struct edgel_filter_plan *blur;
 } edgel_cpu_canny_input;
 
 /* Memory kept by a context between calls, so repeated calls do not fault in fresh pages. */
@@ -103,6 +106,23 @@ edgel_status edgel_cpu_canny_skimage(int threads, edgel_cpu_workspace *ws,
 struct edgel_filter_plan;
 edgel_status edgel_cpu_filter(int threads, const struct edgel_filter_plan *plan,
                               const edgel_image *src, const edgel_image *dst);
+/* The fixed-point separable method's output rows one at a time (the Canny sweep's fused
+ * pre-blur): any row, the next row after the last cheapest (one source row filtered). */
+typedef struct edgel_fixed_rows {
+    const struct edgel_filter_plan *p;
+    const edgel_image *src;
+    uint16_t *ring; /* kh row-filtered lines */
+    uint8_t *pad;
+    uint32_t *acc;
+    int *xmap;
+    int first, next; /* the lines held: [max(first, next - kh), next) */
+} edgel_fixed_rows;
+
+int edgel_fixed_rows_init(edgel_fixed_rows *r, const struct edgel_filter_plan *plan,
+                          const edgel_image *src); /* 0: out of memory */
+void edgel_fixed_rows_next(edgel_fixed_rows *r, int y, uint8_t *out);
+void edgel_fixed_rows_free(edgel_fixed_rows *r);
+
 /* The separable method in fixed point (plan->fixed_point; cpu_fixed_filter.c). */
 edgel_status edgel_cpu_filter_fixed(int threads, const struct edgel_filter_plan *plan,
                                     const edgel_image *src, const edgel_image *dst);

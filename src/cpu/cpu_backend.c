@@ -93,7 +93,15 @@ static edgel_status opencv_pipeline(cpu_state *s, const edgel_canny_params *para
     } else if (stages && stages->gray && params->gray != EDGEL_GRAY_NONE) {
         copy_image(src, stages->gray);
     }
-    if (st == EDGEL_OK && params->blur != EDGEL_BLUR_NONE) {
+    /* The Gaussian runs inside the Canny sweep, unless its result is asked for. */
+    edgel_filter_plan blur_plan;
+    const int fused = params->blur == EDGEL_BLUR_GAUSSIAN && !(stages && stages->smoothed);
+    if (st == EDGEL_OK && fused) {
+        int32_t k;
+        st = edgel_resolve_gaussian(params->blur_ksize, params->blur_sigma, &k);
+        if (st == EDGEL_OK)
+            edgel_filter_plan_gaussian(w, h, cur->channels, k, params->blur_sigma, &blur_plan);
+    } else if (st == EDGEL_OK && params->blur != EDGEL_BLUR_NONE) {
         const edgel_image *target = stages ? stages->smoothed : NULL;
         if (!target) {
             st = temp_image(&blurred, w, h, cur->channels, &s->ws.blurred);
@@ -113,7 +121,8 @@ static edgel_status opencv_pipeline(cpu_state *s, const edgel_canny_params *para
     }
     if (st == EDGEL_OK) {
         edgel_cpu_canny_input in = {cur, NULL, NULL, params->aperture, params->l2_gradient,
-                                    edgel_opencv_thresholds(params, 0)};
+                                    edgel_opencv_thresholds(params, 0),
+                                    fused ? &blur_plan : NULL};
         st = edgel_cpu_canny_core(threads, &s->ws, &in, edges, stages);
     }
     return st;
@@ -183,7 +192,7 @@ static edgel_status cpu_canny_gradients(void *state, const edgel_canny_params *p
 {
     cpu_state *s = state;
     edgel_cpu_canny_input in = {NULL, dx, dy, 3, params->l2_gradient,
-                                edgel_opencv_thresholds(params, 1)};
+                                edgel_opencv_thresholds(params, 1), NULL};
     return edgel_cpu_canny_core(s->threads, &s->ws, &in, edges, stages);
 }
 

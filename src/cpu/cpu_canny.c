@@ -51,6 +51,9 @@ typedef struct stripe_scratch {
     int32_t *mag_mem;
     grad_line lines[3];
     edgel_offset_stack stack;
+    edgel_fixed_rows blur; /* with a fused pre-blur: its rows, */
+    uint8_t *blurred;      /* the last k.size of them, row y in slot y % k.size */
+    int blurred_row[7];
 } stripe_scratch;
 
 typedef struct canny_job {
@@ -63,14 +66,28 @@ typedef struct canny_job {
     atomic_int failed; /* out of memory in a stripe */
 } canny_job;
 
+/* Source row y (0 <= y < h): the input's, or with a fused pre-blur the blurred row, made
+ * when first asked for (rows come in increasing order, a window of k.size at a time). */
+static const uint8_t *source_row(const canny_job *job, stripe_scratch *s, int y)
+{
+    if (!job->in->blur)
+        return edgel_row_u8(job->in->src, y);
+    const int slot = y % job->k.size;
+    uint8_t *row = s->blurred + (size_t)slot * (size_t)job->w * (size_t)job->cn;
+    if (s->blurred_row[slot] != y) {
+        edgel_fixed_rows_next(&s->blur, y, row);
+        s->blurred_row[slot] = y;
+    }
+    return row;
+}
+
 /* Gradient line of image row y for aperture 3, one channel: int16 all the way, vectorisable. */
 EDGEL_VECTOR_CLONES static void sobel3_row_c1(const canny_job *job, int y, stripe_scratch *s, grad_line *out)
 {
-    const edgel_image *src = job->in->src;
     const int w = job->w, h = job->h;
-    const uint8_t *r0 = edgel_row_u8(src, edgel_clamp_index(y - 1, h));
-    const uint8_t *r1 = edgel_row_u8(src, y);
-    const uint8_t *r2 = edgel_row_u8(src, edgel_clamp_index(y + 1, h));
+    const uint8_t *r0 = source_row(job, s, edgel_clamp_index(y - 1, h));
+    const uint8_t *r1 = source_row(job, s, y);
+    const uint8_t *r2 = source_row(job, s, edgel_clamp_index(y + 1, h));
     int16_t *vs = (int16_t *)s->vs + 1, *vd = (int16_t *)s->vd + 1;
     for (int x = 0; x < w; x++) {
         vs[x] = (int16_t)(r0[x] + 2 * r1[x] + r2[x]);
@@ -147,12 +164,11 @@ EDGEL_VECTOR_CLONES static void sobel_generic_passes(const uint8_t *const *rows,
  * several channels, per pixel the one of largest magnitude (the first on ties). */
 static void sobel_row_generic(const canny_job *job, int y, stripe_scratch *s, grad_line *out)
 {
-    const edgel_image *src = job->in->src;
     const int w = job->w, h = job->h, cn = job->cn, n = job->k.size, r = n / 2;
     const int l2 = job->in->l2;
     const uint8_t *rows[7];
     for (int t = 0; t < n; t++)
-        rows[t] = edgel_row_u8(src, edgel_clamp_index(y + t - r, h));
+        rows[t] = source_row(job, s, edgel_clamp_index(y + t - r, h));
     int32_t *gx = s->gx, *gy = s->gy;
     sobel_generic_passes(rows, n, job->k.smooth, job->k.deriv, w, cn, s->vs, s->vd, gx, gy);
     const int len = w * cn;
@@ -243,9 +259,16 @@ EDGEL_VECTOR_CLONES static void nms_row(const canny_job *job, const grad_line *p
         map[x] = edgel_nms_value(up, mid, down, x, dx[x], dy[x], low, high);
 }
 
-static int scratch_init(stripe_scratch *s, int w, int cn, int r)
+static int scratch_init(const canny_job *job, stripe_scratch *s, int w, int cn, int r)
 {
     memset(s, 0, sizeof *s);
+    if (job->in->blur) {
+        s->blurred = malloc((size_t)w * (size_t)cn * (size_t)job->k.size);
+        if (!s->blurred || !edgel_fixed_rows_init(&s->blur, job->in->blur, job->in->src))
+            return 0;
+        for (int i = 0; i < job->k.size; i++)
+            s->blurred_row[i] = -1;
+    }
     const size_t padded = (size_t)(w + 2 * r) * (size_t)cn + 2;
     s->vs = malloc(sizeof(int32_t) * padded);
     s->vd = malloc(sizeof(int32_t) * padded);
@@ -274,13 +297,16 @@ static void scratch_free(stripe_scratch *s)
     free(s->line_mem);
     free(s->mag_mem);
     free(s->stack.items);
+    free(s->blurred);
+    if (s->blur.p)
+        edgel_fixed_rows_free(&s->blur);
 }
 
 /* Gradient, NMS and stripe-local hysteresis of rows [y0, y1). Returns 0 when out of memory. */
 static int run_stripe(const canny_job *job, int y0, int y1)
 {
     stripe_scratch s;
-    int ok = scratch_init(&s, job->w, job->cn, job->k.size / 2);
+    int ok = scratch_init(job, &s, job->w, job->cn, job->k.size / 2);
     if (ok) {
         grad_line *prev = &s.lines[0], *cur = &s.lines[1], *next = &s.lines[2];
         gradient_line(job, y0 - 1, &s, prev);

@@ -13,6 +13,7 @@
 #include "cpu/cpu.h"
 #include "core/host_pool.h"
 
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,38 +101,72 @@ EDGEL_VECTOR_CLONES static void fixed_column(const uint16_t *const *rows, const 
             out[i] = edgel_fixed_point_round(acc[i], 0);
 }
 
+int edgel_fixed_rows_init(edgel_fixed_rows *r, const edgel_filter_plan *p,
+                          const edgel_image *src)
+{
+    const int kh = p->kh, n = p->w * p->cn, ext = p->w + p->kw - 1;
+    memset(r, 0, sizeof *r);
+    r->p = p;
+    r->src = src;
+    r->ring = malloc(sizeof(uint16_t) * (size_t)n * kh);
+    r->pad = malloc((size_t)ext * p->cn);
+    r->acc = malloc(sizeof(uint32_t) * (size_t)n);
+    r->xmap = malloc(sizeof(int) * (size_t)ext);
+    if (!r->ring || !r->pad || !r->acc || !r->xmap) {
+        edgel_fixed_rows_free(r);
+        return 0;
+    }
+    for (int xx = 0; xx < ext; xx++)
+        r->xmap[xx] = edgel_border_index(xx - p->ax, p->w, p->border);
+    r->next = r->first = INT_MIN;
+    return 1;
+}
+
+void edgel_fixed_rows_free(edgel_fixed_rows *r)
+{
+    free(r->ring);
+    free(r->pad);
+    free(r->acc);
+    free(r->xmap);
+    memset(r, 0, sizeof *r);
+}
+
+/* The ring holds the row-filtered lines of extended rows [max(first, next - kh), next), line
+ * v in slot v % kh; output row y takes lines y .. y + kh - 1 (extended row v is source row
+ * v - ay, with the border). */
+void edgel_fixed_rows_next(edgel_fixed_rows *r, int y, uint8_t *out)
+{
+    const edgel_filter_plan *p = r->p;
+    const int kh = p->kh, n = p->w * p->cn;
+    if (y > r->next || y < r->first || y < r->next - kh)
+        r->next = r->first = y; /* not a continuation: start again at y */
+    for (; r->next < y + kh; r->next++) {
+        padded_row(p, r->src, edgel_border_index(r->next - p->ay, p->h, p->border), r->xmap,
+                   r->pad);
+        fixed_row(r->pad, n, p->cn, p->qx, p->kw, r->ring + (size_t)(r->next % kh) * n);
+    }
+    const uint16_t *rows[EDGEL_MAX_KERNEL_SIZE];
+    for (int t = 0; t < kh; t++)
+        rows[t] = r->ring + (size_t)((y + t) % kh) * n;
+    fixed_column(rows, p->qy, kh, n, p->round_half_up, r->acc, out);
+}
+
 /* Output rows [y0, y1); returns 1 when out of memory. */
 static int fixed_stripe(const edgel_filter_plan *p, const edgel_image *src,
-                        const edgel_image *dst, const int *xmap, int y0, int y1)
+                        const edgel_image *dst, int y0, int y1)
 {
-    const int kh = p->kh, n = p->w * p->cn;
-    uint16_t *ring = malloc(sizeof(uint16_t) * (size_t)n * kh); /* kh row-filtered lines */
-    uint8_t *pad = malloc((size_t)(p->w + p->kw - 1) * p->cn);
-    uint32_t *acc = malloc(sizeof(uint32_t) * (size_t)n);
-    const int failed = !ring || !pad || !acc;
-    /* Extended row v is source row v - ay, with the border; it goes into slot (v - y0) mod
-     * kh, counted rather than divided. */
-    for (int v = y0, slot = 0; v < y1 + kh - 1 && !failed; v++, slot = slot + 1 == kh ? 0 : slot + 1) {
-        padded_row(p, src, edgel_border_index(v - p->ay, p->h, p->border), xmap, pad);
-        fixed_row(pad, n, p->cn, p->qx, p->kw, ring + (size_t)slot * n);
-        const int y = v - kh + 1; /* the output row whose lines are all in */
-        if (y < y0)
-            continue;
-        const uint16_t *rows[EDGEL_MAX_KERNEL_SIZE];
-        for (int t = 0, s = slot + 1 == kh ? 0 : slot + 1; t < kh; t++, s = s + 1 == kh ? 0 : s + 1)
-            rows[t] = ring + (size_t)s * n; /* line y + t, from the oldest */
-        fixed_column(rows, p->qy, kh, n, p->round_half_up, acc, edgel_row_u8(dst, y));
-    }
-    free(ring);
-    free(pad);
-    free(acc);
-    return failed;
+    edgel_fixed_rows r;
+    if (!edgel_fixed_rows_init(&r, p, src))
+        return 1;
+    for (int y = y0; y < y1; y++)
+        edgel_fixed_rows_next(&r, y, edgel_row_u8(dst, y));
+    edgel_fixed_rows_free(&r);
+    return 0;
 }
 
 typedef struct fixed_job {
     const edgel_filter_plan *p;
     const edgel_image *src, *dst;
-    const int *xmap;
     int stripes;
     atomic_int failed;
 } fixed_job;
@@ -141,27 +176,21 @@ static void fixed_stripe_job(void *arg, int s)
     fixed_job *job = arg;
     int y0, y1;
     edgel_stripe(s, job->stripes, job->p->h, &y0, &y1);
-    if (fixed_stripe(job->p, job->src, job->dst, job->xmap, y0, y1))
+    if (fixed_stripe(job->p, job->src, job->dst, y0, y1))
         atomic_store(&job->failed, 1);
 }
 
 edgel_status edgel_cpu_filter_fixed(int threads, const edgel_filter_plan *p,
                                     const edgel_image *src, const edgel_image *dst)
 {
-    const int w = p->w, h = p->h, ext = w + p->kw - 1;
-    int *xmap = malloc(sizeof(int) * (size_t)ext);
-    if (!xmap)
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the filter");
-    for (int xx = 0; xx < ext; xx++)
-        xmap[xx] = edgel_border_index(xx - p->ax, w, p->border);
+    const int w = p->w, h = p->h;
     /* Small images: fewer stripes (waking a thread costs microseconds); one stripe runs on
      * the calling thread alone. */
     int stripes = (int)((double)w * p->cn * h * (p->kw + p->kh) / 1e6) + 1;
     stripes = stripes < threads ? stripes : threads;
     stripes = stripes < h ? stripes : h;
-    fixed_job job = {p, src, dst, xmap, stripes, 0};
+    fixed_job job = {p, src, dst, stripes, 0};
     edgel_host_parallel_for(stripes, stripes, fixed_stripe_job, &job);
-    free(xmap);
     if (atomic_load(&job.failed))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the filter's rows");
     return EDGEL_OK;

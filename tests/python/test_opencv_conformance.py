@@ -205,6 +205,34 @@ def test_gray_conversions(photos):
         assert_same(edgel.canny(img, 40, 100, gray="bgr", blur=1.4), ref, "pipeline")
 
 
+def test_blur_inside_the_sweep(photos):
+    """Without the smoothed stage asked for, the Gaussian runs inside the Canny sweep (each
+    stripe blurs the rows it reads): cv2.GaussianBlur then cv2.Canny, for every aperture,
+    1 and 3 channels, kernel sizes and sigmas, thread counts that cut stripes anywhere, and
+    frames from 1x1 up (the stage asked for takes the separate pass: both must agree)."""
+    rng = np.random.default_rng(11)
+    contexts = {t: edgel.Context("cpu", threads=t) for t in (1, 2, 3, 7)}
+    for i in range(60):
+        img = photos[i % len(photos)]
+        h, w = int(rng.integers(1, 90)), int(rng.integers(1, 90))
+        y, x = int(rng.integers(0, img.shape[0] - h)), int(rng.integers(0, img.shape[1] - w))
+        crop = np.ascontiguousarray(img[y:y + h, x:x + w])
+        if i % 2:
+            crop = np.ascontiguousarray(crop[:, :, 0])
+        (a, l2), (lo, hi) = cases()[i % len(cases())], THRESHOLDS[i % 5]
+        k, sigma = [(0, 1.4), (3, 0.0), (5, 1.1), (0, 2.5), (9, 0.0)][i % 5]
+        blurred = cv2.GaussianBlur(crop, (k, k), sigma)
+        ref = cv_canny(blurred, lo, hi, a, l2)
+        what = f"{w}x{h}x{crop.ndim} aperture {a} l2 {l2} k{k} sigma {sigma}"
+        for t, ctx in contexts.items():
+            assert_same(edgel.canny(crop, lo, hi, a, l2, blur=sigma, blur_size=k, ctx=ctx), ref,
+                        f"{what} threads {t}")
+        stages = {"smoothed": None}
+        assert_same(edgel.canny(crop, lo, hi, a, l2, blur=sigma, blur_size=k, stages=stages),
+                    ref, f"{what} (separate pass)")
+        assert_same(stages["smoothed"], blurred, f"{what} smoothed")
+
+
 def test_strided_views_equal_packed(photos):
     img = photos[1]
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
