@@ -31,6 +31,47 @@ def per_call(fn, calls, sync=None):
     return best * 1e6
 
 
+def event_median(cupy, fn, calls=200):
+    """Median device time of one call, CUDA events on the current stream around it: time the
+    GPU waits for the binding counts, as a latency-bound caller sees it."""
+    start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+    for _ in range(20):
+        fn()
+    times = []
+    for _ in range(calls):
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, stop) * 1e3)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def canny_latency(cupy, gctx):
+    """edgel.canny on a 1920x1080 CuPy frame against the C call it makes (views made once):
+    what the Python binding adds to a frame's latency."""
+    gray = cupy.asarray(np.random.default_rng(2).integers(0, 256, (1080, 1920), dtype=np.uint8))
+    out = cupy.empty_like(gray)
+    p = edgel._params(50, 150, 3, False, None, 0, None)
+    src, _ = edgel._device_view(gray)
+    dst, _ = edgel._device_view(out)
+    edgel._ctx(gctx, "cuda", cupy.cuda.get_current_stream().ptr or 1)
+    h = gctx._handle
+    c_call = event_median(cupy, lambda: edgel._lib.edgel_canny(
+        h, ctypes.byref(p), ctypes.byref(src), ctypes.byref(dst), None))
+    rows = [("1920x1080 GPU", "Canny: edgel_canny (the C call through ctypes, views made once)",
+             c_call)]
+    for what, fn in (("edgel.canny (CuPy, out=)",
+                      lambda: edgel.canny(gray, 50, 150, ctx=gctx, out=out)),
+                     ("edgel.canny (CuPy, new output)", lambda: edgel.canny(gray, 50, 150, ctx=gctx)),
+                     ("edgel.canny (CuPy, out=, default context)",
+                      lambda: edgel.canny(gray, 50, 150, out=out))):
+        t = event_median(cupy, fn)
+        rows.append(("1920x1080 GPU", f"Canny: {what}: {t - c_call:+.1f} us over the C call", t))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=2000)
@@ -103,7 +144,9 @@ def main():
             rows.append((f"{n}x{n} GPU", "torch conv2d (cuDNN)", per_call(
                 lambda: torch.nn.functional.conv2d(t, kt, padding=1), a.calls,
                 torch.cuda.synchronize)))
-    print("| frame | call (3x3 kernel, f32) | us per call |")
+    if cupy is not None:
+        rows.extend(canny_latency(cupy, gctx))
+    print("| frame | call (3x3 kernel, f32; Canny where named) | us per call |")
     print("|---|---|---|")
     for frame, what, us in rows:
         print(f"| {frame} | {what} | {us:.1f} |")

@@ -550,6 +550,48 @@ def _canny_device(image, p: _CannyParams, out, ctx: Optional[Context], dtype=np.
                                                         ctypes.byref(st) if st else None))
 
 
+_PARAMS = {}  # canny()'s arguments -> their params struct (a ctypes struct costs microseconds)
+
+
+def _cached_params(key: tuple) -> _CannyParams:
+    try:
+        p = _PARAMS.get(key)
+    except TypeError:  # an argument that cannot be a key: no caching
+        return _params(*key)
+    if p is None:
+        p = _params(*key)  # (raises for bad arguments: nothing is cached then)
+        if len(_PARAMS) >= 64:
+            _PARAMS.clear()
+        _PARAMS[key] = p
+    return p
+
+
+def _canny_cupy(a, key: tuple, out, ctx: Optional[Context]):
+    """canny() on a C-contiguous u8 CuPy array on the current device, without stages, through
+    the compiled call: no ctypes views or params struct per call (on the GPU the binding's
+    time adds to the frame's latency). None where this does not apply: the general path
+    (_canny_device) then runs, and reports what is wrong."""
+    if _hostcall is None or not _is_cupy(a) or a.dtype != np.uint8 or a.ndim not in (2, 3) \
+            or not a.flags.c_contiguous or a.size == 0:
+        return None
+    cupy = sys.modules["cupy"]
+    device = a.device.id
+    if device != cupy.cuda.runtime.getDevice():
+        return None
+    h, w = a.shape[0], a.shape[1]
+    if out is None:
+        out = cupy.empty((h, w), np.uint8)
+    elif not (_is_cupy(out) and out.dtype == np.uint8 and out.shape == (h, w)
+              and out.flags.c_contiguous and out.device.id == device):
+        return None
+    p = _cached_params(key)
+    handle = _address(_ctx(ctx, "cuda", cupy.cuda.get_current_stream().ptr or 1, device)._handle)
+    _check(_hostcall.canny_device(_ADDRESS["edgel_canny"], handle, ctypes.addressof(p),
+                                  a.data.ptr, w, h, a.shape[2] if a.ndim == 3 else 1,
+                                  out.data.ptr))
+    return out
+
+
 def _canny_shapes(h: int, w: int, cn: int, gray) -> dict:
     """(shape, dtype) of each stage of the opencv preset."""
     return {"gray": ((h, w), np.uint8),
@@ -626,6 +668,10 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
                                     (low, high), ctx)
     cuda = _cuda_array(image)
     if cuda is not None:
+        if stages is None:
+            edges = _canny_cupy(cuda, (low, high, aperture, l2, blur, blur_size, gray), out, ctx)
+            if edges is not None:
+                return edges
         shape = _cuda_fields(cuda)[0]
         return _canny_device(cuda, _params(low, high, aperture, l2, blur, blur_size, gray),
                              out, ctx, stages=stages,

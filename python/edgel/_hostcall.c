@@ -1,7 +1,8 @@
 /*
  * The Python module's compiled call path for NumPy arrays: image views made from the buffer
  * protocol and the library call made here, without ctypes. On a 64x64 frame the ctypes views
- * and call cost more than the filter itself.
+ * and call cost more than the filter itself. And for Canny on CuPy arrays, whose addresses
+ * and sizes the module passes: on the GPU the binding's costs add to the frame's latency.
  *
  * It does not link libedgel: the module passes the addresses of the functions it loaded, so
  * this extension always calls the library the module uses. Arrays that are not packed rows
@@ -187,6 +188,46 @@ static PyObject *hostcall_canny(PyObject *self, PyObject *const *args, Py_ssize_
     return end_call(st, b, 2);
 }
 
+/* canny_device(fn, ctx, params, src, w, h, channels, dst) -> status: edgel_canny on device
+ * memory, u8 frames of packed rows (src: h rows of w * channels bytes, dst: h rows of w),
+ * the addresses as ints. The module checks the arrays (CuPy's, C-contiguous) first. */
+static PyObject *hostcall_canny_device(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 8) {
+        PyErr_Format(PyExc_TypeError, "8 arguments, not %zd", nargs);
+        return NULL;
+    }
+    void *a[3], *src, *dst;
+    for (int i = 0; i < 3; i++) {
+        a[i] = PyLong_AsVoidPtr(args[i]);
+        if (!a[i] && PyErr_Occurred())
+            return NULL;
+    }
+    long size[3];
+    for (int i = 0; i < 3; i++) {
+        size[i] = PyLong_AsLong(args[4 + i]);
+        if (size[i] == -1 && PyErr_Occurred())
+            return NULL;
+        if (size[i] < 1 || size[i] > INT32_MAX) {
+            PyErr_SetString(PyExc_ValueError, "frame sizes must be 1 .. 2^31 - 1");
+            return NULL;
+        }
+    }
+    src = PyLong_AsVoidPtr(args[3]);
+    dst = PyLong_AsVoidPtr(args[7]);
+    if (PyErr_Occurred())
+        return NULL;
+    const int32_t w = (int32_t)size[0], h = (int32_t)size[1], c = (int32_t)size[2];
+    const edgel_image in = {src, w, h, (size_t)w * (size_t)c, EDGEL_U8, c, EDGEL_MEMORY_DEVICE};
+    const edgel_image out = {dst, w, h, (size_t)w, EDGEL_U8, 1, EDGEL_MEMORY_DEVICE};
+    edgel_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ((canny_fn)a[0])(a[1], a[2], &in, &out, NULL);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLong((long)st);
+}
+
 static PyMethodDef methods[] = {
     {"filter2d", (PyCFunction)(void (*)(void))hostcall_filter2d, METH_FASTCALL,
      "filter2d(fn, ctx, params, src, dst, kernel) -> status, or None"},
@@ -194,6 +235,8 @@ static PyMethodDef methods[] = {
      "sep_filter2d(fn, ctx, params, src, dst, kx, ky) -> status, or None"},
     {"canny", (PyCFunction)(void (*)(void))hostcall_canny, METH_FASTCALL,
      "canny(fn, ctx, params, src, dst) -> status, or None"},
+    {"canny_device", (PyCFunction)(void (*)(void))hostcall_canny_device, METH_FASTCALL,
+     "canny_device(fn, ctx, params, src, w, h, channels, dst) -> status"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_hostcall",

@@ -43,6 +43,40 @@ def test_cupy_out_is_written_in_place(photos):
     assert np.array_equal(cupy.asnumpy(out), cv2.Canny(gray, 50, 150, apertureSize=5, L2gradient=True))
 
 
+def test_cupy_through_the_compiled_call(photos, monkeypatch):
+    """u8 C-contiguous CuPy frames take the compiled call (no ctypes views); other layouts
+    the general path; both give cv2.Canny's bytes, and the params cache keeps each call's
+    own arguments."""
+    calls = []
+    compiled = edgel._hostcall.canny_device
+    monkeypatch.setattr(edgel._hostcall, "canny_device",
+                        lambda *a: calls.append(a) or compiled(*a), raising=False)
+    for i, bgr in enumerate(photos[:6]):
+        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+        lo, hi, aperture, l2 = [(40, 120, 3, False), (10, 60, 5, True), (0, 0, 7, False)][i % 3]
+        for img in (gray, bgr):
+            ref = cv2.Canny(img, lo, hi, apertureSize=aperture, L2gradient=l2)
+            n = len(calls)
+            e = edgel.canny(cupy.asarray(img), lo, hi, aperture, l2)
+            assert len(calls) == n + 1 and np.array_equal(cupy.asnumpy(e), ref)
+            out = cupy.empty(img.shape[:2], cupy.uint8)
+            assert edgel.canny(cupy.asarray(img), lo, hi, aperture, l2, out=out) is out
+            assert len(calls) == n + 2 and np.array_equal(cupy.asnumpy(out), ref)
+        blurred = cv2.Canny(cv2.GaussianBlur(gray, (0, 0), 1.4), 40, 120)
+        assert np.array_equal(cupy.asnumpy(edgel.canny(cupy.asarray(gray), 40, 120, blur=1.4)),
+                              blurred)
+    # rows apart (a view of every other row): the general path, the same bytes
+    gray = cv2.cvtColor(photos[0], cv2.COLOR_BGR2GRAY)
+    n = len(calls)
+    e = edgel.canny(cupy.asarray(gray)[::2], 40, 120)
+    assert len(calls) == n and np.array_equal(cupy.asnumpy(e), cv2.Canny(gray[::2].copy(), 40, 120))
+    with pytest.raises(edgel.EdgelError):  # the library's refusal, as on the general path
+        edgel.canny(cupy.asarray(gray), 40, 120, aperture=4)
+    with pytest.raises(edgel.EdgelError) as err:  # an out= of another shape: refused
+        edgel.canny(cupy.asarray(gray), 40, 120, out=cupy.empty((3, 3), cupy.uint8))
+    assert err.value.status == "EDGEL_ERROR_INVALID_SIZE"
+
+
 def test_cupy_on_a_non_default_stream(photos):
     gray = cv2.cvtColor(photos[1], cv2.COLOR_BGR2GRAY)
     with cupy.cuda.Stream(non_blocking=True) as s:

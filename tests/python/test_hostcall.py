@@ -1,6 +1,7 @@
 """The compiled call path for NumPy arrays (python/edgel/_hostcall.c) against the ctypes path
 it short-cuts: the same bytes, the same exceptions, and the ctypes path wherever the
 extension cannot view an array."""
+import ctypes
 import os
 
 import numpy as np
@@ -98,6 +99,19 @@ def test_arguments_it_cannot_take():
     assert h.sep_filter2d(0, 0, 0, np.zeros((4, 4), np.float32), np.zeros((4, 4), np.float32),
                           np.zeros(3, np.float64), np.zeros(3, np.float32)) is None
     assert h.canny(0, 0, 0, object(), object()) is None
+    # the device call: its arguments are checked; the library refuses what it cannot take
+    with pytest.raises(TypeError):
+        h.canny_device(1, 2, 3)
+    fn = edgel._ADDRESS["edgel_canny"]
+    ctx = edgel.Context("cpu")
+    p = edgel._params(50, 150, 3, False, None, 0, None)
+    args = [fn, edgel._address(ctx._handle), ctypes.addressof(p), 0, 4, 4, 1, 0]
+    for i, bad in ((4, 0), (5, -1), (6, 2**31)):
+        with pytest.raises(ValueError):
+            h.canny_device(*args[:i], bad, *args[i + 1:])
+    assert edgel._lib.edgel_status_name(h.canny_device(*args)) == b"EDGEL_ERROR_NULL_ARGUMENT"
+    args[3] = args[7] = 64  # device frames on a CPU context: refused before any read
+    assert edgel._lib.edgel_status_name(h.canny_device(*args)) == b"EDGEL_ERROR_UNSUPPORTED"
 
 
 @pytest.mark.skipif(os.environ.get("EDGEL_TEST_INSTALLED") == "1",
