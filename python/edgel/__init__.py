@@ -575,19 +575,20 @@ def _canny_cupy(a, key: tuple, out, ctx: Optional[Context]):
             or not a.flags.c_contiguous or a.size == 0:
         return None
     cupy = sys.modules["cupy"]
-    device = a.device.id
+    data = a.data  # (its device_id and ptr are plain fields; a.device builds an object)
+    device = data.device_id
     if device != cupy.cuda.runtime.getDevice():
         return None
-    h, w = a.shape[0], a.shape[1]
+    shape = a.shape
     if out is None:
-        out = cupy.empty((h, w), np.uint8)
-    elif not (_is_cupy(out) and out.dtype == np.uint8 and out.shape == (h, w)
-              and out.flags.c_contiguous and out.device.id == device):
+        out = cupy.empty(shape[:2], np.uint8)
+    elif not (_is_cupy(out) and out.dtype == np.uint8 and out.shape == shape[:2]
+              and out.flags.c_contiguous and out.data.device_id == device):
         return None
     p = _cached_params(key)
     handle = _address(_ctx(ctx, "cuda", cupy.cuda.get_current_stream().ptr or 1, device)._handle)
     _check(_hostcall.canny_device(_ADDRESS["edgel_canny"], handle, ctypes.addressof(p),
-                                  a.data.ptr, w, h, a.shape[2] if a.ndim == 3 else 1,
+                                  data.ptr, shape[1], shape[0], shape[2] if len(shape) == 3 else 1,
                                   out.data.ptr))
     return out
 

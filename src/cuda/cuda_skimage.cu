@@ -1,8 +1,10 @@
 /*
  * The skimage preset on the GPU: the CPU's passes (cpu_skimage.c) as kernels of a thread a
  * pixel over double images, with the per-pixel functions of src/core/skimage_math.h:
- *   sk_vertical    img_as_float of the masked input, the Gaussian along axis 0 (and the mask's)
- *   sk_horizontal  along axis 1 and the bleed-over division: the smoothed image
+ *   sk_smooth_tile img_as_float of the input and both Gaussian passes with the bleed-over
+ *                  division, a tile at a time from shared memory: the smoothed image (with a
+ *                  mask or a long kernel: sk_vertical, axis 0 of the masked input and of the
+ *                  mask, then sk_horizontal, axis 1 and the bleed-over)
  *   sk_gradient    ndi.sobel along both axes and the magnitude
  *   (quantiles)    the magnitude sorted by CUB, np.percentile's two values, on the device
  *   sk_suppress    non-maximum suppression and the hysteresis classes
@@ -76,22 +78,14 @@ static __device__ double sk_ones_column(int y, const sk_geometry &g)
     return edgel_sk_store(s, g.f32);
 }
 
-/* The Gaussian along axis 0 of the masked input into v, and of the mask (0/1) into vm.
- * Without a mask, for the bleed-over: ones[y] the ones-mask's axis-0 pass of row y and
- * ones[h + y] its axis-1 pass where no tap leaves the row (the same for all those x). */
+/* The Gaussian along axis 0 of the masked input into v, and of the mask (0/1) into vm. */
 template <edgel_pixel_type T>
 __global__ void sk_vertical(const uint8_t *src, size_t pitch, const uint8_t *mask,
-                            size_t mask_pitch, double *v, double *vm, double *ones,
-                            sk_geometry g)
+                            size_t mask_pitch, double *v, double *vm, sk_geometry g)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= g.w || y >= g.h)
         return;
-    if (x == 0 && ones) {
-        ones[y] = sk_ones_column(y, g);
-        if (g.w > 2 * g.r)
-            ones[g.h + y] = sk_row_pass(NULL, ones[y], g.r, g);
-    }
     const bool inside = y >= g.r && y + g.r < g.h;
     double s = sk_input<T>(src, pitch, mask, mask_pitch, x, y) * g.weights[0];
     double sm = (mask && !mask[(size_t)y * mask_pitch + x] ? 0.0 : 1.0) * g.weights[0];
@@ -129,6 +123,73 @@ __global__ void sk_horizontal(const double *v, const double *vm, const double *o
         out = edgel_sk_bleed(out, m, g.f32 ? (double)FLT_EPSILON : DBL_EPSILON, g.f32);
     }
     s[row + x] = out;
+}
+
+/* Without a mask, the ones-mask's passes a row (for the bleed-over): ones[y] along axis 0,
+ * ones[h + y] along axis 1 where no tap leaves the row. */
+__global__ void sk_ones(double *ones, sk_geometry g)
+{
+    const int y = blockIdx.x * blockDim.x + threadIdx.x;
+    if (y >= g.h)
+        return;
+    ones[y] = sk_ones_column(y, g);
+    if (g.w > 2 * g.r)
+        ones[g.h + y] = sk_row_pass(NULL, ones[y], g.r, g);
+}
+
+/* Both Gaussian passes and the bleed-over of a SK_TILE x SK_TILE tile without a mask, from
+ * shared memory: the input tile with its halo converted once (row by = the mode's row, cval
+ * outside), the axis-0 pass of its rows, then axis 1 (halo columns outside the image: cval,
+ * as scipy pads the axis-0 result), each value stored as sk_vertical and sk_horizontal store
+ * it. Block (32, 8); r <= SK_TILE_R. */
+#define SK_TILE 32
+#define SK_TILE_R 12
+template <edgel_pixel_type T>
+__global__ void __launch_bounds__(256) sk_smooth_tile(const uint8_t *src, size_t pitch,
+                                                      const double *ones, double *out,
+                                                      sk_geometry g)
+{
+    extern __shared__ double sk_shared[];
+    const int r = g.r, side = SK_TILE + 2 * r;
+    double *in = sk_shared, *vert = sk_shared + (size_t)side * side; /* side^2, 32 x side */
+    const int x0 = blockIdx.x * SK_TILE, y0 = blockIdx.y * SK_TILE;
+    const int tid = threadIdx.y * blockDim.x + threadIdx.x, nt = blockDim.x * blockDim.y;
+    for (int i = tid; i < side * side; i += nt) {
+        const int iy = i / side, ix = i - iy * side;
+        const int by = edgel_border_index(y0 - r + iy, g.h, g.mode);
+        const int bx = edgel_border_index(x0 - r + ix, g.w, g.mode);
+        in[i] = by < 0 || bx < 0 ? g.cval : edgel_sk_pixel(src + (size_t)by * pitch, bx, T);
+    }
+    __syncthreads();
+    for (int i = tid; i < SK_TILE * side; i += nt) {
+        const int ty = i / side, ix = i - ty * side;
+        if (edgel_border_index(x0 - r + ix, g.w, g.mode) < 0) {
+            vert[i] = g.cval;
+            continue;
+        }
+        const double *c = in + (size_t)(ty + r) * side + ix;
+        double s = c[0] * g.weights[0];
+        for (int k = r; k >= 1; k--)
+            s = edgel_sk_tap(s, c[-k * side], c[k * side], g.weights[k]);
+        vert[i] = edgel_sk_store(s, g.f32);
+    }
+    __syncthreads();
+    for (int ty = threadIdx.y; ty < SK_TILE; ty += blockDim.y) {
+        const int x = x0 + threadIdx.x, y = y0 + ty;
+        if (x >= g.w || y >= g.h)
+            continue;
+        const double *c = vert + (size_t)ty * side + threadIdx.x + r;
+        double s = c[0] * g.weights[0];
+        for (int k = r; k >= 1; k--)
+            s = edgel_sk_tap(s, c[-k], c[k], g.weights[k]);
+        s = edgel_sk_store(s, g.f32);
+        if (g.bleed) {
+            const double m = x >= r && x < g.w - r ? ones[g.h + y]
+                                                   : sk_row_pass(NULL, ones[y], x, g);
+            s = edgel_sk_bleed(s, m, g.f32 ? (double)FLT_EPSILON : DBL_EPSILON, g.f32);
+        }
+        out[(size_t)y * g.w + x] = s;
+    }
 }
 
 /* ndi.sobel along both axes (isobel into gi, jsobel into gj) and the magnitude into m. */
@@ -311,6 +372,27 @@ static edgel_status copy_stage(cudaStream_t stream, const edgel_image *view, con
     return EDGEL_OK;
 }
 
+/* The smoothed image into b->c: without a mask (and r <= SK_TILE_R) both passes from
+ * shared memory, else sk_vertical then sk_horizontal through b->a and b->b. */
+template <edgel_pixel_type T>
+static void smooth(cudaStream_t stream, const uint8_t *src, size_t pitch, const uint8_t *mask,
+                   size_t mask_pitch, skimage_buffers *b, double *ones, const sk_geometry &g)
+{
+    const dim3 block(32, 8);
+    if (ones)
+        sk_ones<<<(g.h + 127) / 128, 128, 0, stream>>>(ones, g);
+    if (!mask && g.r <= SK_TILE_R) {
+        const dim3 tiles((g.w + SK_TILE - 1) / SK_TILE, (g.h + SK_TILE - 1) / SK_TILE);
+        const size_t side = SK_TILE + 2 * (size_t)g.r;
+        sk_smooth_tile<T><<<tiles, block, sizeof(double) * (side * side + SK_TILE * side),
+                            stream>>>(src, pitch, ones, b->c, g);
+        return;
+    }
+    const dim3 grid((g.w + 31) / 32, (g.h + 7) / 8);
+    sk_vertical<T><<<grid, block, 0, stream>>>(src, pitch, mask, mask_pitch, b->a, b->b, g);
+    sk_horizontal<<<grid, block, 0, stream>>>(b->a, b->b, ones, b->c, g);
+}
+
 extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edgel_canny_params *p,
                                                  const edgel_image *src, const edgel_image *mask,
                                                  const edgel_image *edges,
@@ -364,24 +446,21 @@ extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edge
     /* a: the axis-0 pass, then isobel; b: the mask's, then jsobel; c: smoothed; d: magnitude;
      * e: the suppressed values and the stages' scratch */
     double *ones = g.bleed && !mask ? b->ones : NULL;
-#define SK_VERTICAL(T)                                                                   \
-    case T:                                                                              \
-        sk_vertical<T><<<grid, block, 0, stream>>>(d_src, src_pitch, d_mask, mask_pitch, b->a, \
-                                                   b->b, ones, g);                       \
+#define SK_SMOOTH(T)                                                                  \
+    case T:                                                                           \
+        smooth<T>(stream, d_src, src_pitch, d_mask, mask_pitch, b, ones, g);          \
         break
     switch (src->type) {
-        SK_VERTICAL(EDGEL_BOOL);
-        SK_VERTICAL(EDGEL_U8);
-        SK_VERTICAL(EDGEL_U16);
-        SK_VERTICAL(EDGEL_S16);
-        SK_VERTICAL(EDGEL_S32);
-        SK_VERTICAL(EDGEL_F32);
-    default: /* f64 */
-        sk_vertical<EDGEL_F64><<<grid, block, 0, stream>>>(d_src, src_pitch, d_mask, mask_pitch,
-                                                           b->a, b->b, ones, g);
+        SK_SMOOTH(EDGEL_BOOL);
+        SK_SMOOTH(EDGEL_U8);
+        SK_SMOOTH(EDGEL_U16);
+        SK_SMOOTH(EDGEL_S16);
+        SK_SMOOTH(EDGEL_S32);
+        SK_SMOOTH(EDGEL_F32);
+    default:
+        smooth<EDGEL_F64>(stream, d_src, src_pitch, d_mask, mask_pitch, b, ones, g);
     }
-#undef SK_VERTICAL
-    sk_horizontal<<<grid, block, 0, stream>>>(b->a, b->b, ones, b->c, g);
+#undef SK_SMOOTH
     sk_gradient<<<grid, block, 0, stream>>>(b->c, b->a, b->b, b->d, g);
     CUDA_TRY(cudaGetLastError());
     uint8_t *scratch = (uint8_t *)b->e;

@@ -824,6 +824,29 @@ static void test_skimage(const edgel_image *photos, int n, int small)
         cases++;
         free(mem), free(in_mem), free(gray), free(m);
     }
+    /* The shared-memory tiles' edges: every mode, kernels up to the tiles' longest (r 12,
+     * sigma 3.0) and past it (r 13), frames smaller than a tile and than the kernel, tiles
+     * cut by the frame's right and bottom sides. */
+    static const double tile_sigmas[] = {0.5, 1.4, 3.0, 3.2};
+    static const int tile_sizes[][2] = {{1, 1}, {5, 70}, {33, 31}, {100, 37}};
+    for (int i = 0; i < 5 * 4 * 4; i++) {
+        const int w = tile_sizes[i % 4][0], h = tile_sizes[i % 4][1];
+        uint8_t *gray = malloc((size_t)w * h);
+        for (size_t k = 0; k < (size_t)w * h; k++)
+            gray[k] = (uint8_t)(next_random() % 256);
+        void *in_mem;
+        const edgel_image src = skimage_input(gray, w, h, i % 2 ? EDGEL_F32 : EDGEL_U8, &in_mem);
+        edgel_canny_params p;
+        edgel_canny_params_default(&p);
+        p.preset = EDGEL_PRESET_SKIMAGE;
+        p.sigma = tile_sigmas[(i / 4) % 4];
+        p.mode = (edgel_border)(i / 16);
+        p.cval = 0.25;
+        p.low_threshold = p.high_threshold = NAN;
+        compare_skimage_case(&p, &src, NULL, "tile");
+        cases++;
+        free(in_mem), free(gray);
+    }
     printf("skimage preset: %d cases compared\n", cases);
 }
 
