@@ -5,6 +5,9 @@
  *                  division, a tile at a time from shared memory: the smoothed image (with a
  *                  mask or a long kernel: sk_vertical, axis 0 of the masked input and of the
  *                  mask, then sk_horizontal, axis 1 and the bleed-over)
+ *   sk_gradient_suppress  ndi.sobel, the magnitude, then non-maximum suppression and the
+ *                  classes, a tile at a time on chip (with stages or quantiles, the two
+ *                  passes below, through whole images:)
  *   sk_gradient    ndi.sobel along both axes and the magnitude
  *   (quantiles)    the magnitude sorted by CUB, np.percentile's two values, on the device
  *   sk_suppress    non-maximum suppression and the hysteresis classes
@@ -254,6 +257,52 @@ __global__ void sk_suppress(const double *gi, const double *gj, const double *m,
         sup[o] = kept;
 }
 
+/* sk_gradient and sk_suppress in one pass of a 32x8 tile, for calls that keep neither the
+ * gradients nor the magnitude (no stages, no quantiles): the smoothed tile with a halo of 2
+ * in shared memory (rows and columns by the 'reflect' border, which is what ndi.sobel reads
+ * at the image's sides), the magnitude of the tile and a halo of 1, then each pixel's
+ * suppression and class. Block (32, 8). */
+#define SK_GX 32
+#define SK_GY 8
+__global__ void __launch_bounds__(SK_GX * SK_GY)
+    sk_gradient_suppress(const double *smoothed, const uint8_t *mask, size_t mask_pitch,
+                         float low, double high, uint8_t *classes, sk_geometry g)
+{
+    __shared__ double s[SK_GY + 4][SK_GX + 4], m[SK_GY + 2][SK_GX + 2];
+    const int x0 = blockIdx.x * SK_GX, y0 = blockIdx.y * SK_GY;
+    const int tid = threadIdx.y * SK_GX + threadIdx.x;
+    for (int i = tid; i < (SK_GY + 4) * (SK_GX + 4); i += SK_GX * SK_GY) {
+        const int iy = i / (SK_GX + 4), ix = i % (SK_GX + 4);
+        const int by = edgel_border_index(y0 - 2 + iy, g.h, EDGEL_BORDER_REFLECT);
+        const int bx = edgel_border_index(x0 - 2 + ix, g.w, EDGEL_BORDER_REFLECT);
+        s[iy][ix] = smoothed[(size_t)by * g.w + bx];
+    }
+    __syncthreads();
+    for (int i = tid; i < (SK_GY + 2) * (SK_GX + 2); i += SK_GX * SK_GY) {
+        const int iy = i / (SK_GX + 2), ix = i % (SK_GX + 2);
+        double gi, gj;
+        edgel_sk_gradient(s[iy], s[iy + 1], s[iy + 2], ix, ix + 1, ix + 2, g.f32, &gi, &gj);
+        m[iy][ix] = edgel_sk_magnitude(gi, gj, g.f32);
+    }
+    __syncthreads();
+    const int tx = threadIdx.x, ty = threadIdx.y, x = x0 + tx, y = y0 + ty;
+    if (x >= g.w || y >= g.h)
+        return;
+    int inside = x >= 1 && y >= 1 && x < g.w - 1 && y < g.h - 1;
+    for (int k = 0; mask && inside && k < 9; k++)
+        inside = mask[(size_t)(y + k / 3 - 1) * mask_pitch + x + k % 3 - 1] != 0;
+    double kept = 0.0;
+    if (inside) {
+        double gi, gj, n[9];
+        edgel_sk_gradient(s[ty + 1], s[ty + 2], s[ty + 3], tx + 1, tx + 2, tx + 3, g.f32, &gi,
+                          &gj);
+        for (int k = 0; k < 9; k++)
+            n[k] = m[ty + k / 3][tx + k % 3];
+        kept = edgel_sk_suppress(gi, gj, n, low, g.f32);
+    }
+    classes[(size_t)y * g.w + x] = edgel_sk_class(kept, high);
+}
+
 /* A double image into a view's row layout as f32 or f64 (device memory). */
 __global__ void sk_store_view(const double *in, uint8_t *out, size_t pitch, int f32, int w, int h)
 {
@@ -461,9 +510,15 @@ extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edge
         smooth<EDGEL_F64>(stream, d_src, src_pitch, d_mask, mask_pitch, b, ones, g);
     }
 #undef SK_SMOOTH
-    sk_gradient<<<grid, block, 0, stream>>>(b->c, b->a, b->b, b->d, g);
-    CUDA_TRY(cudaGetLastError());
     uint8_t *scratch = (uint8_t *)b->e;
+    if (!stages && !p->use_quantiles) /* the gradients and the magnitude stay on chip */
+        sk_gradient_suppress<<<grid, block, 0, stream>>>(b->c, d_mask, mask_pitch,
+                                                         edgel_sk_low(low),
+                                                         edgel_sk_high(high, g.f32, 0),
+                                                         b->classes, g);
+    else
+        sk_gradient<<<grid, block, 0, stream>>>(b->c, b->a, b->b, b->d, g);
+    CUDA_TRY(cudaGetLastError());
     if (stages)
         EDGEL_TRY(copy_stage(stream, stages->smoothed, b->c, scratch, g.f32, grid, block));
 
@@ -476,8 +531,9 @@ extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edge
         sk_quantiles<<<1, 1, 0, stream>>>(b->e, px, low, high, g.f32, quantiles);
     }
     double *sup = stages && stages->suppressed ? b->e : NULL;
-    sk_suppress<<<grid, block, 0, stream>>>(b->a, b->b, b->d, d_mask, mask_pitch, quantiles,
-                                            low, high, b->classes, sup, g);
+    if (stages || p->use_quantiles)
+        sk_suppress<<<grid, block, 0, stream>>>(b->a, b->b, b->d, d_mask, mask_pitch, quantiles,
+                                                low, high, b->classes, sup, g);
     CUDA_TRY(cudaGetLastError());
     EDGEL_TRY(launch_class_hysteresis(stream, call.ws, b->classes, (size_t)w, d_edges, edges_pitch,
                                       w, h));
