@@ -156,25 +156,26 @@ __global__ void __launch_bounds__(256) sk_smooth_tile(const uint8_t *src, size_t
     const int r = g.r, side = SK_TILE + 2 * r;
     double *in = sk_shared, *vert = sk_shared + (size_t)side * side; /* side^2, 32 x side */
     const int x0 = blockIdx.x * SK_TILE, y0 = blockIdx.y * SK_TILE;
-    const int tid = threadIdx.y * blockDim.x + threadIdx.x, nt = blockDim.x * blockDim.y;
-    for (int i = tid; i < side * side; i += nt) {
-        const int iy = i / side, ix = i - iy * side;
-        const int by = edgel_border_index(y0 - r + iy, g.h, g.mode);
-        const int bx = edgel_border_index(x0 - r + ix, g.w, g.mode);
-        in[i] = by < 0 || bx < 0 ? g.cval : edgel_sk_pixel(src + (size_t)by * pitch, bx, T);
+    /* (loops of rows and columns, no division; the border's arithmetic only near a side) */
+    const bool inside = x0 >= r && y0 >= r && x0 + SK_TILE + r <= g.w && y0 + SK_TILE + r <= g.h;
+    for (int ix = threadIdx.x; ix < side; ix += blockDim.x) {
+        const int bx = inside ? x0 - r + ix : edgel_border_index(x0 - r + ix, g.w, g.mode);
+        for (int iy = threadIdx.y; iy < side; iy += blockDim.y) {
+            const int by = inside ? y0 - r + iy : edgel_border_index(y0 - r + iy, g.h, g.mode);
+            in[iy * side + ix] =
+                by < 0 || bx < 0 ? g.cval : edgel_sk_pixel(src + (size_t)by * pitch, bx, T);
+        }
     }
     __syncthreads();
-    for (int i = tid; i < SK_TILE * side; i += nt) {
-        const int ty = i / side, ix = i - ty * side;
-        if (edgel_border_index(x0 - r + ix, g.w, g.mode) < 0) {
-            vert[i] = g.cval;
-            continue;
+    for (int ix = threadIdx.x; ix < side; ix += blockDim.x) {
+        const bool cval = !inside && edgel_border_index(x0 - r + ix, g.w, g.mode) < 0;
+        for (int ty = threadIdx.y; ty < SK_TILE; ty += blockDim.y) {
+            const double *c = in + (ty + r) * side + ix;
+            double s = c[0] * g.weights[0];
+            for (int k = r; k >= 1; k--)
+                s = edgel_sk_tap(s, c[-k * side], c[k * side], g.weights[k]);
+            vert[ty * side + ix] = cval ? g.cval : edgel_sk_store(s, g.f32);
         }
-        const double *c = in + (size_t)(ty + r) * side + ix;
-        double s = c[0] * g.weights[0];
-        for (int k = r; k >= 1; k--)
-            s = edgel_sk_tap(s, c[-k * side], c[k * side], g.weights[k]);
-        vert[i] = edgel_sk_store(s, g.f32);
     }
     __syncthreads();
     for (int ty = threadIdx.y; ty < SK_TILE; ty += blockDim.y) {
@@ -271,10 +272,12 @@ __global__ void __launch_bounds__(SK_GX * SK_GY)
     __shared__ double s[SK_GY + 4][SK_GX + 4], m[SK_GY + 2][SK_GX + 2];
     const int x0 = blockIdx.x * SK_GX, y0 = blockIdx.y * SK_GY;
     const int tid = threadIdx.y * SK_GX + threadIdx.x;
+    const bool inner = x0 >= 2 && y0 >= 2 && x0 + SK_GX + 2 <= g.w && y0 + SK_GY + 2 <= g.h;
     for (int i = tid; i < (SK_GY + 4) * (SK_GX + 4); i += SK_GX * SK_GY) {
         const int iy = i / (SK_GX + 4), ix = i % (SK_GX + 4);
-        const int by = edgel_border_index(y0 - 2 + iy, g.h, EDGEL_BORDER_REFLECT);
-        const int bx = edgel_border_index(x0 - 2 + ix, g.w, EDGEL_BORDER_REFLECT);
+        const int y = y0 - 2 + iy, x = x0 - 2 + ix;
+        const int by = inner ? y : edgel_border_index(y, g.h, EDGEL_BORDER_REFLECT);
+        const int bx = inner ? x : edgel_border_index(x, g.w, EDGEL_BORDER_REFLECT);
         s[iy][ix] = smoothed[(size_t)by * g.w + bx];
     }
     __syncthreads();
