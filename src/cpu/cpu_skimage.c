@@ -124,8 +124,9 @@ EDGEL_VECTOR_CLONES static void taps_add(double *o, const double *b, const doubl
         o[x] = edgel_sk_tap(o[x], b[x], a[x], wk);
 }
 
-/* Four doubles, for sums kept in registers across a kernel's taps (GCC's vector extension:
- * AVX2 registers in the AVX2 clone, SSE2 pairs in the baseline one). */
+/* Lanes of four and eight doubles (GCC's vector extension: registers of the clone's width,
+ * SSE2 pairs in the baseline one), for sums kept in registers across a kernel's taps and
+ * for the suppression's selections. */
 typedef double sk_d4 __attribute__((vector_size(32), aligned(8)));
 typedef int64_t sk_m4 __attribute__((vector_size(32))); /* lane masks: -1 or 0 */
 typedef float sk_f4 __attribute__((vector_size(16)));
@@ -144,8 +145,8 @@ typedef double sk_d8 __attribute__((vector_size(64), aligned(8)));
 
 /* correlate1d of the symmetric kernel w (r + 1 taps, centre first) at n points, into out:
  * c[x] w[0], then the taps of before(k)[x] and after(k)[x] for k = r down to 1, as scipy
- * adds them; 32 columns at a time, in four registers' worth of sums. before(k) and after(k) are rows (vertical) or c -+ k
- * (horizontal: rows == NULL). */
+ * adds them; 32 columns at a time, in four vectors of sums. before(k) and after(k) are rows
+ * (axis 0) or, where those arrays are NULL, c - k and c + k (axis 1). */
 EDGEL_WIDE_CLONES static void correlate(double *out, const double *c,
                                         const double *const *before,
                                         const double *const *after, const double *w, int r,
@@ -193,7 +194,7 @@ static void store_row(double *o, int n, int f32)
 }
 
 EDGEL_WIDE_CLONES static void bleed_divide(double *s, const double *g, double eps, int f32,
-                                             int n)
+                                           int n)
 {
     EDGEL_SK_ROWS(f32, n, s[x] = edgel_sk_bleed(s[x], g[x], eps, f32_));
 }
@@ -201,9 +202,9 @@ EDGEL_WIDE_CLONES static void bleed_divide(double *s, const double *g, double ep
 /* isobel, jsobel and the magnitude at columns [0, n) of the rows up, row, down, whose
  * columns -1 and n exist (vectorised: the border columns go through gradient_px). */
 EDGEL_WIDE_CLONES static void gradient_span(double *restrict gi, double *restrict gj,
-                                              double *restrict gm, const double *up,
-                                              const double *row, const double *down, int f32,
-                                              int n)
+                                            double *restrict gm, const double *up,
+                                            const double *row, const double *down, int f32,
+                                            int n)
 {
     EDGEL_SK_ROWS(f32, n, {
         double i, j;
@@ -371,9 +372,9 @@ static void stage_row(const edgel_image *stage, int y, const double *v, int w)
         memcpy(row, v, sizeof(double) * (size_t)w);
 }
 
-/* edgel_sk_suppress and edgel_sk_class (EDGEL_MAP_* values assumed below) at columns [0, n) of an inside row without a mask,
+/* edgel_sk_suppress and edgel_sk_class at columns [0, n) of an inside row without a mask,
  * four pixels at a time: the same operations on every lane, the branches as selections
- * (kept values into `kept`, classes into `map`). isobel i, jsobel j; up, row and down are
+ * (kept values into `kept`, classes into `map`, from the EDGEL_MAP_* values asserted above). isobel i, jsobel j; up, row and down are
  * the magnitude's rows, their columns -1 and n read. */
 EDGEL_VECTOR_CLONES static void suppress_span(double *restrict kept, uint8_t *restrict map,
                                               const double *i, const double *j,
