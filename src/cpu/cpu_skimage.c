@@ -374,8 +374,9 @@ static void stage_row(const edgel_image *stage, int y, const double *v, int w)
 
 /* edgel_sk_suppress and edgel_sk_class at columns [0, n) of an inside row without a mask,
  * four pixels at a time: the same operations on every lane, the branches as selections
- * (kept values into `kept`, classes into `map`, from the EDGEL_MAP_* values asserted above). isobel i, jsobel j; up, row and down are
- * the magnitude's rows, their columns -1 and n read. */
+ * (kept values into `kept`, classes into `map`, from the EDGEL_MAP_* values asserted
+ * above). isobel i, jsobel j; up, row and down are the magnitude's rows, their columns -1
+ * and n read. */
 EDGEL_VECTOR_CLONES static void suppress_span(double *restrict kept, uint8_t *restrict map,
                                               const double *i, const double *j,
                                               const double *up, const double *row,
