@@ -270,6 +270,7 @@ __global__ void __launch_bounds__(SK_GX * SK_GY)
                          float low, double high, uint8_t *classes, sk_geometry g)
 {
     __shared__ double s[SK_GY + 4][SK_GX + 4], m[SK_GY + 2][SK_GX + 2];
+    __shared__ double gis[SK_GY][SK_GX], gjs[SK_GY][SK_GX]; /* the tile's own gradients */
     const int x0 = blockIdx.x * SK_GX, y0 = blockIdx.y * SK_GY;
     const int tid = threadIdx.y * SK_GX + threadIdx.x;
     const bool inner = x0 >= 2 && y0 >= 2 && x0 + SK_GX + 2 <= g.w && y0 + SK_GY + 2 <= g.h;
@@ -286,6 +287,10 @@ __global__ void __launch_bounds__(SK_GX * SK_GY)
         double gi, gj;
         edgel_sk_gradient(s[iy], s[iy + 1], s[iy + 2], ix, ix + 1, ix + 2, g.f32, &gi, &gj);
         m[iy][ix] = edgel_sk_magnitude(gi, gj, g.f32);
+        if (iy >= 1 && iy <= SK_GY && ix >= 1 && ix <= SK_GX) {
+            gis[iy - 1][ix - 1] = gi;
+            gjs[iy - 1][ix - 1] = gj;
+        }
     }
     __syncthreads();
     const int tx = threadIdx.x, ty = threadIdx.y, x = x0 + tx, y = y0 + ty;
@@ -296,12 +301,10 @@ __global__ void __launch_bounds__(SK_GX * SK_GY)
         inside = mask[(size_t)(y + k / 3 - 1) * mask_pitch + x + k % 3 - 1] != 0;
     double kept = 0.0;
     if (inside) {
-        double gi, gj, n[9];
-        edgel_sk_gradient(s[ty + 1], s[ty + 2], s[ty + 3], tx + 1, tx + 2, tx + 3, g.f32, &gi,
-                          &gj);
+        double n[9];
         for (int k = 0; k < 9; k++)
             n[k] = m[ty + k / 3][tx + k % 3];
-        kept = edgel_sk_suppress(gi, gj, n, low, g.f32);
+        kept = edgel_sk_suppress(gis[ty][tx], gjs[ty][tx], n, low, g.f32);
     }
     classes[(size_t)y * g.w + x] = edgel_sk_class(kept, high);
 }
