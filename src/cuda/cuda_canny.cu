@@ -108,32 +108,6 @@ static bool rows_aligned(const frame_table &t, int nframes, int bytes)
     return ok;
 }
 
-static void launch_stream(cudaStream_t stream, const frame_table &t, const canny_bits &b,
-                          const canny_geometry &g, int nframes)
-{
-    const int count = (int)(sizeof stream_shapes / sizeof stream_shapes[0]);
-    const long long min_warps = (long long)EDGEL_STREAM_SM_WARPS * edgel_current_device_info().sms;
-    long long warps = 0;
-    int i = 0;
-    for (; i < count; i++) {
-        warps = (long long)((b.tiles_x + stream_shapes[i].px - 1) / stream_shapes[i].px) * b.tiles_y *
-                stream_shapes[i].split * nframes;
-        if (warps >= min_warps || i == count - 1)
-            break;
-    }
-    const dim3 grid((unsigned)((warps / nframes + EDGEL_STREAM_WARPS - 1) / EDGEL_STREAM_WARPS), 1,
-                    (unsigned)nframes);
-    const bool aligned = rows_aligned(t, nframes, stream_shapes[i].px);
-    stream_shapes[i].kernel[g.l2 ? 1 : 0][t.varied ? 1 : 0]<<<grid, 32 * EDGEL_STREAM_WARPS, 0,
-                                                               stream>>>(t, b, g, aligned);
-}
-
-/* Blocks of `per_block` tiles along each row of tiles (blockIdx.y the row), for nframes frames. */
-static dim3 tile_blocks(const canny_bits &b, int per_block, int nframes)
-{
-    return dim3((unsigned)((b.tiles_x + per_block - 1) / per_block), (unsigned)b.tiles_y, (unsigned)nframes);
-}
-
 /* Launches `kernel` on `stream`; with `early`, as a programmatic dependent launch: it may
  * start before the kernel before it ends, and waits for it in wait_for_previous_kernel(). */
 template <typename... Params, typename... Args>
@@ -150,6 +124,34 @@ static cudaError_t launch_after(bool early, void (*kernel)(Params...), dim3 grid
     cfg.attrs = &attr;
     cfg.numAttrs = early ? 1 : 0;
     return cudaLaunchKernelEx(&cfg, kernel, args...);
+}
+
+/* With `early`, a programmatic dependent launch (after the pre-blur: the kernel readies its
+ * tiles' nodes while the blur ends). */
+static cudaError_t launch_stream(bool early, cudaStream_t stream, const frame_table &t,
+                                 const canny_bits &b, const canny_geometry &g, int nframes)
+{
+    const int count = (int)(sizeof stream_shapes / sizeof stream_shapes[0]);
+    const long long min_warps = (long long)EDGEL_STREAM_SM_WARPS * edgel_current_device_info().sms;
+    long long warps = 0;
+    int i = 0;
+    for (; i < count; i++) {
+        warps = (long long)((b.tiles_x + stream_shapes[i].px - 1) / stream_shapes[i].px) * b.tiles_y *
+                stream_shapes[i].split * nframes;
+        if (warps >= min_warps || i == count - 1)
+            break;
+    }
+    const dim3 grid((unsigned)((warps / nframes + EDGEL_STREAM_WARPS - 1) / EDGEL_STREAM_WARPS), 1,
+                    (unsigned)nframes);
+    const bool aligned = rows_aligned(t, nframes, stream_shapes[i].px);
+    return launch_after(early, stream_shapes[i].kernel[g.l2 ? 1 : 0][t.varied ? 1 : 0], grid,
+                        dim3(32 * EDGEL_STREAM_WARPS), stream, t, b, g, aligned);
+}
+
+/* Blocks of `per_block` tiles along each row of tiles (blockIdx.y the row), for nframes frames. */
+static dim3 tile_blocks(const canny_bits &b, int per_block, int nframes)
+{
+    return dim3((unsigned)((b.tiles_x + per_block - 1) / per_block), (unsigned)b.tiles_y, (unsigned)nframes);
 }
 
 /* Programmatic dependent launch needs compute capability 9.0, and kernels compiled for it: a
@@ -288,7 +290,8 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
     if (st)
         so = st->out;
     if (p->aperture == 3 && cn == 1 && !so.dx && !so.mag && !so.suppressed && cur.src_pitch <= UINT32_MAX) {
-        launch_stream(stream, cur, b, g, nframes);
+        CUDA_TRY(launch_stream(p->blur != EDGEL_BLUR_NONE && early_launch_supported(), stream, cur,
+                               b, g, nframes));
     } else {
         const dim3 tiles(b.tiles_x, b.tiles_y, nframes);
         launch_tile<TILE_FROM_IMAGE>(p->aperture, cn, tiles, stream, cur, NULL, 0, b, g, so);
@@ -546,7 +549,7 @@ static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
 {
     const int w = srcs[0].width, h = srcs[0].height, cn = srcs[0].channels;
     const size_t px = (size_t)w * h;
-    for (int i = 0; i < 2 && i < count; i++) {
+    for (int i = 0; i < EDGEL_HOST_SLOTS && i < count; i++) {
         EDGEL_TRY(ensure_workspace(&s->slots[i].ws, w, h, 1, cn));
         EDGEL_TRY(ensure_slot(&s->slots[i], px * cn, px));
     }
@@ -558,8 +561,8 @@ static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
     }
     edgel_status st = EDGEL_OK;
     for (int i = 0; i < count && st == EDGEL_OK; i++) {
-        host_slot *slot = &s->slots[i & 1];
-        st = finish_slot(slot, s->threads); /* frame i-2's edges out of this slot's buffer */
+        host_slot *slot = &s->slots[i % EDGEL_HOST_SLOTS];
+        st = finish_slot(slot, s->threads); /* the edges of this slot's last frame out of its buffer */
         if (st != EDGEL_OK)
             break;
         cudaError_t err;
@@ -614,7 +617,7 @@ static edgel_status canny_host(edgel_cuda_state *s, const edgel_canny_params *p,
         slot->pending = &edges[i];
         slot->pending_direct = pinned_out;
     }
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < EDGEL_HOST_SLOTS; i++) {
         edgel_status f = finish_slot(&s->slots[i], s->threads);
         if (st == EDGEL_OK)
             st = f;

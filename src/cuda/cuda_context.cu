@@ -99,7 +99,7 @@ extern "C" edgel_status edgel_cuda_create(int device, int threads, edgel_cuda_st
     s->devices = n;
     s->threads = threads;
     cudaError_t err = cudaStreamCreateWithFlags(&s->own_stream, cudaStreamNonBlocking);
-    for (int i = 0; i < 2 && err == cudaSuccess; i++)
+    for (int i = 0; i < EDGEL_HOST_SLOTS && err == cudaSuccess; i++)
         err = cudaStreamCreateWithFlags(&s->slots[i].stream, cudaStreamNonBlocking);
     if (err != cudaSuccess) {
         edgel_cuda_destroy(s);
@@ -117,7 +117,7 @@ extern "C" void edgel_cuda_destroy(edgel_cuda_state *s)
     device_scope on(s->device);
     cudaStreamSynchronize(s->stream);
     free_workspace(&s->ws);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < EDGEL_HOST_SLOTS; i++) {
         host_slot *h = &s->slots[i];
         if (h->stream)
             cudaStreamSynchronize(h->stream);
@@ -152,7 +152,7 @@ extern "C" edgel_status edgel_cuda_synchronize(edgel_cuda_state *s)
 {
     ON_DEVICE(s->device);
     CUDA_TRY(cudaStreamSynchronize(s->stream));
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < EDGEL_HOST_SLOTS; i++)
         CUDA_TRY(cudaStreamSynchronize(s->slots[i].stream));
     return EDGEL_OK;
 }
@@ -177,7 +177,7 @@ extern "C" edgel_status edgel_cuda_reserve(edgel_cuda_state *s, int width, int h
     if ((size_t)batch < frames)
         frames = (size_t)batch;
     EDGEL_TRY(ensure_workspace(&s->ws, width, height, frames, channels));
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < EDGEL_HOST_SLOTS && (i < 2 || i < batch); i++) {
         EDGEL_TRY(ensure_workspace(&s->slots[i].ws, width, height, 1, channels));
         EDGEL_TRY(ensure_slot(&s->slots[i], px * channels, px));
     }

@@ -341,6 +341,7 @@ __global__ void __launch_bounds__(32 * EDGEL_STREAM_WARPS, EDGEL_STREAM_MIN_BLOC
         if (tx0 + j < bits.tiles_x)
             for (int k = part * 32 + lane; k < EDGEL_TILE_NODES; k += 32 * SPLIT)
                 init_tile_nodes(bits.parent + z * bits.stride, ty * bits.tiles_x + tx0 + j, k);
+    wait_for_previous_kernel(); /* (launched early after the pre-blur, which writes src) */
 
     /* This lane's columns, and a halo column (lanes 0 and 1: the two left of the warp's
      * columns; lanes 30 and 31: the two right of them; the others load none, halo_lane). */

@@ -1029,6 +1029,62 @@ static void test_fixed_filter(const edgel_image *photo, int small)
     printf("fixed-point filter: %d cases compared\n", cases);
 }
 
+/* The one-channel streaming kernel of the fixed-point method (square kernels of 3 to 17 taps,
+ * centred): sizes around its 128-column warps and 8- and 16-row bands, every border, device views
+ * with aligned rows and with an odd pitch at an odd address. */
+static void test_fixed_stream(const edgel_image *photo, int small)
+{
+    /* (the last is large enough for bands of 16 rows on GPUs of up to 140 SMs) */
+    static const int sizes[][2] = {{2, 2},    {5, 9},     {127, 17},  {129, 33},
+                                   {256, 16}, {300, 70}, {1000, 37}, {3001, 1500}};
+    int cases = 0;
+    for (int s = 0; s < (small ? 5 : 8); s++)
+        for (int k = 3; k <= 17; k += 2) {
+            const int w = sizes[s][0], h = sizes[s][1];
+            void *mem;
+            const edgel_image src = make_frame(photo, w, h, 1, &mem);
+            float kx[17], ky[17], taps[17 * 17];
+            q8_factors(k, kx);
+            q8_factors(k, ky);
+            for (int j = 0; j < k; j++)
+                for (int i = 0; i < k; i++)
+                    taps[j * k + i] = ky[j] * kx[i];
+            const edgel_image ker = edgel_image_host(taps, k, k, EDGEL_F32, 1);
+            edgel_filter_params p;
+            edgel_filter_params_default(&p);
+            p.border = (edgel_border)((s + k / 2) % 5);
+            p.border_value = 200;
+            uint8_t *want = malloc((size_t)w * h), *got = malloc((size_t)w * h);
+            const edgel_image hw = edgel_image_host(want, w, h, EDGEL_U8, 1);
+            CHECK(edgel_filter2d(cpu, &p, &src, &hw, &ker) == EDGEL_OK);
+            for (int odd = 0; odd < 2; odd++) {
+                const size_t pitch = odd ? (size_t)(w + 4) | 1u : ((size_t)w + 3) & ~(size_t)3;
+                uint8_t *a, *b;
+                CUDA_CHECK(cudaMalloc((void **)&a, pitch * h + 1));
+                CUDA_CHECK(cudaMalloc((void **)&b, pitch * h + 1));
+                edgel_image ds = {a + odd, w, h, pitch, EDGEL_U8, 1, EDGEL_MEMORY_DEVICE};
+                edgel_image dd = ds;
+                dd.data = b + odd;
+                CUDA_CHECK(cudaMemcpy2D(ds.data, pitch, src.data, src.pitch, (size_t)w, h,
+                                        cudaMemcpyHostToDevice));
+                CUDA_CHECK(cudaMemset(b, 0x5A, pitch * h + 1));
+                CHECK(edgel_filter2d(gpu, &p, &ds, &dd, &ker) == EDGEL_OK);
+                CHECK(edgel_context_synchronize(gpu) == EDGEL_OK);
+                device_download(&dd, got);
+                size_t first;
+                const size_t d = count_diff(want, got, (size_t)w * h, &first);
+                if (d)
+                    fprintf(stderr, "fixed stream %dx%d kernel %d border %d odd %d: %zu differ "
+                            "(first at %zu)\n", w, h, k, (int)p.border, odd, d, first);
+                CHECK(d == 0);
+                cudaFree(a), cudaFree(b);
+                cases++;
+            }
+            free(want), free(got), free(mem);
+        }
+    printf("fixed-point stream kernel: %d cases compared\n", cases);
+}
+
 /* The building blocks on device views equal the CPU's on host views: luma of RGB and RGBA
  * in both orders, and GaussianBlur of 1, 3 and 4 channels for sizes and sigmas from a 3-tap
  * kernel to one past the tile kernel's 17 taps; host views on a CUDA context run too. */
@@ -1214,6 +1270,7 @@ int main(int argc, char **argv)
     test_skimage(photos, n, small);
     test_filter(&photos[0], small);
     test_fixed_filter(&photos[0], small);
+    test_fixed_stream(&photos[0], small);
     test_building_blocks(&photos[0], small);
     test_tiled(&photos[0], small);
     for (int i = 0; i < n; i++)
