@@ -69,6 +69,13 @@ def canny_latency(cupy, gctx):
                       lambda: edgel.canny(gray, 50, 150, out=out))):
         t = event_median(cupy, fn)
         rows.append(("1920x1080 GPU", f"Canny: {what}: {t - c_call:+.1f} us over the C call", t))
+    pb = edgel._params(50, 150, 3, False, 1.4, 0, None)  # with the Gaussian pre-blur
+    c_blur = event_median(cupy, lambda: edgel._lib.edgel_canny(
+        h, ctypes.byref(pb), ctypes.byref(src), ctypes.byref(dst), None))
+    rows.append(("1920x1080 GPU", "Canny, blur=1.4: edgel_canny (the C call through ctypes)", c_blur))
+    t = event_median(cupy, lambda: edgel.canny(gray, 50, 150, blur=1.4, ctx=gctx, out=out))
+    rows.append(("1920x1080 GPU",
+                 f"Canny, blur=1.4: edgel.canny (CuPy, out=): {t - c_blur:+.1f} us over the C call", t))
     return rows
 
 
