@@ -1,5 +1,8 @@
 """The convolution engine against cuDNN (PyTorch conv2d, fp32, TF32 off), CuPy
-(ndimage.correlate and signal.fftconvolve) and cv2.filter2D on all CPU threads, in one run.
+(ndimage.correlate and signal.fftconvolve) and cv2.filter2D on all CPU threads, in one run;
+on the CPU also SciPy's FFT convolutions (scipy.signal.fftconvolve and oaconvolve, pocketfft
+on all threads) and FFTW through pyFFTW (real 2D transforms planned once, FFTW_MEASURE, all
+threads), where installed.
 
 Frames per second of one float32 image correlated with a random float32 kernel, zero border
 ('same' size output) for everybody; GPU times are CUDA-event times of a loop of calls on
@@ -109,7 +112,7 @@ def main():
     rng = np.random.default_rng(0)
     peers = ["edgel GPU auto", "edgel GPU direct", "edgel GPU fft", "cuDNN conv2d",
              "CuPy correlate", "CuPy fftconvolve", "edgel CPU auto", "edgel CPU direct",
-             "edgel CPU fft", "cv2.filter2D"]
+             "edgel CPU fft", "cv2.filter2D"] + list(fft_peers())
     images = {n: rng.random((n, n), np.float32) * 255 for n in sizes}
     kernels = {m: rng.standard_normal((m, m)).astype(np.float32) for m in masks}
     results = {(n, m): {} for n in sizes for m in masks}
@@ -146,6 +149,13 @@ def main():
         img, k, row = images[n], kernels[m], results[(n, m)]
         row.update(cpu_times({f"edgel CPU {method}": (lambda method=method: edgel.filter2d(
             img, k, border="constant", method=method, ctx=cpu)) for method in ("auto", "direct", "fft")}))
+    for n, m in cells:  # the FFT peers, checked against edgel's result
+        img, k, row = images[n], kernels[m], results[(n, m)]
+        want = edgel.filter2d(img, k, border="constant", method="direct", ctx=cpu)
+        for name, fn in fft_peers().items():
+            got = fn(img, k)
+            assert np.abs(got - want).max() <= 1e-3 * np.abs(want).max() + 1e-3, name
+            row[name] = cpu_time(lambda fn=fn: fn(img, k))
     for n, m in cells:
         img, k, row = images[n], kernels[m], results[(n, m)]
         row["cv2.filter2D"] = cpu_time(
@@ -183,6 +193,54 @@ def main():
         u8_table(cv2, cpu, rng)
 
 
+def fft_peers():
+    """SciPy's and FFTW's FFT convolutions as 'same'-size correlations with a zero border
+    (odd masks), by name; those whose package is missing are left out."""
+    peers = {}
+    try:
+        import scipy.fft
+        import scipy.signal
+    except ImportError:
+        return peers
+    threads = os.cpu_count()
+
+    def scipy_with(conv):
+        def run(img, k):
+            with scipy.fft.set_workers(threads):
+                return conv(img, k[::-1, ::-1], mode="same")
+        return run
+    peers["scipy fftconvolve"] = scipy_with(scipy.signal.fftconvolve)
+    peers["scipy oaconvolve"] = scipy_with(scipy.signal.oaconvolve)
+    try:
+        import pyfftw
+        import pyfftw.builders
+    except ImportError:
+        return peers
+    plans = {}
+
+    def fftw(img, k):
+        """FFTW's real transforms through pyFFTW's builders, planned once a padded size
+        (FFTW_MEASURE, all threads): both spectra, their product, the inverse, the crop."""
+        (n0, n1), (m0, m1) = img.shape, k.shape
+        shape = (scipy.fft.next_fast_len(n0 + m0 - 1, True), scipy.fft.next_fast_len(n1 + m1 - 1, True))
+        if shape not in plans:
+            a = pyfftw.empty_aligned(shape, "float32")
+            b = pyfftw.empty_aligned((shape[0], shape[1] // 2 + 1), "complex64")
+            plans[shape] = (a, b, pyfftw.builders.rfft2(a, threads=threads, planner_effort="FFTW_MEASURE"),
+                            pyfftw.builders.irfft2(b, s=shape, threads=threads,
+                                                   planner_effort="FFTW_MEASURE"))
+        a, b, forward, inverse = plans[shape]
+        a[:] = 0
+        a[:m0, :m1] = k[::-1, ::-1]
+        kspec = forward(a).copy()
+        a[:] = 0
+        a[:n0, :n1] = img
+        np.multiply(forward(a), kspec, out=b)
+        return inverse(b)[m0 // 2:m0 // 2 + n0, m1 // 2:m1 // 2 + n1].copy()
+    peers["FFTW (pyFFTW)"] = fftw
+    return peers
+
+
 def summary(results):
     """The goals' counts: auto within 10% of the better method it could pick (GPU, CPU), and
     edgel's better CPU method at least as fast as cv2.filter2D."""
@@ -201,6 +259,18 @@ def summary(results):
         if "cv2.filter2D" not in row:
             return None
         return min(row[f"edgel CPU {x}"] for x in ("direct", "fft")) <= row["cv2.filter2D"]
+    def beats(peer):
+        def test(row):
+            if peer not in row or "edgel CPU auto" not in row:
+                return None
+            return row["edgel CPU auto"] < row[peer]
+        return test
+
+    def fft_cell(row):  # where edgel's FFT method is its faster one: the FFT range
+        return "edgel CPU fft" in row and row["edgel CPU fft"] <= row.get("edgel CPU direct", 1e9)
+    for peer in fft_peers():
+        print(f"edgel CPU auto faster than {peer}: in {count(beats(peer))} cells; in the FFT range "
+              f"{count(lambda r, t=beats(peer): t(r) if fft_cell(r) else None)}.")
     print("\nGoals: GPU auto within 10% of the best method in "
           f"{count(lambda r: auto_ok(r, 'GPU'))} cells; CPU auto within 10% in "
           f"{count(lambda r: auto_ok(r, 'CPU'))}; edgel's better CPU method at least as fast "
