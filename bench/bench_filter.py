@@ -1,8 +1,8 @@
 """The convolution engine against cuDNN (PyTorch conv2d, fp32, TF32 off), CuPy
 (ndimage.correlate and signal.fftconvolve) and cv2.filter2D on all CPU threads, in one run;
-on the CPU also SciPy's FFT convolutions (scipy.signal.fftconvolve and oaconvolve, pocketfft
-on all threads) and FFTW through pyFFTW (real 2D transforms planned once, FFTW_MEASURE, all
-threads), where installed.
+with --fft-peers, on the CPU also SciPy's FFT convolutions (scipy.signal.fftconvolve and
+oaconvolve, pocketfft on all threads) and FFTW through pyFFTW (real 2D transforms planned
+once, FFTW_MEASURE, all threads), where installed.
 
 Frames per second of one float32 image correlated with a random float32 kernel, zero border
 ('same' size output) for everybody; GPU times are CUDA-event times of a loop of calls on
@@ -11,7 +11,7 @@ median of 9 rounds after a warm-up, a round timing each method and peer of a cel
 CPU times the same with the wall clock. Prints
 Markdown tables.
 
-  python3 bench/bench_filter.py [--sizes 64,...] [--masks 3,...] [--quick]
+  python3 bench/bench_filter.py [--sizes 64,...] [--masks 3,...] [--no-u8] [--fft-peers]
 """
 import argparse
 import contextlib
@@ -86,6 +86,8 @@ def main():
     ap.add_argument("--sizes", default="64,128,256,512,1024,2048,4096")
     ap.add_argument("--masks", default="3,5,7,9,15,29,65")
     ap.add_argument("--no-u8", action="store_true", help="skip the 8-bit CPU table")
+    ap.add_argument("--fft-peers", action="store_true",
+                    help="also time SciPy's fftconvolve and oaconvolve and FFTW (pyFFTW) on the CPU")
     ap.add_argument("--cpu-limit", type=float, default=2e10,
                     help="skip CPU runs above this many multiply-adds (pixels x taps)")
     args = ap.parse_args()
@@ -112,7 +114,7 @@ def main():
     rng = np.random.default_rng(0)
     peers = ["edgel GPU auto", "edgel GPU direct", "edgel GPU fft", "cuDNN conv2d",
              "CuPy correlate", "CuPy fftconvolve", "edgel CPU auto", "edgel CPU direct",
-             "edgel CPU fft", "cv2.filter2D"] + list(fft_peers())
+             "edgel CPU fft", "cv2.filter2D"] + (list(fft_peers()) if args.fft_peers else [])
     images = {n: rng.random((n, n), np.float32) * 255 for n in sizes}
     kernels = {m: rng.standard_normal((m, m)).astype(np.float32) for m in masks}
     results = {(n, m): {} for n in sizes for m in masks}
@@ -149,7 +151,7 @@ def main():
         img, k, row = images[n], kernels[m], results[(n, m)]
         row.update(cpu_times({f"edgel CPU {method}": (lambda method=method: edgel.filter2d(
             img, k, border="constant", method=method, ctx=cpu)) for method in ("auto", "direct", "fft")}))
-    for n, m in cells:  # the FFT peers, checked against edgel's result
+    for n, m in cells if args.fft_peers else []:  # the FFT peers, checked against edgel's result
         img, k, row = images[n], kernels[m], results[(n, m)]
         want = edgel.filter2d(img, k, border="constant", method="direct", ctx=cpu)
         for name, fn in fft_peers().items():
@@ -188,7 +190,7 @@ def main():
         for m in masks:
             row = results[(4096, m)]
             print(f"| {m}x{m} | " + " | ".join(f"{row[p] * 1e3:.3f}" if p in row else "-" for p in peers) + " |")
-    summary(results)
+    summary(results, fft_peers() if args.fft_peers else {})
     if not args.no_u8:
         u8_table(cv2, cpu, rng)
 
@@ -241,7 +243,7 @@ def fft_peers():
     return peers
 
 
-def summary(results):
+def summary(results, peers):
     """The goals' counts: auto within 10% of the better method it could pick (GPU, CPU), and
     edgel's better CPU method at least as fast as cv2.filter2D."""
     def count(test):
@@ -268,7 +270,7 @@ def summary(results):
 
     def fft_cell(row):  # where edgel's FFT method is its faster one: the FFT range
         return "edgel CPU fft" in row and row["edgel CPU fft"] <= row.get("edgel CPU direct", 1e9)
-    for peer in fft_peers():
+    for peer in peers:
         print(f"edgel CPU auto faster than {peer}: in {count(beats(peer))} cells; in the FFT range "
               f"{count(lambda r, t=beats(peer): t(r) if fft_cell(r) else None)}.")
     print("\nGoals: GPU auto within 10% of the best method in "
