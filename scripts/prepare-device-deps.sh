@@ -60,14 +60,16 @@ python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
   partd locket tblib tornado zict dask-cuda==26.10.0 rapids-dask-dependency==26.10.0 \
   zarr==3.1.6 numcodecs==0.16.6 donfig==0.8.1.post1 google-crc32c==1.9.0 ||
   echo "no wheels: the GPU check skips the Dask test"
-# scikit-image 0.26.0 and cuCIM for the skimage preset's table in the GPU check (.whl-sk/,
-# git-ignored; 30 MB: carry it with the BSDS500 validation set alone, as the 64 MiB allow).
+# scikit-image 0.26.0 and cuCIM for the skimage preset's table in the GPU check, and pyFFTW
+# for bench_filter.py --fft-peers (.whl-sk/, git-ignored; 33 MB: carry it with the BSDS500
+# validation set alone, as the 64 MiB allow).
 grep -qx "/.whl-sk/" .git/info/exclude 2>/dev/null || echo "/.whl-sk/" >> .git/info/exclude
 rm -rf .whl-sk
 python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
   --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 \
   --platform manylinux_2_24_x86_64 --platform manylinux_2_17_x86_64 --platform any \
-  -d .whl-sk scikit-image==0.26.0 lazy_loader imageio tifffile cucim-cu13==26.10.0 ||
+  -d .whl-sk scikit-image==0.26.0 lazy_loader imageio tifffile cucim-cu13==26.10.0 \
+  pyfftw==0.15.1 ||
   echo "no wheels: the GPU check has no skimage table"
 # The build tools scripts/gpu-wheel-check.sh needs there (.whl-build/, git-ignored).
 grep -qx "/.whl-build/" .git/info/exclude 2>/dev/null || echo "/.whl-build/" >> .git/info/exclude
