@@ -60,9 +60,6 @@ int edgel_smooth_size(int n, int largest, int even)
     }
 }
 
-int edgel_fft_size(int n) { return n <= 1 ? 1 : edgel_smooth_size(n, 7, 0); }
-
-
 /* kx, ky with taps = ky * kx within float precision, else 0. */
 static int separate(edgel_filter_plan *p)
 {

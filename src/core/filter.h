@@ -55,8 +55,6 @@ void edgel_filter_plan_gaussian(int w, int h, int cn, int ksize, double sigma,
  * them all) for kernels with no zero taps and at least this many rows. */
 #define EDGEL_CPU_BLOCK_MIN_KH 7
 
-/* Padded FFT side for n (a product of 2, 3, 5 and 7, at least n). */
-int edgel_fft_size(int n);
 /* The least m >= n whose prime factors are all at most `largest` (5 or 7), even if asked. */
 int edgel_smooth_size(int n, int largest, int even);
 /* The CPU FFT's grid is sized for this many threads, not the context's: tiles decide the float

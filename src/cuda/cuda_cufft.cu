@@ -39,18 +39,47 @@ static void *open_cufft(void)
     return h;
 }
 
+/* cuFFT opens libnvJitLink.so.13 by name for its callbacks; where the loader would not find
+ * it, the one beside cuFFT is opened first (a library already open answers to its name). */
+static int open_nvjitlink(void *cufft_symbol)
+{
+    if (dlopen("libnvJitLink.so.13", RTLD_NOW | RTLD_LOCAL))
+        return 1;
+    Dl_info info;
+    if (!dladdr(cufft_symbol, &info) || !info.dli_fname)
+        return 0;
+    const char *slash = strrchr(info.dli_fname, '/');
+    char path[4096];
+    const int n = snprintf(path, sizeof path, "%.*s/libnvJitLink.so.13",
+                           slash ? (int)(slash - info.dli_fname) : 1, slash ? info.dli_fname : ".");
+    return n > 0 && (size_t)n < sizeof path && dlopen(path, RTLD_NOW | RTLD_LOCAL);
+}
+
 static void load(void)
 {
     void *h = open_cufft();
     if (!h)
         return;
     api.plan2d = (cufftResult(*)(cufftHandle *, int, int, cufftType))dlsym(h, "cufftPlan2d");
+    api.plan_many = (cufftResult(*)(cufftHandle *, int, int *, int *, int, int, int *, int, int,
+                                    cufftType, int))dlsym(h, "cufftPlanMany");
     api.destroy = (cufftResult(*)(cufftHandle))dlsym(h, "cufftDestroy");
     api.set_stream = (cufftResult(*)(cufftHandle, cudaStream_t))dlsym(h, "cufftSetStream");
     api.exec_r2c = (cufftResult(*)(cufftHandle, cufftReal *, cufftComplex *))dlsym(h, "cufftExecR2C");
     api.exec_c2r = (cufftResult(*)(cufftHandle, cufftComplex *, cufftReal *))dlsym(h, "cufftExecC2R");
-    if (api.plan2d && api.destroy && api.set_stream && api.exec_r2c && api.exec_c2r)
-        loaded = &api; /* (a library missing one is not used; it stays loaded) */
+    if (!api.plan2d || !api.plan_many || !api.destroy || !api.set_stream || !api.exec_r2c || !api.exec_c2r)
+        return; /* (a library missing one is not used; it stays loaded) */
+    api.create = (cufftResult(*)(cufftHandle *))dlsym(h, "cufftCreate");
+    api.make_plan_many =
+        (cufftResult(*)(cufftHandle, int, int *, int *, int, int, int *, int, int, cufftType, int,
+                        size_t *))dlsym(h, "cufftMakePlanMany");
+    api.set_jit_callback =
+        (cufftResult(*)(cufftHandle, const char *, const void *, size_t, cufftXtCallbackType,
+                        void **))dlsym(h, "cufftXtSetJITCallback");
+    if (!api.create || !api.make_plan_many || !api.set_jit_callback ||
+        !open_nvjitlink((void *)api.plan2d))
+        api.create = NULL, api.make_plan_many = NULL, api.set_jit_callback = NULL;
+    loaded = &api;
 }
 
 const cufft_api *edgel_cufft(void)

@@ -3,9 +3,11 @@
  * margin and the taps in shared memory, eight outputs per thread; each output sums its taps
  * in the CPU's order with fmaf, so the GPU gives the CPU's floats. Separable: a row pass and
  * a column pass, in the same order as the CPU (in fixed point where the plan says so, see
- * cuda_fixed_filter.cu). FFT: the border-extended image zero-padded to
- * a cuFFT-friendly size, R2C, times the kernel spectrum's conjugate, C2R; plans are kept for
- * the last few sizes.
+ * cuda_fixed_filter.cu). FFT: overlap-save tiles of the border-extended image, power-of-two
+ * grids in one batch, R2C, times one tile's kernel spectrum's conjugate, C2R; with cuFFT's
+ * callbacks (lto/cuda_fft_callbacks.cu) the tiles are read from the image, multiplied and
+ * stored inside cuFFT's own kernels, else by three passes of their own. Plans are kept for the
+ * last few tilings.
  *
  * Host images are copied in and out on the first host slot's stream, which the call then
  * waits for; device images only queue work on the context's stream (new taps go up from a
@@ -13,7 +15,11 @@
  */
 #include "cuda/cuda_internal.h"
 
+#include "cuda/cuda_filter_pixels.cuh"
+#include "cuda_fft_callbacks_lto.h" /* made by CMakeLists.txt */
+
 #include "cuda/cuda_cufft.h"
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/border.h"
@@ -25,35 +31,6 @@
 #define FTH 64    /* its height */
 #define FROWS 8   /* its blockDim.y: each thread takes FTH / FROWS rows */
 #define TAPS_MAX (EDGEL_MAX_KERNEL_SIZE * EDGEL_MAX_KERNEL_SIZE)
-
-struct filter_geometry {
-    int w, h, cn, kw, kh, ax, ay, border;
-    float border_value;
-    const uint8_t *src;
-    size_t src_pitch;
-    uint8_t *dst;
-    size_t dst_pitch;
-    int in_u8, out_u8;
-};
-
-/* Channel c of source pixel (x, y), the border applied. */
-__device__ __forceinline__ float source(const filter_geometry &g, int x, int y, int c)
-{
-    const int sx = edgel_border_index(x, g.w, g.border), sy = edgel_border_index(y, g.h, g.border);
-    if (sx < 0 || sy < 0)
-        return g.border_value;
-    const uint8_t *row = g.src + (size_t)sy * g.src_pitch;
-    return g.in_u8 ? (float)row[sx * g.cn + c] : ((const float *)row)[sx * g.cn + c];
-}
-
-__device__ __forceinline__ void store(const filter_geometry &g, int x, int y, int c, float v)
-{
-    uint8_t *row = g.dst + (size_t)y * g.dst_pitch;
-    if (g.out_u8)
-        row[x * g.cn + c] = edgel_filter_store_u8(v);
-    else
-        ((float *)row)[x * g.cn + c] = edgel_filter_store_f32(v);
-}
 
 __global__ void filter_direct(filter_geometry g, const float *taps)
 {
@@ -116,40 +93,41 @@ __global__ void filter_columns(filter_geometry g, const float *ky, const float *
     store(g, x, y, c, s);
 }
 
-/* FFT: channel c of the extended image into the zero-padded grid (rows x cols). */
-__global__ void fft_load(filter_geometry g, float *real, int rows, int cols, int c)
+/* FFT: one tile's grid of the kernel, taps at the top left times `scale`, zeros elsewhere. */
+__global__ void fft_load_taps(const float *taps, int kw, int kh, float scale, float *real, int nx)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x >= cols)
-        return;
-    const bool inside = x < g.w + g.kw - 1 && y < g.h + g.kh - 1;
-    real[(size_t)y * cols + x] = inside ? source(g, x - g.ax, y - g.ay, c) : 0.0f;
+    if (x < nx)
+        real[(size_t)y * nx + x] = x < kw && y < kh ? taps[y * kw + x] * scale : 0.0f;
 }
 
-__global__ void fft_load_taps(const float *taps, int kw, int kh, float *real, int rows, int cols)
+/* The tile passes where cuFFT runs without callbacks: the same per-value functions
+ * (cuda_filter_pixels.cuh), each a pass over the batch. */
+__global__ void fft_load(fft_tiles t, float *real, unsigned values)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x < cols)
-        real[(size_t)y * cols + x] = x < kw && y < kh ? taps[y * kw + x] : 0.0f;
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < values)
+        real[i] = fft_tile_load(t, i);
 }
 
-/* spec *= conj(kspec) / n: the correlation theorem, with cuFFT's missing normalisation. */
-__global__ void fft_multiply(cufftComplex *spec, const cufftComplex *kspec, size_t count, float n)
+/* (spectra packed one after the other: tile blockIdx.x) */
+__global__ void fft_multiply(fft_tiles t, float2 *spec)
 {
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count)
-        return;
-    const cufftComplex a = spec[i], b = kspec[i];
-    spec[i].x = (a.x * b.x + a.y * b.y) / n;
-    spec[i].y = (a.y * b.x - a.x * b.y) / n;
+    const unsigned i = blockIdx.y * blockDim.x + threadIdx.x;
+    float2 *a = spec + (size_t)blockIdx.x * t.spec_cells + i;
+    if (i < t.spec_cells)
+        *a = fft_tile_multiply(t, i, *a);
 }
 
-__global__ void fft_store(filter_geometry g, const float *real, int cols, int c)
+__global__ void fft_store(fft_tiles t, const float *real, unsigned values)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x < g.w)
-        store(g, x, y, c, real[(size_t)y * cols + x]);
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < values)
+        fft_tile_store(t, i, real[i]);
 }
+
+/* The callbacks' caller information, written in stream order before each batch. */
+__global__ void fft_set_tiles(fft_tiles *info, fft_tiles t) { *info = t; }
 
 void free_filter_buffers(filter_buffers *b)
 {
@@ -163,10 +141,12 @@ void free_filter_buffers(filter_buffers *b)
     cudaFree(b->real);
     cudaFree(b->spec);
     cudaFree(b->kspec);
+    cudaFree(b->tiles_info);
     for (int i = 0; i < FFT_PLANS; i++)
-        if (b->plans[i].rows) { /* (plans exist only where cuFFT was loaded) */
+        if (b->plans[i].nx) { /* (plans exist only where cuFFT was loaded) */
             edgel_cufft()->destroy(b->plans[i].fwd);
             edgel_cufft()->destroy(b->plans[i].inv);
+            edgel_cufft()->destroy(b->plans[i].kernel);
         }
     memset(b, 0, sizeof *b);
 }
@@ -264,6 +244,62 @@ static edgel_status run_fixed(filter_buffers *b, const filter_geometry &g,
     return launch_fixed_filter(stream, frames, 1, p, (uint16_t *)b->rows, 0);
 }
 
+/* The tile side for n outputs and a kernel of k taps, and the tiles: the power of two whose
+ * tiles cover the outputs with the fewest grid values. Without callbacks, from 16 to 1024, the
+ * smaller on ties; with them 512 or 128, the larger on ties: with callbacks, cuFFT's tiles of
+ * 256 and 1024 measured 1.3x to 2.5x slower than these (docs/benchmarks.md). */
+static int fft_tile_side(int n, int k, int callbacks, int *tiles)
+{
+    static const int plain[] = {16, 32, 64, 128, 256, 512, 1024}, linked[] = {512, 128};
+    const int *sides = callbacks ? linked : plain;
+    const int count = callbacks ? 2 : 7;
+    int best = 0;
+    long long best_values = 0;
+    *tiles = 1;
+    for (int i = 0; i < count; i++) {
+        const int side = sides[i];
+        if (side < k)
+            continue;
+        const int keep = side - k + 1, t = (int)(((long long)n + keep - 1) / keep);
+        if (!best || (long long)t * side < best_values) {
+            best = side;
+            best_values = (long long)t * side;
+            *tiles = t;
+        }
+    }
+    return best;
+}
+
+/* Grid values of one batch at most (2^25: 128 MB of tiles and 256 MB of their spectra). */
+#define FFT_BATCH_VALUES (1u << 25)
+
+/* How the FFT method cuts an image: tile sides, tiles, tiles a batch. */
+struct fft_tiling {
+    int nx, ny, tiles_x, tiles_y, batch;
+    size_t tiles, values; /* values: of a batch's grids */
+};
+
+static fft_tiling fft_tiling_for(int w, int h, int kw, int kh, int callbacks)
+{
+    fft_tiling t;
+    t.nx = fft_tile_side(w, kw, callbacks, &t.tiles_x);
+    t.ny = fft_tile_side(h, kh, callbacks, &t.tiles_y);
+    t.tiles = (size_t)t.tiles_x * t.tiles_y;
+    const size_t grid = (size_t)t.nx * t.ny, most = FFT_BATCH_VALUES / grid;
+    t.batch = (int)(t.tiles < most ? t.tiles : most);
+    t.values = grid * t.batch;
+    return t;
+}
+
+/* A channel's time on an H200 in ns: 0.018 ns a grid value and 23 us with callbacks, 0.0205
+ * ns and 6 us without (fitted from 1024x1024 to 4096x4096, masks 3x3 to 129x129,
+ * 2026-11-27). */
+static double fft_time(const fft_tiling &t, int callbacks)
+{
+    const double values = (double)t.tiles_x * t.nx * t.tiles_y * t.ny;
+    return callbacks ? values * 0.018 + 23000 : values * 0.0205 + 6000;
+}
+
 #define CUFFT_TRY(call)                                                                 \
     do {                                                                                \
         cufftResult r_ = (call);                                                        \
@@ -271,41 +307,157 @@ static edgel_status run_fixed(filter_buffers *b, const filter_geometry &g,
             return edgel_fail(EDGEL_ERROR_DEVICE, "%s: cuFFT error %d", #call, (int)r_); \
     } while (0)
 
-/* The plans for rows x cols: kept from an earlier call, or made in place of the least
- * recently used (making a plan allocates and so synchronises; keeping a few avoids that when
- * calls alternate between sizes). */
-static edgel_status fft_plans_for(const cufft_api *fft, filter_buffers *b, int rows, int cols,
-                                  cufftHandle *fwd, cufftHandle *inv)
+/* Whether the FFT method runs with callbacks for these sizes: EDGEL_CUFFT_CALLBACKS=0 never,
+ * =1 always (tests), else where fft_time says they are faster. */
+static int callbacks_faster(const cufft_api *fft, int w, int h, int kw, int kh)
+{
+    const char *env = getenv("EDGEL_CUFFT_CALLBACKS");
+    if (!fft->create)
+        return 0;
+    if (env && *env)
+        return strcmp(env, "0") != 0;
+    return fft_time(fft_tiling_for(w, h, kw, kh, 1), 1) <
+           fft_time(fft_tiling_for(w, h, kw, kh, 0), 0);
+}
+
+/* Whether to link a tiling's callbacks now: from the third call in a row that wants them
+ * (linking takes 60 ms, the process's first over 1 s, which only repeated calls earn back;
+ * EDGEL_CUFFT_CALLBACKS=1 links at once). */
+static int link_now(filter_buffers *b, const fft_tiling &t)
+{
+    for (int i = 0; i < FFT_PLANS; i++)
+        if (b->plans[i].fused && b->plans[i].nx == t.nx && b->plans[i].ny == t.ny &&
+            b->plans[i].batch == t.batch)
+            return 1; /* linked already */
+    const char *env = getenv("EDGEL_CUFFT_CALLBACKS");
+    if (env && !strcmp(env, "1"))
+        return 1;
+    if (b->wanted_nx != t.nx || b->wanted_ny != t.ny || b->wanted_batch != t.batch) {
+        b->wanted_nx = t.nx;
+        b->wanted_ny = t.ny;
+        b->wanted_batch = t.batch;
+        b->wanted_calls = 0;
+    }
+    return ++b->wanted_calls >= 3;
+}
+
+/* R2C and C2R plans of `batch` ny x nx grids with the callbacks linked in; 0 where they can't
+ * be made (no nvJitLink, a cuFFT without them), which is then not tried again. */
+static int make_fused(const cufft_api *fft, filter_buffers *b, int nx, int ny, int batch,
+                      cufftHandle *fwd, cufftHandle *inv)
+{
+    if (!fft->create || b->callbacks_failed)
+        return 0;
+    cufftHandle f = 0, i = 0;
+    int made = 0;
+    int n[2] = {ny, nx}, half[2] = {ny, nx / 2 + 1}; /* spectra nx * ny apart (fft_tiles) */
+    size_t work = 0;
+    void **info = &b->tiles_info;
+    const size_t size = sizeof edgel_fft_callbacks_lto;
+    const void *lto = edgel_fft_callbacks_lto;
+    int ok = fft->create(&f) == CUFFT_SUCCESS && ++made && fft->create(&i) == CUFFT_SUCCESS &&
+             ++made &&
+             fft->set_jit_callback(f, "edgel_fft_load", lto, size, CUFFT_CB_LD_REAL, info) ==
+                 CUFFT_SUCCESS &&
+             fft->set_jit_callback(f, "edgel_fft_multiply", lto, size, CUFFT_CB_ST_COMPLEX,
+                                   info) == CUFFT_SUCCESS &&
+             fft->set_jit_callback(i, "edgel_fft_store", lto, size, CUFFT_CB_ST_REAL, info) ==
+                 CUFFT_SUCCESS &&
+             fft->make_plan_many(f, 2, n, n, 1, nx * ny, half, 1, nx * ny, CUFFT_R2C, batch,
+                                 &work) == CUFFT_SUCCESS &&
+             fft->make_plan_many(i, 2, n, half, 1, nx * ny, n, 1, nx * ny, CUFFT_C2R, batch,
+                                 &work) == CUFFT_SUCCESS;
+    if (!ok) {
+        if (made > 0)
+            fft->destroy(f);
+        if (made > 1)
+            fft->destroy(i);
+        b->callbacks_failed = 1;
+        cudaGetLastError(); /* (a failed link may leave an error behind) */
+        return 0;
+    }
+    *fwd = f;
+    *inv = i;
+    return 1;
+}
+
+/* The plans of a tiling: kept from an earlier call, or made in place of the least recently
+ * used (making a plan allocates and so synchronises, and linking callbacks takes longer;
+ * keeping a few avoids both when calls alternate between sizes). */
+static edgel_status fft_plans_for(const cufft_api *fft, filter_buffers *b, int nx, int ny,
+                                  int batch, int fused, struct filter_buffers::fft_plans **out)
 {
     b->calls++;
     int slot = 0;
     for (int i = 0; i < FFT_PLANS; i++) {
-        if (b->plans[i].rows == rows && b->plans[i].cols == cols) {
-            b->plans[i].used = b->calls;
-            *fwd = b->plans[i].fwd;
-            *inv = b->plans[i].inv;
+        struct filter_buffers::fft_plans *e = &b->plans[i];
+        if (e->nx == nx && e->ny == ny && e->batch == batch &&
+            (e->fused == fused || b->callbacks_failed)) {
+            e->used = b->calls;
+            *out = e;
             return EDGEL_OK;
         }
-        if (b->plans[i].used < b->plans[slot].used)
+        if (e->used < b->plans[slot].used)
             slot = i;
     }
     struct filter_buffers::fft_plans *e = &b->plans[slot];
-    if (e->rows) {
+    if (e->nx) {
         fft->destroy(e->fwd);
         fft->destroy(e->inv);
-        e->rows = 0;
+        fft->destroy(e->kernel);
+        e->nx = 0;
     }
-    cufftHandle f, i;
-    CUFFT_TRY(fft->plan2d(&f, rows, cols, CUFFT_R2C));
-    if (fft->plan2d(&i, rows, cols, CUFFT_C2R) != CUFFT_SUCCESS) {
-        fft->destroy(f);
-        return edgel_fail(EDGEL_ERROR_DEVICE, "cuFFT: no %dx%d C2R plan", cols, rows);
+    cufftHandle f, i, k;
+    CUFFT_TRY(fft->plan2d(&k, ny, nx, CUFFT_R2C));
+    e->fused = fused && make_fused(fft, b, nx, ny, batch, &f, &i);
+    if (!e->fused) {
+        int n[2] = {ny, nx}; /* spectra packed */
+        int ok = fft->plan_many(&f, 2, n, NULL, 1, 0, NULL, 1, 0, CUFFT_R2C, batch) ==
+                 CUFFT_SUCCESS;
+        if (!ok || fft->plan_many(&i, 2, n, NULL, 1, 0, NULL, 1, 0, CUFFT_C2R, batch) !=
+                       CUFFT_SUCCESS) {
+            if (ok)
+                fft->destroy(f);
+            fft->destroy(k);
+            return edgel_fail(EDGEL_ERROR_DEVICE, "cuFFT: no plans for %d tiles of %dx%d", batch,
+                              nx, ny);
+        }
     }
-    e->rows = rows;
-    e->cols = cols;
-    e->fwd = *fwd = f;
-    e->inv = *inv = i;
+    e->nx = nx;
+    e->ny = ny;
+    e->batch = batch;
+    e->fwd = f;
+    e->inv = i;
+    e->kernel = k;
     e->used = b->calls;
+    *out = e;
+    return EDGEL_OK;
+}
+
+/* The FFT buffers for batches of `values` grid values (`spec` complex ones) and one tile's
+ * kernel spectrum of `kspec` complex values. */
+static edgel_status fft_buffers(filter_buffers *b, size_t values, size_t spec, size_t kspec)
+{
+    if (b->fft_cells < values) {
+        cudaFree(b->real);
+        cudaFree(b->spec);
+        b->real = NULL;
+        b->spec = NULL;
+        b->fft_cells = 0;
+        CUDA_TRY(cudaMalloc(&b->real, sizeof(float) * values));
+        CUDA_TRY(cudaMalloc(&b->spec, sizeof(float2) * spec));
+        b->fft_cells = values;
+    }
+    if (b->kspec_cells < kspec) {
+        cudaFree(b->kspec);
+        b->kspec = NULL;
+        b->kspec_cells = 0;
+        b->kspec_version = 0;
+        CUDA_TRY(cudaMalloc(&b->kspec, sizeof(float2) * kspec));
+        b->kspec_cells = kspec;
+    }
+    if (!b->tiles_info)
+        CUDA_TRY(cudaMalloc(&b->tiles_info, sizeof(fft_tiles)));
     return EDGEL_OK;
 }
 
@@ -316,47 +468,67 @@ static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStr
         return edgel_fail(EDGEL_ERROR_BACKEND_UNAVAILABLE,
                           "the FFT method needs cuFFT (libcufft.so.12), which was not found: "
                           "install the CUDA toolkit's cuFFT or pip install nvidia-cufft");
-    const int rows = edgel_fft_size(g.h + g.kh - 1);
-    const int cols = 2 * ((edgel_fft_size(g.w + g.kw - 1) + 1) / 2);
-    const int half = cols / 2 + 1;
-    const size_t cells = (size_t)rows * 2 * half; /* spectra hold rows x half complex values */
-    if (b->fft_cells < cells) {
-        cudaFree(b->real);
-        cudaFree(b->spec);
-        cudaFree(b->kspec);
-        b->real = NULL;
-        b->spec = b->kspec = NULL;
-        b->fft_cells = 0;
-        b->kspec_version = 0;
-        CUDA_TRY(cudaMalloc(&b->real, sizeof(float) * cells));
-        CUDA_TRY(cudaMalloc(&b->spec, sizeof(float) * cells));
-        CUDA_TRY(cudaMalloc(&b->kspec, sizeof(float) * cells));
-        b->fft_cells = cells;
-    }
-    cufftHandle fwd = 0, inv = 0;
-    EDGEL_TRY(fft_plans_for(fft, b, rows, cols, &fwd, &inv));
-    CUFFT_TRY(fft->set_stream(fwd, stream));
-    CUFFT_TRY(fft->set_stream(inv, stream));
-    const dim3 grid((cols + 127) / 128, rows);
-    const size_t count = (size_t)rows * half;
-    if (b->kspec_version != b->version || b->kspec_rows != rows || b->kspec_cols != cols) {
-        /* the kernel's spectrum, once per kernel and size */
-        fft_load_taps<<<grid, 128, 0, stream>>>(b->taps[b->slot], g.kw, g.kh, b->real, rows, cols);
-        CUFFT_TRY(fft->exec_r2c(fwd, b->real, (cufftComplex *)b->kspec));
+    int callbacks = !b->callbacks_failed && callbacks_faster(fft, g.w, g.h, g.kw, g.kh);
+    fft_tiling tiling = fft_tiling_for(g.w, g.h, g.kw, g.kh, callbacks);
+    if (callbacks && !link_now(b, tiling))
+        tiling = fft_tiling_for(g.w, g.h, g.kw, g.kh, callbacks = 0);
+    const int nx = tiling.nx, ny = tiling.ny, batch = tiling.batch;
+    const size_t tiles = tiling.tiles, values = tiling.values, grid = (size_t)nx * ny;
+    const size_t half = nx / 2 + 1;
+    EDGEL_TRY(fft_buffers(b, values, values, half * ny)); /* (spectra up to nx * ny apart) */
+    struct filter_buffers::fft_plans *plans = NULL;
+    EDGEL_TRY(fft_plans_for(fft, b, nx, ny, batch, callbacks, &plans));
+    fft_tiles t;
+    t.tiles_x = tiling.tiles_x;
+    CUFFT_TRY(fft->set_stream(plans->fwd, stream));
+    CUFFT_TRY(fft->set_stream(plans->inv, stream));
+    if (b->kspec_version != b->version || b->kspec_nx != nx || b->kspec_ny != ny) {
+        /* one tile's kernel spectrum, divided by nx * ny (a power of two: exactly) */
+        CUFFT_TRY(fft->set_stream(plans->kernel, stream));
+        fft_load_taps<<<dim3((nx + 127) / 128, ny), 128, 0, stream>>>(
+            b->taps[b->slot], g.kw, g.kh, 1.0f / (float)grid, b->real, nx);
+        CUFFT_TRY(fft->exec_r2c(plans->kernel, b->real, (cufftComplex *)b->kspec));
         b->kspec_version = b->version;
-        b->kspec_rows = rows;
-        b->kspec_cols = cols;
+        b->kspec_nx = nx;
+        b->kspec_ny = ny;
     }
-    for (int c = 0; c < g.cn; c++) {
-        fft_load<<<grid, 128, 0, stream>>>(g, b->real, rows, cols, c);
-        CUFFT_TRY(fft->exec_r2c(fwd, b->real, (cufftComplex *)b->spec));
-        fft_multiply<<<(unsigned)((count + 255) / 256), 256, 0, stream>>>(
-            (cufftComplex *)b->spec, (const cufftComplex *)b->kspec, count, (float)rows * cols);
-        CUFFT_TRY(fft->exec_c2r(inv, (cufftComplex *)b->spec, b->real));
-        fft_store<<<dim3((g.w + 127) / 128, g.h), 128, 0, stream>>>(g, b->real, cols, c);
-    }
+    t.g = g;
+    t.kspec = (const float2 *)b->kspec;
+    t.spec_cells = (unsigned)(half * ny);
+    t.nx_log2 = __builtin_ctz((unsigned)nx);
+    t.ny_log2 = __builtin_ctz((unsigned)ny);
+    t.bx = nx - g.kw + 1;
+    t.by = ny - g.kh + 1;
+    t.by_tiles_x = t.tiles_x > 1 ? ~0ull / (unsigned)t.tiles_x + 1 : 0; /* ceil(2^64 / n) */
+    float *real = b->real;
+    cufftComplex *freq = (cufftComplex *)b->spec;
+    const unsigned blocks = (unsigned)((values + 255) / 256);
+    for (t.c = 0; t.c < g.cn; t.c++)
+        for (size_t first = 0; first < tiles; first += batch) {
+            t.tile0 = (unsigned)first;
+            if (plans->fused) {
+                fft_set_tiles<<<1, 1, 0, stream>>>((fft_tiles *)b->tiles_info, t);
+                CUFFT_TRY(fft->exec_r2c(plans->fwd, real, freq));
+                CUFFT_TRY(fft->exec_c2r(plans->inv, freq, real));
+                continue;
+            }
+            fft_load<<<blocks, 256, 0, stream>>>(t, real, (unsigned)values);
+            CUFFT_TRY(fft->exec_r2c(plans->fwd, real, freq));
+            fft_multiply<<<dim3(batch, (t.spec_cells + 255) / 256), 256, 0, stream>>>(
+                t, (float2 *)freq);
+            CUFFT_TRY(fft->exec_c2r(plans->inv, freq, real));
+            fft_store<<<blocks, 256, 0, stream>>>(t, real, (unsigned)values);
+        }
     return EDGEL_OK;
 }
+/* The FFT method's time on an H200 in nanoseconds, for the cost model (cuda_ops.cu). */
+double edgel_cuda_fft_time(const edgel_filter_plan *p)
+{
+    const cufft_api *fft = edgel_cufft();
+    const int callbacks = fft && callbacks_faster(fft, p->w, p->h, p->kw, p->kh);
+    return p->cn * fft_time(fft_tiling_for(p->w, p->h, p->kw, p->kh, callbacks), callbacks);
+}
+
 extern "C" edgel_status edgel_cuda_filter(edgel_cuda_state *s, const edgel_filter_plan *p,
                                           const edgel_image *src, const edgel_image *dst)
 {

@@ -118,8 +118,9 @@ struct skimage_buffers {
 /* The convolution engine's device memory (see cuda_filter.cu). Taps (taps, kx, ky) live in
  * a ring of FILTER_SLOTS device buffers filled from pinned ones, so that an upload waits only
  * for the call that used its slot FILTER_SLOTS calls earlier; a call with the taps of the
- * previous call uploads nothing. Also: row-pass results, FFT buffers, the kernel spectrum
- * of the current taps, and the cuFFT plans of the last few padded sizes. */
+ * previous call uploads nothing. Also: row-pass results, the FFT method's tile grids and
+ * spectra, one tile's kernel spectrum of the current taps, and the cuFFT plans of the last
+ * few tilings. */
 #define FILTER_SLOTS 4
 #define FFT_PLANS 3
 struct filter_buffers {
@@ -129,17 +130,23 @@ struct filter_buffers {
     unsigned version;               /* of the current taps; 0: none yet */
     float *rows;                    /* separable row pass */
     size_t rows_bytes;
-    float *real;                    /* FFT: padded image, its spectrum, the kernel's spectrum */
-    void *spec, *kspec;
-    size_t fft_cells;               /* real values the FFT buffers hold */
-    unsigned kspec_version;         /* of the taps in kspec, for kspec_rows x kspec_cols */
-    int kspec_rows, kspec_cols;
-    struct fft_plans {              /* cuFFT plans of the last FFT_PLANS padded sizes */
-        int rows, cols;             /* 0: unused */
-        int fwd, inv;               /* cufftHandle */
+    float *real;                    /* FFT: a batch of tile grids, their spectra */
+    void *spec, *kspec;             /* kspec: one tile's kernel spectrum */
+    size_t fft_cells;               /* real values real and spec hold */
+    size_t kspec_cells;
+    unsigned kspec_version;         /* of the taps in kspec, for kspec_nx x kspec_ny tiles */
+    int kspec_nx, kspec_ny;
+    void *tiles_info;               /* fft_tiles on the device: the callbacks' caller info */
+    struct fft_plans {              /* cuFFT plans of the last FFT_PLANS tilings */
+        int nx, ny, batch;          /* nx 0: unused */
+        int fused;                  /* fwd and inv carry the callbacks */
+        int fwd, inv, kernel;       /* cufftHandle: the batch's R2C and C2R, one tile's R2C */
         unsigned used;              /* call counter when last used */
     } plans[FFT_PLANS];
     unsigned calls;
+    int callbacks_failed; /* a plan with callbacks could not be made: plain plans from then on */
+    int wanted_nx, wanted_ny, wanted_batch, wanted_calls; /* the tiling whose callbacks the
+                                                             last calls wanted, and how many */
 };
 
 /* The tiled driver's marks (cuda_marks.cu): two region, marks and side buffers, the region's

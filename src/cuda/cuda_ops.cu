@@ -85,7 +85,6 @@ double cuda_filter_cost(void *state, edgel_filter_plan *p, edgel_conv_method m, 
     const double math = 132 * 1.98 / (d.sms * d.clock_ghz); /* 1 on the H200 */
     const double memory = 4.917e12 / d.bandwidth;
     const double values = (double)p->w * p->h * p->cn;
-    const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
     if (m == EDGEL_CONV_DIRECT) { /* throughput, or one block's chain of taps when few */
         const double blocks = ceil(p->w / 32.0) * ceil(p->h / 64.0) * p->cn;
         const double busy = values * 0.000156 * p->nonzero * math;
@@ -94,9 +93,7 @@ double cuda_filter_cost(void *state, edgel_filter_plan *p, edgel_conv_method m, 
     }
     if (m == EDGEL_CONV_SEPARABLE)
         return values * (0.0004 * (p->kw + p->kh) * math + 0.012 * memory) + 12000;
-    /* two transforms per channel; the kernel's spectrum is reused while it stays */
-    const double area = (double)edgel_fft_size(ew) * edgel_fft_size(eh);
-    return area * log2(area) * (2.0 * p->cn + 0.25) * 0.000636 * memory + 45000;
+    return edgel_cuda_fft_time(p) * memory + 45000; /* (cuFFT is bound by memory) */
 }
 
 edgel_status cuda_filter(void *state, edgel_filter_plan *plan, const edgel_image *src,

@@ -7,6 +7,7 @@
  *
  * --small: a few small cases only (for compute-sanitizer).
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <cuda_runtime.h>
 #include <dirent.h>
 #include <math.h>
@@ -979,6 +980,64 @@ static void test_filter(const edgel_image *photo, int small)
     printf("filter: %d cases compared\n", cases);
 }
 
+/* The FFT method with cuFFT's callbacks and with passes of its own (EDGEL_CUFFT_CALLBACKS=1
+ * and 0, read when a plan is made), each against the CPU: tilings of one tile and of many,
+ * every border, 1 and 3 channels, kernels up to 129 taps, and an image whose tiles take two
+ * batches (over 2^26 grid values). */
+static void test_fft_paths(const edgel_image *photo, int small)
+{
+    static const int sizes[][4] = {{1, 1, 1, 1}, {17, 300, 3, 29}, {300, 200, 29, 29},
+                                   {1100, 700, 65, 9}, {700, 500, 129, 129}};
+    static const char *paths[] = {"1", "0"};
+    int cases = 0;
+    for (int a = 0; a < 2; a++) {
+        setenv("EDGEL_CUFFT_CALLBACKS", paths[a], 1);
+        for (int s = 0; s < 5; s++) {
+            const int w = sizes[s][0], h = sizes[s][1], kw = sizes[s][2], kh = sizes[s][3];
+            const int cn = s % 2 ? 3 : 1;
+            void *mem;
+            edgel_image u8 = make_frame(photo, w, h, cn, &mem);
+            float *f32 = malloc(sizeof(float) * (size_t)w * h * cn);
+            for (size_t i = 0; i < (size_t)w * h * cn; i++)
+                f32[i] = ((uint8_t *)u8.data)[i] - 100.0f + (float)(next_random() % 100) / 50.0f;
+            edgel_image fi = edgel_image_host(f32, w, h, EDGEL_F32, cn);
+            float *k = malloc(sizeof(float) * kw * kh);
+            for (int i = 0; i < kw * kh; i++)
+                k[i] = (float)(next_random() % 2001) / 1000.0f - 1.0f;
+            edgel_image ker = edgel_image_host(k, kw, kh, EDGEL_F32, 1);
+            for (int border = 0; border < 5; border++) {
+                edgel_filter_params p;
+                edgel_filter_params_default(&p);
+                p.method = EDGEL_CONV_FFT;
+                p.border = (edgel_border)border;
+                p.border_value = -7;
+                p.anchor_x = (int)(next_random() % (unsigned)kw);
+                p.anchor_y = (int)(next_random() % (unsigned)kh);
+                compare_filter_case(&p, &fi, &ker, EDGEL_F32);
+                compare_filter_case(&p, &u8, &ker, EDGEL_U8);
+                cases += 2;
+            }
+            free(mem), free(f32), free(k);
+        }
+        if (!small) { /* 8200 x 8200 with 5 x 5 taps: 33 x 33 tiles of 256 x 256, two batches */
+            void *mem;
+            edgel_image u8 = make_frame(photo, 8200, 8200, 1, &mem);
+            float k[25];
+            for (int i = 0; i < 25; i++)
+                k[i] = (float)(next_random() % 2001) / 10000.0f;
+            edgel_image ker = edgel_image_host(k, 5, 5, EDGEL_F32, 1);
+            edgel_filter_params p;
+            edgel_filter_params_default(&p);
+            p.method = EDGEL_CONV_FFT;
+            compare_filter_case(&p, &u8, &ker, EDGEL_U8);
+            cases++;
+            free(mem);
+        }
+    }
+    unsetenv("EDGEL_CUFFT_CALLBACKS");
+    printf("fft paths: %d cases compared\n", cases);
+}
+
 /* 1-D factors of 256 in `n` non-negative steps (some zero), summing to 256. */
 static void q8_factors(int n, float *k)
 {
@@ -1269,6 +1328,7 @@ int main(int argc, char **argv)
     test_itk(photos, n, small);
     test_skimage(photos, n, small);
     test_filter(&photos[0], small);
+    test_fft_paths(&photos[0], small);
     test_fixed_filter(&photos[0], small);
     test_fixed_stream(&photos[0], small);
     test_building_blocks(&photos[0], small);
