@@ -54,7 +54,7 @@ edgel_status edgel_cuda_canny_marks(edgel_cuda_state *state, const edgel_canny_p
 struct edgel_filter_plan;
 edgel_status edgel_cuda_filter(edgel_cuda_state *state, const struct edgel_filter_plan *plan,
                                const edgel_image *src, const edgel_image *dst);
-/* The FFT method's predicted time on an H200 (ns), for the cost model. */
+/* The FFT method's predicted time less its launches (ns), for the cost model. */
 double edgel_cuda_fft_time(const struct edgel_filter_plan *plan);
 /* The building blocks on device views (cuda_blocks.cu), queued on the context's stream. */
 edgel_status edgel_cuda_to_gray(edgel_cuda_state *state, edgel_gray order, const edgel_image *src,

@@ -291,13 +291,15 @@ static fft_tiling fft_tiling_for(int w, int h, int kw, int kh, int callbacks)
     return t;
 }
 
-/* A channel's time on an H200 in ns: 0.018 ns a grid value and 23 us with callbacks, 0.0205
- * ns and 6 us without (fitted from 1024x1024 to 4096x4096, masks 3x3 to 129x129,
- * 2026-11-27). */
+/* A channel's time in ns, less the call's launches: per grid value 0.020 ns without callbacks,
+ * 0.017 ns and 20 us a call with them (H200, 4096x4096, masks 3x3 to 129x129; the H100 takes
+ * 1.07x to 1.12x, though its memory is 1.44x slower); grids of under 6M values run partly
+ * from L2, for less in proportion (H100, 64x64 to 2048x2048, 2026-11-27; docs/benchmarks.md). */
 static double fft_time(const fft_tiling &t, int callbacks)
 {
     const double values = (double)t.tiles_x * t.nx * t.tiles_y * t.ny;
-    return callbacks ? values * 0.018 + 23000 : values * 0.0205 + 6000;
+    const double cached = values < 6e6 ? values / 6e6 : 1.0;
+    return values * cached * (callbacks ? 0.017 : 0.020) + (callbacks ? 20000 : 0);
 }
 
 #define CUFFT_TRY(call)                                                                 \
@@ -521,7 +523,8 @@ static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStr
         }
     return EDGEL_OK;
 }
-/* The FFT method's time on an H200 in nanoseconds, for the cost model (cuda_ops.cu). */
+/* The FFT method's time in nanoseconds less the call's launches, for the cost model
+ * (cuda_ops.cu). */
 double edgel_cuda_fft_time(const edgel_filter_plan *p)
 {
     const cufft_api *fft = edgel_cufft();

@@ -78,7 +78,8 @@ int cuda_has_fft(void *) { return edgel_cufft() != NULL; /* cuFFT, where it load
 
 /* Predicted time of a method in nanoseconds, fitted to bench/bench_filter.py on an NVIDIA
  * H200 (2026-11-22, docs/benchmarks.md) and scaled to the device: arithmetic by its SMs and
- * clock, memory traffic (and cuFFT, bound by it) by its bandwidth; only ratios matter. */
+ * clock, memory traffic by its bandwidth (the FFT's own model in cuda_filter.cu); only ratios
+ * matter. */
 double cuda_filter_cost(void *state, edgel_filter_plan *p, edgel_conv_method m, double)
 {
     const device_info &d = edgel_device_info(cuda(state)->device);
@@ -93,7 +94,7 @@ double cuda_filter_cost(void *state, edgel_filter_plan *p, edgel_conv_method m, 
     }
     if (m == EDGEL_CONV_SEPARABLE)
         return values * (0.0004 * (p->kw + p->kh) * math + 0.012 * memory) + 12000;
-    return edgel_cuda_fft_time(p) * memory + 45000; /* (cuFFT is bound by memory) */
+    return edgel_cuda_fft_time(p) + 35000; /* (measured, not scaled: see fft_time) */
 }
 
 edgel_status cuda_filter(void *state, edgel_filter_plan *plan, const edgel_image *src,
