@@ -387,6 +387,44 @@ static void test_non_finite_sums_agree(edgel_context *ctx)
     }
 }
 
+/* The FFT method keeps a kernel's spectrum between calls on a context: a call with other taps
+ * of the same size, or the same taps on another grid, must not take the kept one. Each result
+ * against the direct method on the same context. */
+static void test_fft_kernel_kept(edgel_context *ctx)
+{
+    enum { W = 90, H = 70, K = 9 };
+    static float in[W * H], fft[W * H], direct[W * H], k[3][K * K];
+    for (int i = 0; i < W * H; i++)
+        in[i] = uniform();
+    for (int t = 0; t < 3; t++)
+        for (int i = 0; i < K * K; i++)
+            k[t][i] = t == 2 ? k[0][i] : uniform() - 0.5f;
+    k[2][K * K - 1] += 1.0f; /* the same as the first but the last tap */
+    const int sizes[][2] = {{W, H}, {W, H}, {W, H}, {W / 2, H}, {W, H}};
+    const int kernel[] = {0, 1, 2, 2, 0};
+    for (int c = 0; c < 5; c++) {
+        const int w = sizes[c][0], h = sizes[c][1];
+        edgel_image src = edgel_image_host(in, w, h, EDGEL_F32, 1);
+        edgel_image a = edgel_image_host(fft, w, h, EDGEL_F32, 1);
+        edgel_image b = edgel_image_host(direct, w, h, EDGEL_F32, 1);
+        edgel_image ker = edgel_image_host(k[kernel[c]], K, K, EDGEL_F32, 1);
+        edgel_filter_params p;
+        edgel_filter_params_default(&p);
+        p.method = EDGEL_CONV_FFT;
+        const edgel_status st = edgel_filter2d(ctx, &p, &src, &a, &ker);
+        if (st == EDGEL_ERROR_UNSUPPORTED)
+            return; /* a build without KissFFT */
+        p.method = EDGEL_CONV_DIRECT;
+        CHECK(st == EDGEL_OK && edgel_filter2d(ctx, &p, &src, &b, &ker) == EDGEL_OK);
+        double err = 0;
+        for (int i = 0; i < w * h; i++)
+            err = fmax(err, fabs((double)fft[i] - direct[i]));
+        if (err > 1e-4)
+            fprintf(stderr, "FFT call %d: off the direct method by %g\n", c, err);
+        CHECK(err <= 1e-4);
+    }
+}
+
 int main(void)
 {
     edgel_context *ctx = NULL;
@@ -398,6 +436,7 @@ int main(void)
         test_fixed_point_is_exact();
         test_u8_rounding(ctx);
         test_non_finite_sums_agree(ctx);
+        test_fft_kernel_kept(ctx);
     }
     edgel_context_destroy(ctx);
     return check_summary("test_filter");

@@ -78,6 +78,8 @@ typedef struct edgel_cpu_workspace {
     edgel_cpu_buffer tile_edges; /* the tiled driver's marks (cpu_backend.c) */
     edgel_cpu_buffer tile_classes;
     edgel_cpu_buffer tile_sup;
+    edgel_cpu_buffer fft_kernel; /* the FFT method's kernel spectrum, with the taps and grid
+                                    it is of (cpu_fft.c) */
 } edgel_cpu_workspace;
 
 /* At least `bytes` of buffer memory (reallocated only to grow); NULL when out of memory. */
@@ -104,8 +106,9 @@ edgel_status edgel_cpu_canny_skimage(int threads, edgel_cpu_workspace *ws,
 
 /* The convolution engine's methods on host images (plan from src/core/filter.h). */
 struct edgel_filter_plan;
-edgel_status edgel_cpu_filter(int threads, const struct edgel_filter_plan *plan,
-                              const edgel_image *src, const edgel_image *dst);
+edgel_status edgel_cpu_filter(int threads, edgel_cpu_workspace *ws,
+                              const struct edgel_filter_plan *plan, const edgel_image *src,
+                              const edgel_image *dst);
 /* The fixed-point separable method's output rows one at a time (the Canny sweep's fused
  * pre-blur): any row, the next row after the last cheapest (one source row filtered). */
 typedef struct edgel_fixed_rows {
@@ -134,8 +137,9 @@ double edgel_cpu_filter_cost(struct edgel_filter_plan *plan, edgel_conv_method m
 void edgel_cpu_fft_tiles(struct edgel_filter_plan *plan);
 /* KissFFT present (the CPU's FFT method). */
 int edgel_cpu_has_fft(void);
-edgel_status edgel_cpu_filter_fft(int threads, const struct edgel_filter_plan *plan,
-                                  const edgel_image *src, const edgel_image *dst);
+edgel_status edgel_cpu_filter_fft(int threads, edgel_cpu_workspace *ws,
+                                  const struct edgel_filter_plan *plan, const edgel_image *src,
+                                  const edgel_image *dst);
 
 #ifdef __cplusplus
 }

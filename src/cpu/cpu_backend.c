@@ -227,7 +227,8 @@ static edgel_status cpu_filter(void *state, edgel_filter_plan *plan, const edgel
 {
     if (plan->method == EDGEL_CONV_FFT)
         edgel_cpu_fft_tiles(plan); /* (found already where auto chose the FFT) */
-    return edgel_cpu_filter(((cpu_state *)state)->threads, plan, src, dst);
+    cpu_state *s = state;
+    return edgel_cpu_filter(s->threads, &s->ws, plan, src, dst);
 }
 
 static const edgel_backend_ops cpu_ops = {

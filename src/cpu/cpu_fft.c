@@ -157,29 +157,50 @@ static void fft_tiles(void *arg, int thread, int nthreads)
     tile_free(&t);
 }
 
-edgel_status edgel_cpu_filter_fft(int threads, const edgel_filter_plan *p, const edgel_image *src,
-                                  const edgel_image *dst)
+/* The kernel's spectrum on the plan's grid (taps at the top left of a zero grid), kept in
+ * `cache` with the taps and grid it is of: the next call with the same kernel and grid takes
+ * it as it is (on many threads it was a serial step of a tile's cost). NULL: out of memory. */
+static const kiss_fft_cpx *kernel_spectrum(edgel_cpu_buffer *cache, const edgel_filter_plan *p)
+{
+    const int key[4] = {p->kw, p->kh, p->fft_nx, p->fft_ny};
+    const size_t taps = sizeof(float) * (size_t)p->kw * p->kh;
+    const size_t head = (sizeof key + taps + 15) / 16 * 16; /* (the spectrum aligned) */
+    const size_t spec = sizeof(kiss_fft_cpx) * (size_t)p->fft_ny * (p->fft_nx / 2 + 1);
+    uint8_t *b = cache->data;
+    if (b && cache->bytes >= head + spec && !memcmp(b, key, sizeof key) &&
+        !memcmp(b + sizeof key, p->taps, taps))
+        return (const kiss_fft_cpx *)(b + head);
+    fft_tile k;
+    b = edgel_cpu_buffer_reserve(cache, head + spec);
+    if (!tile_alloc(p->fft_nx, p->fft_ny, &k) || !b) {
+        tile_free(&k);
+        return NULL;
+    }
+    for (int r = 0; r < k.ny; r++) {
+        memset(k.line, 0, sizeof(kiss_fft_scalar) * (size_t)k.nx);
+        if (r < p->kh)
+            memcpy(k.line, p->taps + (size_t)r * p->kw, sizeof(float) * (size_t)p->kw);
+        kiss_fftr(k.row_fwd, k.line, k.spec + (size_t)r * k.half);
+    }
+    columns(&k, NULL);
+    memcpy(b, key, sizeof key);
+    memcpy(b + sizeof key, p->taps, taps);
+    memcpy(b + head, k.spec, spec);
+    tile_free(&k);
+    return (const kiss_fft_cpx *)(b + head);
+}
+
+edgel_status edgel_cpu_filter_fft(int threads, edgel_cpu_workspace *ws, const edgel_filter_plan *p,
+                                  const edgel_image *src, const edgel_image *dst)
 {
     const int nx = p->fft_nx, ny = p->fft_ny;
     const int tiles_x = (p->w + nx - p->kw) / (nx - p->kw + 1);
     const int tiles_y = (p->h + ny - p->kh) / (ny - p->kh + 1);
     const int jobs = tiles_x * tiles_y * p->cn;
-    /* The kernel's spectrum: taps at the top left of a zero grid. */
-    fft_tile k;
-    int failed = !tile_alloc(nx, ny, &k);
-    if (!failed) {
-        for (int r = 0; r < ny; r++) {
-            memset(k.line, 0, sizeof(kiss_fft_scalar) * (size_t)nx);
-            if (r < p->kh)
-                memcpy(k.line, p->taps + (size_t)r * p->kw, sizeof(float) * (size_t)p->kw);
-            kiss_fftr(k.row_fwd, k.line, k.spec + (size_t)r * k.half);
-        }
-        columns(&k, NULL);
-    }
-    fft_job job = {p, src, dst, k.spec, nx, ny, tiles_x, tiles_y, jobs, 0, failed};
-    if (!failed)
+    const kiss_fft_cpx *spectrum = kernel_spectrum(&ws->fft_kernel, p);
+    fft_job job = {p, src, dst, spectrum, nx, ny, tiles_x, tiles_y, jobs, 0, !spectrum};
+    if (spectrum)
         edgel_host_parallel(threads < jobs ? threads : jobs, fft_tiles, &job);
-    tile_free(&k);
     if (atomic_load(&job.failed))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for %dx%d FFT tiles", nx, ny);
     return EDGEL_OK;
@@ -189,10 +210,10 @@ edgel_status edgel_cpu_filter_fft(int threads, const edgel_filter_plan *p, const
 
 int edgel_cpu_has_fft(void) { return 0; }
 
-edgel_status edgel_cpu_filter_fft(int threads, const edgel_filter_plan *p, const edgel_image *src,
-                                  const edgel_image *dst)
+edgel_status edgel_cpu_filter_fft(int threads, edgel_cpu_workspace *ws, const edgel_filter_plan *p,
+                                  const edgel_image *src, const edgel_image *dst)
 {
-    (void)threads, (void)p, (void)src, (void)dst;
+    (void)threads, (void)ws, (void)p, (void)src, (void)dst;
     return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "this build has no CPU FFT (KissFFT not found)");
 }
 

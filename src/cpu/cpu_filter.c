@@ -417,11 +417,11 @@ static void filter_blocks(void *arg, int t, int nthreads)
     scratch_free(&s);
 }
 
-edgel_status edgel_cpu_filter(int threads, const edgel_filter_plan *p, const edgel_image *src,
-                              const edgel_image *dst)
+edgel_status edgel_cpu_filter(int threads, edgel_cpu_workspace *ws, const edgel_filter_plan *p,
+                              const edgel_image *src, const edgel_image *dst)
 {
     if (p->method == EDGEL_CONV_FFT)
-        return edgel_cpu_filter_fft(threads, p, src, dst);
+        return edgel_cpu_filter_fft(threads, ws, p, src, dst);
     if (p->method == EDGEL_CONV_SEPARABLE && p->fixed_point)
         return edgel_cpu_filter_fixed(threads, p, src, dst);
     const int ext = p->w + p->kw - 1, n = p->w * p->cn;

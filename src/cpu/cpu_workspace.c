@@ -17,7 +17,8 @@ void edgel_cpu_workspace_free(edgel_cpu_workspace *ws)
 {
     edgel_cpu_buffer *all[] = {&ws->map,   &ws->gray,       &ws->blurred,      &ws->itk_a,
                                &ws->itk_b, &ws->tile_edges, &ws->tile_classes, &ws->tile_sup,
-                               &ws->sk_x,  &ws->sk_m,        &ws->sk_rows};
+                               &ws->sk_x,  &ws->sk_m,        &ws->sk_rows,
+                               &ws->fft_kernel};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         free(all[i]->data);
         all[i]->data = NULL;
