@@ -16,7 +16,7 @@
 #include "cuda/cuda_internal.h"
 
 #include "cuda/cuda_filter_pixels.cuh"
-#include "cuda_fft_callbacks_lto.h" /* made by CMakeLists.txt */
+#include "cuda/lto/cuda_fft_callbacks_lto.h" /* made by CMakeLists.txt in the build tree */
 
 #include "cuda/cuda_cufft.h"
 #include <stdlib.h>
