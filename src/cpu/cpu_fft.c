@@ -172,6 +172,8 @@ static const kiss_fft_cpx *kernel_spectrum(edgel_cpu_buffer *cache, const edgel_
         return (const kiss_fft_cpx *)(b + head);
     fft_tile k;
     b = edgel_cpu_buffer_reserve(cache, head + spec);
+    if (b)
+        memset(b, 0, sizeof key); /* (no kernel has 0 x 0 taps: kept as nothing until done) */
     if (!tile_alloc(p->fft_nx, p->fft_ny, &k) || !b) {
         tile_free(&k);
         return NULL;

@@ -67,7 +67,8 @@ static void load(void)
     api.set_stream = (cufftResult(*)(cufftHandle, cudaStream_t))dlsym(h, "cufftSetStream");
     api.exec_r2c = (cufftResult(*)(cufftHandle, cufftReal *, cufftComplex *))dlsym(h, "cufftExecR2C");
     api.exec_c2r = (cufftResult(*)(cufftHandle, cufftComplex *, cufftReal *))dlsym(h, "cufftExecC2R");
-    if (!api.plan2d || !api.plan_many || !api.destroy || !api.set_stream || !api.exec_r2c || !api.exec_c2r)
+    if (!api.plan2d || !api.plan_many || !api.destroy || !api.set_stream || !api.exec_r2c ||
+        !api.exec_c2r)
         return; /* (a library missing one is not used; it stays loaded) */
     api.create = (cufftResult(*)(cufftHandle *))dlsym(h, "cufftCreate");
     api.make_plan_many =

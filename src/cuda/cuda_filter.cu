@@ -313,18 +313,19 @@ static double fft_time(const fft_tiling &t, int callbacks)
  * =1 always (tests), else where fft_time says they are faster. */
 static int callbacks_faster(const cufft_api *fft, int w, int h, int kw, int kh)
 {
-    const char *env = getenv("EDGEL_CUFFT_CALLBACKS");
     if (!fft->create)
         return 0;
+    const char *env = getenv("EDGEL_CUFFT_CALLBACKS");
     if (env && *env)
         return strcmp(env, "0") != 0;
     return fft_time(fft_tiling_for(w, h, kw, kh, 1), 1) <
            fft_time(fft_tiling_for(w, h, kw, kh, 0), 0);
 }
 
-/* Whether to link a tiling's callbacks now: from the third call in a row that wants them
- * (linking takes 60 ms, the process's first over 1 s, which only repeated calls earn back;
- * EDGEL_CUFFT_CALLBACKS=1 links at once). */
+/* Whether to link a tiling's callbacks now: at the third call that wants them for this
+ * tiling, counted again whenever another tiling wants them (linking takes 60 ms, the
+ * process's first over 1 s, which only repeated calls earn back); EDGEL_CUFFT_CALLBACKS=1
+ * links at once. */
 static int link_now(filter_buffers *b, const fft_tiling &t)
 {
     for (int i = 0; i < FFT_PLANS; i++)
@@ -436,9 +437,9 @@ static edgel_status fft_plans_for(const cufft_api *fft, filter_buffers *b, int n
     return EDGEL_OK;
 }
 
-/* The FFT buffers for batches of `values` grid values (`spec` complex ones) and one tile's
- * kernel spectrum of `kspec` complex values. */
-static edgel_status fft_buffers(filter_buffers *b, size_t values, size_t spec, size_t kspec)
+/* The FFT buffers for batches of `values` grid values (and as many complex ones: the
+ * callbacks' spectra are nx * ny apart) and one tile's kernel spectrum of `kspec` values. */
+static edgel_status fft_buffers(filter_buffers *b, size_t values, size_t kspec)
 {
     if (b->fft_cells < values) {
         cudaFree(b->real);
@@ -447,7 +448,7 @@ static edgel_status fft_buffers(filter_buffers *b, size_t values, size_t spec, s
         b->spec = NULL;
         b->fft_cells = 0;
         CUDA_TRY(cudaMalloc(&b->real, sizeof(float) * values));
-        CUDA_TRY(cudaMalloc(&b->spec, sizeof(float2) * spec));
+        CUDA_TRY(cudaMalloc(&b->spec, sizeof(float2) * values));
         b->fft_cells = values;
     }
     if (b->kspec_cells < kspec) {
@@ -477,7 +478,7 @@ static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStr
     const int nx = tiling.nx, ny = tiling.ny, batch = tiling.batch;
     const size_t tiles = tiling.tiles, values = tiling.values, grid = (size_t)nx * ny;
     const size_t half = nx / 2 + 1;
-    EDGEL_TRY(fft_buffers(b, values, values, half * ny)); /* (spectra up to nx * ny apart) */
+    EDGEL_TRY(fft_buffers(b, values, half * ny));
     struct filter_buffers::fft_plans *plans = NULL;
     EDGEL_TRY(fft_plans_for(fft, b, nx, ny, batch, callbacks, &plans));
     fft_tiles t;
@@ -523,6 +524,7 @@ static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStr
         }
     return EDGEL_OK;
 }
+
 /* The FFT method's time in nanoseconds less the call's launches, for the cost model
  * (cuda_ops.cu). */
 double edgel_cuda_fft_time(const edgel_filter_plan *p)
