@@ -23,11 +23,14 @@ static double tile_work(int n, int k, int e)
 
 /* The CPU FFT's predicted time (ns) for a grid whose sides have tile_work wx, wy and
  * tile_blocks bx, by: the work over the threads the tiles can keep busy (a frame of few
- * tiles leaves threads idle). */
+ * tiles leaves threads idle); one grid over the image shares its rows and columns with every
+ * thread, in three rounds a channel (cpu_fft.c). */
 static double grid_cost(const edgel_filter_plan *p, double wx, int bx, double wy, int by,
                         int threads)
 {
     const double jobs = (double)bx * by * p->cn;
+    if (bx * by == 1 && threads > 1)
+        return 0.64 * wx * wy * p->cn / threads + 30000.0 * p->cn;
     return 0.64 * wx * wy * p->cn / (jobs < threads ? jobs : threads);
 }
 
