@@ -11,17 +11,17 @@ static cufft_api api;
 static const cufft_api *loaded;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* The path of NVIDIA's PyPI cuFFT beside this library in site-packages, in `out`. */
-static int beside_wheel(char *out, size_t size)
+/* In `out`, `name` in the folder of the library that holds `symbol`. */
+static int beside(const void *symbol, const char *name, char *out, size_t size)
 {
     Dl_info info;
-    if (!dladdr((void *)&edgel_cufft, &info) || !info.dli_fname)
+    if (!dladdr(symbol, &info) || !info.dli_fname)
         return 0;
     const char *slash = strrchr(info.dli_fname, '/');
-    if (!slash) /* site-packages/edgel/libedgel.so -> site-packages/nvidia/cu13/lib */
+    if (!slash)
         return 0;
-    const int n = snprintf(out, size, "%.*s/../nvidia/cu13/lib/libcufft.so.12",
-                           (int)(slash - info.dli_fname), info.dli_fname);
+    const int n = snprintf(out, size, "%.*s/%s", (int)(slash - info.dli_fname), info.dli_fname,
+                           name);
     return n > 0 && (size_t)n < size;
 }
 
@@ -32,7 +32,8 @@ static void *open_cufft(void)
         return dlopen(env, RTLD_NOW | RTLD_LOCAL);
     void *h = dlopen("libcufft.so.12", RTLD_NOW | RTLD_LOCAL);
     char path[4096];
-    if (!h && beside_wheel(path, sizeof path))
+    /* site-packages/edgel/libedgel.so -> site-packages/nvidia/cu13/lib, NVIDIA's PyPI cuFFT */
+    if (!h && beside((void *)&edgel_cufft, "../nvidia/cu13/lib/libcufft.so.12", path, sizeof path))
         h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) /* the toolkit's own place, where ldconfig does not list it */
         h = dlopen("/usr/local/cuda/lib64/libcufft.so.12", RTLD_NOW | RTLD_LOCAL);
@@ -43,16 +44,10 @@ static void *open_cufft(void)
  * it, the one beside cuFFT is opened first (a library already open answers to its name). */
 static int open_nvjitlink(void *cufft_symbol)
 {
-    if (dlopen("libnvJitLink.so.13", RTLD_NOW | RTLD_LOCAL))
-        return 1;
-    Dl_info info;
-    if (!dladdr(cufft_symbol, &info) || !info.dli_fname)
-        return 0;
-    const char *slash = strrchr(info.dli_fname, '/');
     char path[4096];
-    const int n = snprintf(path, sizeof path, "%.*s/libnvJitLink.so.13",
-                           slash ? (int)(slash - info.dli_fname) : 1, slash ? info.dli_fname : ".");
-    return n > 0 && (size_t)n < sizeof path && dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    return dlopen("libnvJitLink.so.13", RTLD_NOW | RTLD_LOCAL) ||
+           (beside(cufft_symbol, "libnvJitLink.so.13", path, sizeof path) &&
+            dlopen(path, RTLD_NOW | RTLD_LOCAL));
 }
 
 static void load(void)

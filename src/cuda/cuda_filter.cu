@@ -309,15 +309,20 @@ static double fft_time(const fft_tiling &t, int callbacks)
             return edgel_fail(EDGEL_ERROR_DEVICE, "%s: cuFFT error %d", #call, (int)r_); \
     } while (0)
 
-/* Whether the FFT method runs with callbacks for these sizes: EDGEL_CUFFT_CALLBACKS=0 never,
- * =1 always (tests), else where fft_time says they are faster. */
+/* EDGEL_CUFFT_CALLBACKS: 0 never, 1 always and linked at once (tests); -1 unset: by fft_time. */
+static int callbacks_forced(void)
+{
+    const char *env = getenv("EDGEL_CUFFT_CALLBACKS");
+    return env && *env ? strcmp(env, "0") != 0 : -1;
+}
+
+/* Whether the FFT method runs with callbacks for these sizes. */
 static int callbacks_faster(const cufft_api *fft, int w, int h, int kw, int kh)
 {
     if (!fft->create)
         return 0;
-    const char *env = getenv("EDGEL_CUFFT_CALLBACKS");
-    if (env && *env)
-        return strcmp(env, "0") != 0;
+    if (callbacks_forced() >= 0)
+        return callbacks_forced();
     return fft_time(fft_tiling_for(w, h, kw, kh, 1), 1) <
            fft_time(fft_tiling_for(w, h, kw, kh, 0), 0);
 }
@@ -332,8 +337,7 @@ static int link_now(filter_buffers *b, const fft_tiling &t)
         if (b->plans[i].fused && b->plans[i].nx == t.nx && b->plans[i].ny == t.ny &&
             b->plans[i].batch == t.batch)
             return 1; /* linked already */
-    const char *env = getenv("EDGEL_CUFFT_CALLBACKS");
-    if (env && !strcmp(env, "1"))
+    if (callbacks_forced() == 1)
         return 1;
     if (b->wanted_nx != t.nx || b->wanted_ny != t.ny || b->wanted_batch != t.batch) {
         b->wanted_nx = t.nx;
