@@ -1,6 +1,6 @@
 /* The float forms of the magnitude and the NMS test (edgel_magnitude_f32, edgel_nms_keep_f32,
- * run by the GPU's streaming kernel) against the integer forms (run by the CPU backend, with
- * cv::Canny's arithmetic): for the NMS every Sobel 3x3 gradient of u8 images (|dx|, |dy| <=
+ * run by the GPU's streaming kernel) and the NMS test's 16-bit form (edgel_nms_keep_i16, the
+ * CPU's Sobel 3x3 L1 rows) against the integer forms (cv::Canny's arithmetic): for the NMS every Sobel 3x3 gradient of u8 images (|dx|, |dy| <=
  * 1020), with neighbours drawn around m so that ties are common, then random gradients and
  * magnitudes up to the float form's documented limits; the magnitude over all its range. */
 #include <stdint.h>
@@ -15,7 +15,17 @@ static int32_t near(int32_t m, uint32_t r)
     return v < 0 ? 0 : v;
 }
 
-/* Both forms on one case; reports the first few disagreements. */
+/* The 16-bit form's range: gradients up to 8191, magnitudes up to 32767. */
+static int in_i16_range(int32_t m, const int32_t n[8], int32_t dx, int32_t dy)
+{
+    int ok = dx >= -8191 && dx <= 8191 && dy >= -8191 && dy <= 8191 && m <= 32767;
+    for (int i = 0; i < 8; i++)
+        ok = ok && n[i] <= 32767;
+    return ok;
+}
+
+/* The float form, and the 16-bit one in its range, against the integer form on one case;
+ * reports the first few disagreements. */
 static int agree(int32_t m, const int32_t n[8], int32_t dx, int32_t dy)
 {
     static int reported;
@@ -23,10 +33,15 @@ static int agree(int32_t m, const int32_t n[8], int32_t dx, int32_t dy)
     const int got = edgel_nms_keep_f32((float)m, (float)n[0], (float)n[1], (float)n[2], (float)n[3],
                                        (float)n[4], (float)n[5], (float)n[6], (float)n[7], (float)dx,
                                        (float)dy);
-    if (want != got && reported++ < 5)
-        fprintf(stderr, "nms: m %d dx %d dy %d neighbours %d %d %d %d %d %d %d %d: int %d float %d\n",
-                m, dx, dy, n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], want, got);
-    return want == got;
+    const int got16 = !in_i16_range(m, n, dx, dy) ? want
+                    : edgel_nms_keep_i16((int16_t)m, (int16_t)n[0], (int16_t)n[1], (int16_t)n[2],
+                                         (int16_t)n[3], (int16_t)n[4], (int16_t)n[5], (int16_t)n[6],
+                                         (int16_t)n[7], (int16_t)dx, (int16_t)dy);
+    if ((want != got || want != got16) && reported++ < 5)
+        fprintf(stderr, "nms: m %d dx %d dy %d neighbours %d %d %d %d %d %d %d %d: int %d float %d"
+                        " int16 %d\n",
+                m, dx, dy, n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], want, got, got16);
+    return want == got && want == got16;
 }
 
 int main(void)
@@ -56,6 +71,22 @@ int main(void)
         for (int j = 0; j < 8; j++) {
             const uint32_t r = next_random();
             n[j] = r & 1 ? near(m, r >> 1) : (int32_t)((r >> 1) & ((1u << 23) - 1));
+        }
+        bad += !agree(m, n, dx, dy);
+    }
+    CHECK(bad == 0);
+
+    /* The 16-bit form over its whole range: gradients up to 8191, magnitudes up to 32767. */
+    bad = 0;
+    for (long i = 0; i < 4000000; i++) {
+        const int32_t dx = (int32_t)(next_random() % 16383) - 8191;
+        const int32_t dy = (int32_t)(next_random() % 16383) - 8191;
+        const int32_t m = (int32_t)(next_random() & 32767);
+        int32_t n[8];
+        for (int j = 0; j < 8; j++) {
+            const uint32_t r = next_random();
+            n[j] = r & 1 ? near(m, r >> 1) : (int32_t)((r >> 1) & 32767);
+            n[j] = n[j] > 32767 ? 32767 : n[j];
         }
         bad += !agree(m, n, dx, dy);
     }

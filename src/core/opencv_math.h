@@ -63,6 +63,30 @@ EDGEL_HD int edgel_nms_keep(int32_t m, int32_t up_left, int32_t up_mid, int32_t 
     return (m > before) & ((m > after) | (straight & (m == after)));
 }
 
+/*
+ * edgel_nms_keep in 16-bit lanes, for the CPU's common case (Sobel 3x3 of u8, L1: |dx|, |dy|
+ * <= 1020, magnitudes <= 2040): twice the lanes of the 32-bit form. Exact for |dx|, |dy| <=
+ * 8191. With t = floor(ax TG22 / 2^15) (a high-half multiply: ax * 2 TG22 >> 16), for ax > 0
+ * ax TG22 / 2^15 is no integer, so for integer ay: ay 2^15 < ax TG22 <=> ay <= t, and
+ * ay 2^15 > ax (TG22 + 2^16) <=> ay > 2 ax + t; for ax = 0 (t = 0) the first never holds and
+ * the second where ay > 0.
+ */
+EDGEL_HD int edgel_nms_keep_i16(int16_t m, int16_t up_left, int16_t up_mid, int16_t up_right,
+                                int16_t left, int16_t right, int16_t down_left, int16_t down_mid,
+                                int16_t down_right, int16_t dx, int16_t dy)
+{
+    const int16_t ax = (int16_t)(dx < 0 ? -dx : dx), ay = (int16_t)(dy < 0 ? -dy : dy);
+    const int16_t t = (int16_t)(((int32_t)ax * 27146) >> 16);
+    const int horizontal = (ay <= t) & (ax != 0);
+    const int vertical = ay > (int16_t)(2 * ax + t);
+    const int anti = (int16_t)(dx ^ dy) < 0;
+    const int16_t diag_before = anti ? up_right : up_left, diag_after = anti ? down_left : down_right;
+    const int16_t before = horizontal ? left : vertical ? up_mid : diag_before;
+    const int16_t after = horizontal ? right : vertical ? down_mid : diag_after;
+    const int straight = horizontal | vertical;
+    return (m > before) & ((m > after) | (straight & (m == after)));
+}
+
 /* x clamped to [0, 1]: on the GPU one modifier of the instruction that computes x. */
 EDGEL_HD float edgel_sat(float x)
 {
@@ -109,6 +133,19 @@ EDGEL_HD uint8_t edgel_nms_decide(int32_t m, int32_t up_left, int32_t up_mid, in
     const int32_t keep = (m > low) & edgel_nms_keep(m, up_left, up_mid, up_right, left, right,
                                                     down_left, down_mid, down_right, dx, dy);
     const int32_t kept_value = m > high ? EDGEL_MAP_STRONG : EDGEL_MAP_WEAK;
+    return (uint8_t)(keep ? kept_value : EDGEL_MAP_NONE);
+}
+
+/* edgel_nms_decide for edgel_nms_keep_i16's range (low and high clamped to int16 give the
+ * same comparisons with magnitudes of that range). */
+EDGEL_HD uint8_t edgel_nms_decide_i16(const int16_t *up, const int16_t *mid, const int16_t *down,
+                                      int x, int16_t dx, int16_t dy, int16_t low, int16_t high)
+{
+    const int16_t m = mid[x];
+    const int keep = (m > low) & edgel_nms_keep_i16(m, up[x - 1], up[x], up[x + 1], mid[x - 1],
+                                                    mid[x + 1], down[x - 1], down[x], down[x + 1],
+                                                    dx, dy);
+    const int kept_value = m > high ? EDGEL_MAP_STRONG : EDGEL_MAP_WEAK;
     return (uint8_t)(keep ? kept_value : EDGEL_MAP_NONE);
 }
 

@@ -116,7 +116,7 @@ typedef struct edgel_fixed_rows {
     const edgel_image *src;
     uint16_t *ring; /* kh row-filtered lines */
     uint8_t *pad;
-    uint32_t *acc;
+    int32_t *acc;
     int *xmap;
     int first, next; /* the lines held: [max(first, next - kh), next) */
 } edgel_fixed_rows;

@@ -21,10 +21,11 @@
 #include <string.h>
 
 /* One gradient line: dx, dy of the selected channel and the magnitude with a zero on each
- * side (mag[-1] and mag[w]). */
+ * side (mag[-1] and mag[w]); narrow jobs keep the magnitude in mag16 instead. */
 typedef struct grad_line {
     int16_t *dx, *dy;
     int32_t *mag;
+    int16_t *mag16;
 } grad_line;
 
 typedef struct sobel_kernel {
@@ -47,7 +48,7 @@ static sobel_kernel sobel_kernel_for(int aperture)
 typedef struct stripe_scratch {
     int32_t *vs, *vd; /* vertical pass results, (w + 2r) * cn each, r pixels of padding */
     int32_t *gx, *gy; /* horizontal pass results, w * cn each */
-    int16_t *line_mem;
+    int16_t *line_mem, *mag16_mem;
     int32_t *mag_mem;
     grad_line lines[3];
     edgel_offset_stack stack;
@@ -60,6 +61,7 @@ typedef struct canny_job {
     const edgel_cpu_canny_input *in;
     int w, h, cn;
     sobel_kernel k;
+    int narrow; /* Sobel 3x3 of one channel, L1: magnitudes fit 16 bits (edgel_nms_keep_i16) */
     edgel_cpu_map map;
     const edgel_canny_stages *stages;
     int nstripes;      /* hysteresis runs inside each, then across them */
@@ -98,17 +100,16 @@ EDGEL_VECTOR_CLONES static void sobel3_row_c1(const canny_job *job, int y, strip
     vs[w] = vs[w - 1];
     vd[w] = vd[w - 1];
     int16_t *dx = out->dx, *dy = out->dy;
-    int32_t *mag = out->mag;
     for (int x = 0; x < w; x++) {
         dx[x] = (int16_t)(vs[x + 1] - vs[x - 1]);
         dy[x] = (int16_t)(vd[x - 1] + 2 * vd[x] + vd[x + 1]);
     }
-    if (job->in->l2)
+    if (job->narrow)
         for (int x = 0; x < w; x++)
-            mag[x] = (int32_t)dx[x] * dx[x] + (int32_t)dy[x] * dy[x];
+            out->mag16[x] = (int16_t)(abs(dx[x]) + abs(dy[x]));
     else
         for (int x = 0; x < w; x++)
-            mag[x] = abs(dx[x]) + abs(dy[x]);
+            out->mag[x] = (int32_t)dx[x] * dx[x] + (int32_t)dy[x] * dy[x];
 }
 
 /* Separable Sobel of one row for kernel side n (inlined with n constant, so the tap loops
@@ -217,7 +218,10 @@ static void given_gradient_row(const canny_job *job, int y, stripe_scratch *s, g
 static void gradient_line(const canny_job *job, int y, stripe_scratch *s, grad_line *out)
 {
     if (y < 0 || y >= job->h) {
-        memset(out->mag - 1, 0, sizeof(int32_t) * (size_t)(job->w + 2));
+        if (job->narrow)
+            memset(out->mag16 - 1, 0, sizeof(int16_t) * (size_t)(job->w + 2));
+        else
+            memset(out->mag - 1, 0, sizeof(int32_t) * (size_t)(job->w + 2));
         return;
     }
     if (!job->in->src)
@@ -238,8 +242,13 @@ static void write_stage_rows(const canny_job *job, int y, const grad_line *g, co
         memcpy(edgel_row_u8(st->dx, y), g->dx, w * sizeof(int16_t));
     if (st->dy)
         memcpy(edgel_row_u8(st->dy, y), g->dy, w * sizeof(int16_t));
-    if (st->magnitude)
+    if (st->magnitude && job->narrow) {
+        int32_t *d = (int32_t *)edgel_row_u8(st->magnitude, y);
+        for (size_t x = 0; x < w; x++)
+            d[x] = g->mag16[x];
+    } else if (st->magnitude) {
         memcpy(edgel_row_u8(st->magnitude, y), g->mag, w * sizeof(int32_t));
+    }
     if (st->suppressed) {
         uint8_t *d = edgel_row_u8(st->suppressed, y);
         for (size_t x = 0; x < w; x++)
@@ -247,14 +256,24 @@ static void write_stage_rows(const canny_job *job, int y, const grad_line *g, co
     }
 }
 
-/* Non-maximum suppression and double threshold of one row into the map (a vectorised pass). */
+static int16_t clamp_i16(int32_t v) { return (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v); }
+
+/* Non-maximum suppression and double threshold of one row into the map (a vectorised pass,
+ * at 16 lanes a vector for narrow jobs). */
 EDGEL_VECTOR_CLONES static void nms_row(const canny_job *job, const grad_line *prev,
                                         const grad_line *cur, const grad_line *next, uint8_t *map)
 {
     const int w = job->w;
     const int32_t low = job->in->thresholds.low, high = job->in->thresholds.high;
-    const int32_t *up = prev->mag, *mid = cur->mag, *down = next->mag;
     const int16_t *dx = cur->dx, *dy = cur->dy;
+    if (job->narrow) {
+        const int16_t *up = prev->mag16, *mid = cur->mag16, *down = next->mag16;
+        const int16_t low16 = clamp_i16(low), high16 = clamp_i16(high);
+        for (int x = 0; x < w; x++)
+            map[x] = edgel_nms_decide_i16(up, mid, down, x, dx[x], dy[x], low16, high16);
+        return;
+    }
+    const int32_t *up = prev->mag, *mid = cur->mag, *down = next->mag;
     for (int x = 0; x < w; x++)
         map[x] = edgel_nms_value(up, mid, down, x, dx[x], dy[x], low, high);
 }
@@ -276,7 +295,8 @@ static int scratch_init(const canny_job *job, stripe_scratch *s, int w, int cn, 
     s->gy = malloc(sizeof(int32_t) * padded);
     s->line_mem = malloc(sizeof(int16_t) * 6 * (size_t)w);
     s->mag_mem = malloc(sizeof(int32_t) * 3 * (size_t)(w + 2));
-    if (!s->vs || !s->vd || !s->gx || !s->gy || !s->line_mem || !s->mag_mem)
+    s->mag16_mem = calloc(3 * (size_t)(w + 2), sizeof(int16_t));
+    if (!s->vs || !s->vd || !s->gx || !s->gy || !s->line_mem || !s->mag_mem || !s->mag16_mem)
         return 0;
     for (int i = 0; i < 3; i++) {
         s->lines[i].dx = s->line_mem + (size_t)(2 * i) * w;
@@ -284,6 +304,7 @@ static int scratch_init(const canny_job *job, stripe_scratch *s, int w, int cn, 
         s->lines[i].mag = s->mag_mem + (size_t)i * (w + 2) + 1;
         s->lines[i].mag[-1] = 0;
         s->lines[i].mag[w] = 0;
+        s->lines[i].mag16 = s->mag16_mem + (size_t)i * (w + 2) + 1; /* zeros on each side */
     }
     return 1;
 }
@@ -296,6 +317,7 @@ static void scratch_free(stripe_scratch *s)
     free(s->gy);
     free(s->line_mem);
     free(s->mag_mem);
+    free(s->mag16_mem);
     free(s->stack.items);
     free(s->blurred);
     if (s->blur.p)
@@ -349,6 +371,7 @@ edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
     job.h = ref->height;
     job.cn = ref->channels;
     job.k = sobel_kernel_for(in->src ? in->aperture : 3);
+    job.narrow = in->src && job.cn == 1 && in->aperture == 3 && !in->l2;
     job.stages = stages;
     EDGEL_TRY(edgel_cpu_map_init(&ws->map, job.w, job.h, &job.map));
 

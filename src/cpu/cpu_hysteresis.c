@@ -47,12 +47,17 @@ void edgel_cpu_push_strong(const edgel_cpu_map *map, int y, edgel_offset_stack *
     for (; x + 8 <= w; x += 8) {
         uint64_t word;
         memcpy(&word, row + x, 8);
-        /* Bit 1 is set only in bytes equal to EDGEL_MAP_STRONG (2). */
-        if (!(word & 0x0202020202020202ull))
-            continue;
-        for (int i = 0; i < 8; i++)
+        /* Bit 1 is set only in bytes equal to EDGEL_MAP_STRONG (2); byte i is the i-th least
+         * significant (a little-endian load; elsewhere the bytes are tested one by one). */
+        uint64_t strong = word & 0x0202020202020202ull;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+        for (; strong; strong &= strong - 1)
+            edgel_stack_push(stack, offset + (uint32_t)(x + __builtin_ctzll(strong) / 8));
+#else
+        for (int i = 0; strong && i < 8; i++)
             if (row[x + i] == EDGEL_MAP_STRONG)
                 edgel_stack_push(stack, offset + (uint32_t)(x + i));
+#endif
     }
     for (; x < w; x++)
         if (row[x] == EDGEL_MAP_STRONG)
