@@ -99,17 +99,23 @@ EDGEL_VECTOR_CLONES static void sobel3_row_c1(const canny_job *job, int y, strip
     vd[-1] = vd[0];
     vs[w] = vs[w - 1];
     vd[w] = vd[w - 1];
-    int16_t *dx = out->dx, *dy = out->dy;
+    int16_t *dx = out->dx, *dy = out->dy, *mag16 = out->mag16;
+    if (job->narrow) { /* L1 */
+        for (int x = 0; x < w; x++) {
+            const int16_t gx = (int16_t)(vs[x + 1] - vs[x - 1]);
+            const int16_t gy = (int16_t)(vd[x - 1] + 2 * vd[x] + vd[x + 1]);
+            dx[x] = gx;
+            dy[x] = gy;
+            mag16[x] = (int16_t)(abs(gx) + abs(gy));
+        }
+        return;
+    }
     for (int x = 0; x < w; x++) {
         dx[x] = (int16_t)(vs[x + 1] - vs[x - 1]);
         dy[x] = (int16_t)(vd[x - 1] + 2 * vd[x] + vd[x + 1]);
     }
-    if (job->narrow)
-        for (int x = 0; x < w; x++)
-            out->mag16[x] = (int16_t)(abs(dx[x]) + abs(dy[x]));
-    else
-        for (int x = 0; x < w; x++)
-            out->mag[x] = (int32_t)dx[x] * dx[x] + (int32_t)dy[x] * dy[x];
+    for (int x = 0; x < w; x++)
+        out->mag[x] = (int32_t)dx[x] * dx[x] + (int32_t)dy[x] * dy[x];
 }
 
 /* Separable Sobel of one row for kernel side n (inlined with n constant, so the tap loops
