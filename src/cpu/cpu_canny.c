@@ -5,7 +5,8 @@
  * Work is split into stripes of rows. Each stripe streams its rows through a 3-row ring of
  * gradient lines (recomputing the row above and below it, so stripes share nothing), writes
  * its rows of the hysteresis map and grows edges inside its own rows. After all stripes,
- * one serial pass grows edges from the stripes' first and last rows across stripe borders.
+ * the joins grow edges from the stripes' first and last rows across stripe borders (one task
+ * a border, in parallel).
  * The final edge set is the same closure for any stripe count, so any thread count gives
  * the same bytes.
  */
@@ -392,7 +393,7 @@ edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
     const int nstripes = job.nstripes;
     int failed = atomic_load(&job.failed);
     if (!failed)
-        failed = !edgel_cpu_grow_across(&job.map, nstripes);
+        failed = !edgel_cpu_grow_across(threads, &job.map, nstripes);
     if (failed)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory during hysteresis");
     edgel_cpu_write_edges(threads, &job.map, edges);

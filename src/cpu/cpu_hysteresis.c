@@ -72,9 +72,14 @@ void edgel_cpu_push_strong(const edgel_cpu_map *map, int y, edgel_offset_stack *
 
 /* Grows edges from the stack through weak pixels. With bounds, a pixel on the stripe's first
  * row (offset < first_end) does not look up, one on its last row (offset >= last_start)
- * does not look down. */
-static int grow(const edgel_cpu_map *map, edgel_offset_stack *stack, int bounded,
-                uint32_t first_end, uint32_t last_start)
+ * does not look down. Shared (the joins across stripe borders, several at once): the map is
+ * read with atomic loads and a weak pixel claimed by compare-and-swap, so each is marked and
+ * grown from once, whichever join reaches it. Marks only turn WEAK into STRONG, so the result
+ * is the closure whatever the order. Inlined with `shared` constant. */
+static inline __attribute__((always_inline)) int grow_from(const edgel_cpu_map *map,
+                                                           edgel_offset_stack *stack, int bounded,
+                                                           uint32_t first_end, uint32_t last_start,
+                                                           const int shared)
 {
     uint8_t *base = map->data;
     const ptrdiff_t step = (ptrdiff_t)map->step;
@@ -84,13 +89,21 @@ static int grow(const edgel_cpu_map *map, edgel_offset_stack *stack, int bounded
         /* The weak neighbours as a bit mask, without branches (a branch a neighbour
          * mispredicts); neighbours 0-2 are the row above, 5-7 the row below. */
         uint32_t weak = 0;
-        for (int i = 0; i < 8; i++)
-            weak |= (uint32_t)(base[(ptrdiff_t)off + nb[i]] == EDGEL_MAP_WEAK) << i;
+        for (int i = 0; i < 8; i++) {
+            uint8_t *q = base + (ptrdiff_t)off + nb[i];
+            const uint8_t v = shared ? __atomic_load_n(q, __ATOMIC_RELAXED) : *q;
+            weak |= (uint32_t)(v == EDGEL_MAP_WEAK) << i;
+        }
         if (bounded)
             weak &= (off < first_end ? 0xf8u : 0xffu) & (off >= last_start ? 0x1fu : 0xffu);
         for (; weak; weak &= weak - 1) {
             const uint32_t q = (uint32_t)((ptrdiff_t)off + nb[__builtin_ctz(weak)]);
-            base[q] = EDGEL_MAP_STRONG;
+            uint8_t expected = EDGEL_MAP_WEAK;
+            if (!shared)
+                base[q] = EDGEL_MAP_STRONG;
+            else if (!__atomic_compare_exchange_n(base + q, &expected, (uint8_t)EDGEL_MAP_STRONG, 0,
+                                                  __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                continue; /* another join marked it */
             edgel_stack_push(stack, q);
         }
     }
@@ -99,22 +112,41 @@ static int grow(const edgel_cpu_map *map, edgel_offset_stack *stack, int bounded
 
 int edgel_cpu_grow_stripe(const edgel_cpu_map *map, edgel_offset_stack *stack, int y0, int y1)
 {
-    return grow(map, stack, 1, (uint32_t)(edgel_map_row(map, y0 + 1) - map->data - 1),
-                (uint32_t)(edgel_map_row(map, y1 - 1) - map->data - 1));
+    return grow_from(map, stack, 1, (uint32_t)(edgel_map_row(map, y0 + 1) - map->data - 1),
+                     (uint32_t)(edgel_map_row(map, y1 - 1) - map->data - 1), 0);
 }
 
-int edgel_cpu_grow_across(const edgel_cpu_map *map, int nstripes)
+typedef struct across_job {
+    const edgel_cpu_map *map;
+    int nstripes;
+    atomic_int failed;
+} across_job;
+
+/* The join across the border above stripe i: growth from the strong pixels of the rows on
+ * either side (read atomically: other joins may be marking them). */
+static void grow_across_border(void *arg, int i)
 {
+    across_job *job = arg;
+    const edgel_cpu_map *map = job->map;
+    int y0, y1;
+    edgel_stripe(i + 1, job->nstripes, map->h, &y0, &y1);
     edgel_offset_stack stack = {0};
-    for (int i = 1; i < nstripes; i++) {
-        int y0, y1;
-        edgel_stripe(i, nstripes, map->h, &y0, &y1);
-        edgel_cpu_push_strong(map, y0 - 1, &stack);
-        edgel_cpu_push_strong(map, y0, &stack);
+    for (int y = y0 - 1; y <= y0; y++) {
+        uint8_t *row = edgel_map_row(map, y);
+        for (int x = 0; x < map->w; x++)
+            if (__atomic_load_n(row + x, __ATOMIC_RELAXED) == EDGEL_MAP_STRONG)
+                edgel_stack_push(&stack, (uint32_t)(row + x - map->data));
     }
-    const int ok = grow(map, &stack, 0, 0, 0);
+    if (!grow_from(map, &stack, 0, 0, 0, 1))
+        atomic_store(&job->failed, 1);
     free(stack.items);
-    return ok;
+}
+
+int edgel_cpu_grow_across(int threads, const edgel_cpu_map *map, int nstripes)
+{
+    across_job job = {map, nstripes, 0};
+    edgel_host_parallel_for(threads, nstripes - 1, grow_across_border, &job);
+    return !atomic_load(&job.failed);
 }
 
 typedef struct edges_job {
@@ -218,7 +250,7 @@ static edgel_status class_hysteresis(int threads, edgel_cpu_buffer *buf, marks_j
     job->nstripes = job->nstripes < marks->height ? job->nstripes : marks->height;
     atomic_init(&job->failed, 0);
     edgel_host_parallel_for(threads, job->nstripes, marks_stripe, job);
-    if (atomic_load(&job->failed) || !edgel_cpu_grow_across(&map, job->nstripes))
+    if (atomic_load(&job->failed) || !edgel_cpu_grow_across(threads, &map, job->nstripes))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory during hysteresis");
     edgel_host_parallel_for(threads, marks->height, marks_row, job);
     return EDGEL_OK;

@@ -1,8 +1,8 @@
 /*
  * Internal: the CPU hysteresis shared by both presets. A map of EDGEL_MAP_* bytes with a
  * frame of EDGEL_MAP_NONE around the image is filled stripe by stripe; each stripe grows
- * edges (STRONG) from its strong pixels through WEAK ones inside its own rows, then one
- * serial pass grows across stripe borders. The result is the closure of the strong pixels
+ * edges (STRONG) from its strong pixels through WEAK ones inside its own rows, then the
+ * joins across stripe borders grow on from there, in parallel. The result is the closure of the strong pixels
  * over 8-connected candidates, whatever the stripe count.
  */
 #ifndef EDGEL_CPU_HYSTERESIS_H
@@ -49,8 +49,9 @@ void edgel_cpu_push_strong(const edgel_cpu_map *map, int y, edgel_offset_stack *
 /* Grows edges from the stack inside rows [y0, y1) of a stripe. Returns 0 when out of memory. */
 int edgel_cpu_grow_stripe(const edgel_cpu_map *map, edgel_offset_stack *stack, int y0, int y1);
 
-/* Grows across the borders of `nstripes` stripes (edgel_stripe) once each has grown. */
-int edgel_cpu_grow_across(const edgel_cpu_map *map, int nstripes);
+/* Grows across the borders of `nstripes` stripes (edgel_stripe) once each has grown, the
+ * borders on up to `threads` threads. Returns 0 when out of memory. */
+int edgel_cpu_grow_across(int threads, const edgel_cpu_map *map, int nstripes);
 
 /* edges: u8 255/0, bool 1/0 or f32 1/0 from STRONG. */
 void edgel_cpu_write_edges(int threads, const edgel_cpu_map *map, const edgel_image *edges);
