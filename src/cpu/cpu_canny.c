@@ -65,8 +65,10 @@ typedef struct canny_job {
     int narrow; /* Sobel 3x3 of one channel, L1: magnitudes fit 16 bits (edgel_nms_keep_i16) */
     edgel_cpu_map map;
     const edgel_canny_stages *stages;
-    int nstripes;      /* hysteresis runs inside each, then across them */
-    atomic_int failed; /* out of memory in a stripe */
+    int nstripes;                  /* the initial split: a stripe a thread */
+    struct row_range *ranges;      /* each stripe's rows left */
+    uint8_t *segment_start;        /* rows where a segment starts (joins grow across above) */
+    atomic_int failed;             /* out of memory in a stripe */
 } canny_job;
 
 /* Source row y (0 <= y < h): the input's, or with a fused pre-blur the blurred row, made
@@ -331,40 +333,103 @@ static void scratch_free(stripe_scratch *s)
         edgel_fixed_rows_free(&s->blur);
 }
 
-/* Gradient, NMS and stripe-local hysteresis of rows [y0, y1). Returns 0 when out of memory. */
-static int run_stripe(const canny_job *job, int y0, int y1)
+/* Rows still to do of a stripe, next and end in one word: its thread takes rows from the
+ * front, and a thread with none left takes the back half (see sweep()). */
+typedef struct row_range {
+    _Atomic uint64_t rows; /* next << 32 | end */
+    atomic_flag claimed;
+    char pad[64 - sizeof(uint64_t) - sizeof(atomic_flag)]; /* one cache line each */
+} row_range;
+
+static uint64_t pack_rows(uint32_t next, uint32_t end) { return (uint64_t)next << 32 | end; }
+
+/* Takes row y of r for the caller (y: the row it expects, the range's front); 0 when the
+ * range ends before y (done, or the back taken by another thread). */
+static int take_row(row_range *r, int y)
 {
-    stripe_scratch s;
-    int ok = scratch_init(job, &s, job->w, job->cn, job->k.size / 2);
-    if (ok) {
-        grad_line *prev = &s.lines[0], *cur = &s.lines[1], *next = &s.lines[2];
-        gradient_line(job, y0 - 1, &s, prev);
-        gradient_line(job, y0, &s, cur);
-        for (int y = y0; y < y1; y++) {
-            gradient_line(job, y + 1, &s, next);
-            uint8_t *map = edgel_map_row(&job->map, y);
-            nms_row(job, prev, cur, next, map);
-            edgel_cpu_push_strong(&job->map, y, &s.stack);
-            write_stage_rows(job, y, cur, map);
-            grad_line *t = prev;
-            prev = cur;
-            cur = next;
-            next = t;
-        }
-        ok = edgel_cpu_grow_stripe(&job->map, &s.stack, y0, y1);
-    }
-    scratch_free(&s);
-    return ok;
+    uint64_t v = atomic_load(&r->rows);
+    while ((int)(v >> 32) == y && y < (int)(uint32_t)v)
+        if (atomic_compare_exchange_weak(&r->rows, &v, pack_rows((uint32_t)y + 1, (uint32_t)v)))
+            return 1;
+    return 0;
 }
 
+/* Gradient, NMS and local hysteresis of the rows of r from y0 on, as long as the range
+ * gives them. Returns 0 when out of memory. */
+static int run_segment(canny_job *job, stripe_scratch *s, row_range *r, int y0)
+{
+    if (y0 > 0)
+        job->segment_start[y0] = 1; /* a border the joins grow across */
+    grad_line *prev = &s->lines[0], *cur = &s->lines[1], *next = &s->lines[2];
+    gradient_line(job, y0 - 1, s, prev);
+    gradient_line(job, y0, s, cur);
+    int y = y0;
+    for (; take_row(r, y); y++) {
+        gradient_line(job, y + 1, s, next);
+        uint8_t *map = edgel_map_row(&job->map, y);
+        nms_row(job, prev, cur, next, map);
+        edgel_cpu_push_strong(&job->map, y, &s->stack);
+        write_stage_rows(job, y, cur, map);
+        grad_line *t = prev;
+        prev = cur;
+        cur = next;
+        next = t;
+    }
+    return y == y0 || edgel_cpu_grow_stripe(&job->map, &s->stack, y0, y);
+}
 
-static void canny_stripe(void *arg, int i)
+/* Rows left in a range below which a thread steals none: a segment of fewer rows costs more
+ * in its halo (the pre-blur's and the Sobel's rows above and below) than it saves. */
+#define STEAL_MIN_ROWS 16
+
+/* Moves the back half of the range with most rows left into `mine`; 0 when none has enough. */
+static int steal_rows(canny_job *job, row_range *mine, int *y0)
+{
+    for (;;) {
+        row_range *victim = NULL;
+        uint64_t v = 0;
+        int most = STEAL_MIN_ROWS - 1;
+        for (int i = 0; i < job->nstripes; i++) {
+            const uint64_t w = atomic_load(&job->ranges[i].rows);
+            const int left = (int)(uint32_t)w - (int)(w >> 32);
+            if (left > most)
+                most = left, victim = &job->ranges[i], v = w;
+        }
+        if (!victim)
+            return 0;
+        const uint32_t next = (uint32_t)(v >> 32), end = (uint32_t)v, mid = next + (end - next) / 2;
+        if (atomic_compare_exchange_strong(&victim->rows, &v, pack_rows(next, mid))) {
+            atomic_store(&mine->rows, pack_rows(mid, end));
+            *y0 = (int)mid;
+            return 1;
+        }
+    }
+}
+
+/* One thread's sweep: its own stripe (or any not yet claimed, when the pool runs fewer
+ * threads than stripes), then the back halves of others' as long as one has enough rows
+ * left. Each segment's rows are written whole by one thread; the edges are the same for
+ * any split (the joins grow across every segment's border). */
+static void sweep(void *arg, int thread, int nthreads)
 {
     canny_job *job = arg;
-    int y0, y1;
-    edgel_stripe(i, job->nstripes, job->h, &y0, &y1);
-    if (!run_stripe(job, y0, y1))
+    (void)nthreads;
+    stripe_scratch s;
+    int ok = scratch_init(job, &s, job->w, job->cn, job->k.size / 2);
+    row_range *mine = NULL;
+    for (int k = 0; ok && k < job->nstripes; k++) {
+        row_range *r = &job->ranges[(thread + k) % job->nstripes];
+        if (atomic_flag_test_and_set(&r->claimed))
+            continue;
+        mine = r;
+        ok = run_segment(job, &s, r, (int)(atomic_load(&r->rows) >> 32));
+    }
+    int y0;
+    while (ok && mine && steal_rows(job, mine, &y0))
+        ok = run_segment(job, &s, mine, y0);
+    if (!ok)
         atomic_store(&job->failed, 1);
+    scratch_free(&s);
 }
 
 edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
@@ -382,18 +447,38 @@ edgel_status edgel_cpu_canny_core(int threads, edgel_cpu_workspace *ws,
     job.stages = stages;
     EDGEL_TRY(edgel_cpu_map_init(&ws->map, job.w, job.h, &job.map));
 
-    /* A stripe a thread (the pool runs no more threads than cores): each stripe's halo rows
-     * and its joins across stripe borders cost time that more stripes would multiply. */
+    /* A stripe a thread (the pool runs no more threads than cores), split further only
+     * where a thread runs out of rows: each segment's halo rows and its join across its
+     * border cost time that more stripes would multiply. */
     job.nstripes = threads < edgel_host_cores() ? threads : edgel_host_cores();
     job.nstripes = job.nstripes < job.h ? job.nstripes : job.h;
-    atomic_init(&job.failed, 0);
-    edgel_host_parallel_for(threads, job.nstripes, canny_stripe, &job);
-
-    /* Across stripe borders. */
-    const int nstripes = job.nstripes;
-    int failed = atomic_load(&job.failed);
-    if (!failed)
-        failed = !edgel_cpu_grow_across(threads, &job.map, nstripes);
+    row_range local[64];
+    job.ranges = job.nstripes <= 64 ? local : malloc(sizeof(row_range) * (size_t)job.nstripes);
+    job.segment_start = calloc((size_t)job.h, 1);
+    int *borders = malloc(sizeof(int) * (size_t)job.h);
+    int failed = !job.ranges || !job.segment_start || !borders;
+    if (!failed) {
+        for (int i = 0; i < job.nstripes; i++) {
+            int y0, y1;
+            edgel_stripe(i, job.nstripes, job.h, &y0, &y1);
+            atomic_init(&job.ranges[i].rows, pack_rows((uint32_t)y0, (uint32_t)y1));
+            atomic_flag_clear(&job.ranges[i].claimed);
+        }
+        atomic_init(&job.failed, 0);
+        edgel_host_parallel(threads, sweep, &job);
+        failed = atomic_load(&job.failed);
+    }
+    if (!failed) { /* across the segments' borders */
+        int nborders = 0;
+        for (int y = 1; y < job.h; y++)
+            if (job.segment_start[y])
+                borders[nborders++] = y;
+        failed = !edgel_cpu_grow_across(threads, &job.map, borders, nborders);
+    }
+    if (job.ranges != local)
+        free(job.ranges);
+    free(job.segment_start);
+    free(borders);
     if (failed)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory during hysteresis");
     edgel_cpu_write_edges(threads, &job.map, edges);

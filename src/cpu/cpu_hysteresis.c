@@ -118,20 +118,18 @@ int edgel_cpu_grow_stripe(const edgel_cpu_map *map, edgel_offset_stack *stack, i
 
 typedef struct across_job {
     const edgel_cpu_map *map;
-    int nstripes;
+    const int *borders;
     atomic_int failed;
 } across_job;
 
-/* The join across the border above stripe i: growth from the strong pixels of the rows on
- * either side (read atomically: other joins may be marking them). */
+/* The join across border i (above row borders[i]): growth from the strong pixels of the rows
+ * on either side (read atomically: other joins may be marking them). */
 static void grow_across_border(void *arg, int i)
 {
     across_job *job = arg;
     const edgel_cpu_map *map = job->map;
-    int y0, y1;
-    edgel_stripe(i + 1, job->nstripes, map->h, &y0, &y1);
     edgel_offset_stack stack = {0};
-    for (int y = y0 - 1; y <= y0; y++) {
+    for (int y = job->borders[i] - 1; y <= job->borders[i]; y++) {
         uint8_t *row = edgel_map_row(map, y);
         for (int x = 0; x < map->w; x++)
             if (__atomic_load_n(row + x, __ATOMIC_RELAXED) == EDGEL_MAP_STRONG)
@@ -142,11 +140,26 @@ static void grow_across_border(void *arg, int i)
     free(stack.items);
 }
 
-int edgel_cpu_grow_across(int threads, const edgel_cpu_map *map, int nstripes)
+int edgel_cpu_grow_across(int threads, const edgel_cpu_map *map, const int *borders, int nborders)
 {
-    across_job job = {map, nstripes, 0};
-    edgel_host_parallel_for(threads, nstripes - 1, grow_across_border, &job);
+    across_job job = {map, borders, 0};
+    edgel_host_parallel_for(threads, nborders, grow_across_border, &job);
     return !atomic_load(&job.failed);
+}
+
+int edgel_cpu_grow_across_stripes(int threads, const edgel_cpu_map *map, int nstripes)
+{
+    int local[64], *borders = nstripes <= 64 ? local : malloc(sizeof(int) * (size_t)nstripes);
+    if (!borders)
+        return 0;
+    for (int i = 1; i < nstripes; i++) {
+        int y1;
+        edgel_stripe(i, nstripes, map->h, &borders[i - 1], &y1);
+    }
+    const int ok = edgel_cpu_grow_across(threads, map, borders, nstripes - 1);
+    if (borders != local)
+        free(borders);
+    return ok;
 }
 
 typedef struct edges_job {
@@ -250,7 +263,7 @@ static edgel_status class_hysteresis(int threads, edgel_cpu_buffer *buf, marks_j
     job->nstripes = job->nstripes < marks->height ? job->nstripes : marks->height;
     atomic_init(&job->failed, 0);
     edgel_host_parallel_for(threads, job->nstripes, marks_stripe, job);
-    if (atomic_load(&job->failed) || !edgel_cpu_grow_across(threads, &map, job->nstripes))
+    if (atomic_load(&job->failed) || !edgel_cpu_grow_across_stripes(threads, &map, job->nstripes))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory during hysteresis");
     edgel_host_parallel_for(threads, marks->height, marks_row, job);
     return EDGEL_OK;

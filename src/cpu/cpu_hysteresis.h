@@ -49,9 +49,11 @@ void edgel_cpu_push_strong(const edgel_cpu_map *map, int y, edgel_offset_stack *
 /* Grows edges from the stack inside rows [y0, y1) of a stripe. Returns 0 when out of memory. */
 int edgel_cpu_grow_stripe(const edgel_cpu_map *map, edgel_offset_stack *stack, int y0, int y1);
 
-/* Grows across the borders of `nstripes` stripes (edgel_stripe) once each has grown, the
- * borders on up to `threads` threads. Returns 0 when out of memory. */
-int edgel_cpu_grow_across(int threads, const edgel_cpu_map *map, int nstripes);
+/* Grows across the borders above rows borders[0 .. nborders - 1] (between segments of rows
+ * that have each grown inside), the borders on up to `threads` threads; across the borders
+ * of `nstripes` stripes (edgel_stripe). Return 0 when out of memory. */
+int edgel_cpu_grow_across(int threads, const edgel_cpu_map *map, const int *borders, int nborders);
+int edgel_cpu_grow_across_stripes(int threads, const edgel_cpu_map *map, int nstripes);
 
 /* edges: u8 255/0, bool 1/0 or f32 1/0 from STRONG. */
 void edgel_cpu_write_edges(int threads, const edgel_cpu_map *map, const edgel_image *edges);

@@ -181,7 +181,7 @@ edgel_status edgel_cpu_canny_itk(int threads, edgel_cpu_workspace *ws,
     }
     int failed = atomic_load(&job.failed);
     if (!failed)
-        failed = !edgel_cpu_grow_across(threads, &job.map, nstripes);
+        failed = !edgel_cpu_grow_across_stripes(threads, &job.map, nstripes);
     if (failed)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory in the itk preset");
     if (stages && stages->smoothed)

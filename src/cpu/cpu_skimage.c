@@ -687,7 +687,7 @@ edgel_status edgel_cpu_canny_skimage(int threads, edgel_cpu_workspace *ws,
     run_phase(&job, threads, 1);
     int failed = atomic_load(&job.failed);
     if (!failed)
-        failed = !edgel_cpu_grow_across(threads, &job.map, job.nstripes);
+        failed = !edgel_cpu_grow_across_stripes(threads, &job.map, job.nstripes);
     free(weights);
     free(job.row_vm);
     if (failed)
