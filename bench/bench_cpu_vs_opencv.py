@@ -22,16 +22,10 @@ import cv2
 import numpy as np
 
 import edgel
+from tiled_frames import tiled
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SIZES = {"640x480": (640, 480), "1080p": (1920, 1080), "4K": (3840, 2160), "8K": (7680, 4320)}
-
-
-def tiled(photo, w, h):
-    row = np.concatenate([photo, photo[:, ::-1]], axis=1)
-    block = np.concatenate([row, row[::-1]], axis=0)
-    reps = (h // block.shape[0] + 1, w // block.shape[1] + 1)
-    return np.ascontiguousarray(np.tile(block, reps)[:h, :w])
 
 
 def median_ms(fn, runs):
