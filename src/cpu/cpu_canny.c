@@ -113,7 +113,7 @@ EDGEL_VECTOR_CLONES static void sobel3_row_c1(const canny_job *job, int y, strip
         }
         return;
     }
-    for (int x = 0; x < w; x++) {
+    for (int x = 0; x < w; x++) { /* L2 */
         dx[x] = (int16_t)(vs[x + 1] - vs[x - 1]);
         dy[x] = (int16_t)(vd[x - 1] + 2 * vd[x] + vd[x + 1]);
     }
