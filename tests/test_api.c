@@ -259,6 +259,60 @@ static void test_step_edge(edgel_context *ctx)
     CHECK(none);
 }
 
+/* A frame whose top half is flat and bottom half noise (a strong pixel pushed for about a third
+ * of its pixels): the threads of the top stripes tend to finish their rows first and take the
+ * back halves of the others' (segments with their own joins; in some of the calls). Edges
+ * and stages equal one thread's, with and without the fused pre-blur; low thresholds make
+ * long chains across the segments' borders. */
+static void test_uneven_stripes(void)
+{
+    enum { W = 320, H = 1200 };
+    uint8_t *img = malloc(W * H);
+    for (int i = 0; i < W * H; i++)
+        img[i] = i < W * H / 2 ? 90 : (uint8_t)(next_random() % 256);
+    edgel_image src = edgel_image_host(img, W, H, EDGEL_U8, 1);
+    uint8_t *edges[2];
+    int32_t *mag[2];
+    uint8_t *sup[2];
+    for (int blur = 0; blur < 2; blur++) {
+        edgel_canny_params p;
+        edgel_canny_params_default(&p);
+        p.low_threshold = blur ? 20 : 30;
+        p.high_threshold = blur ? 150 : 400;
+        p.blur = blur ? EDGEL_BLUR_GAUSSIAN : EDGEL_BLUR_NONE;
+        p.blur_sigma = 1.4;
+        for (int t = 0; t < 2; t++) {
+            edges[t] = malloc(W * H), mag[t] = malloc(sizeof(int32_t) * W * H), sup[t] = malloc(W * H);
+            edgel_image e = edgel_image_host(edges[t], W, H, EDGEL_U8, 1);
+            edgel_image m = edgel_image_host(mag[t], W, H, EDGEL_S32, 1);
+            edgel_image su = edgel_image_host(sup[t], W, H, EDGEL_U8, 1);
+            edgel_canny_stages st = {0};
+            st.magnitude = &m;
+            st.suppressed = &su;
+            edgel_context_options o;
+            edgel_context_options_default(&o);
+            o.threads = t ? 8 : 1;
+            edgel_context *ctx;
+            CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx) == EDGEL_OK);
+            for (int call = 0; call < (t ? 20 : 1); call++) { /* splits vary between calls */
+                CHECK(edgel_canny(ctx, &p, &src, &e, t && call % 2 ? NULL : &st) == EDGEL_OK);
+                if (t)
+                    CHECK(memcmp(edges[0], edges[1], W * H) == 0);
+            }
+            edgel_context_destroy(ctx);
+        }
+        CHECK(memcmp(mag[0], mag[1], sizeof(int32_t) * W * H) == 0);
+        CHECK(memcmp(sup[0], sup[1], W * H) == 0);
+        int strong = 0;
+        for (int i = W * H / 2; i < W * H; i++)
+            strong += edges[0][i] != 0;
+        CHECK(strong > W * H / 20); /* the noise has edges to join */
+        for (int t = 0; t < 2; t++)
+            free(edges[t]), free(mag[t]), free(sup[t]);
+    }
+    free(img);
+}
+
 /* Any thread count, pitched views and in-place give the same bytes; stages agree. */
 static void test_invariance(void)
 {
@@ -521,5 +575,6 @@ int main(void)
     test_skimage(ctx);
     edgel_context_destroy(ctx);
     test_invariance();
+    test_uneven_stripes();
     return check_summary("test_api");
 }
