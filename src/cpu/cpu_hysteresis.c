@@ -87,15 +87,20 @@ static inline __attribute__((always_inline)) int grow_from(const edgel_cpu_map *
     while (stack->len > 0 && !stack->failed) {
         const uint32_t off = stack->items[--stack->len];
         /* The weak neighbours as a bit mask, without branches (a branch a neighbour
-         * mispredicts); neighbours 0-2 are the row above, 5-7 the row below. */
+         * mispredicts); neighbours 0-2 are the row above, 5-7 the row below. On a stripe's
+         * first or last row the row beyond is another thread's, being written: not read. */
         uint32_t weak = 0;
-        for (int i = 0; i < 8; i++) {
-            uint8_t *q = base + (ptrdiff_t)off + nb[i];
-            const uint8_t v = shared ? __atomic_load_n(q, __ATOMIC_RELAXED) : *q;
-            weak |= (uint32_t)(v == EDGEL_MAP_WEAK) << i;
+        if (bounded && (off < first_end || off >= last_start)) {
+            const int first = off < first_end ? 3 : 0, last = off >= last_start ? 5 : 8;
+            for (int i = first; i < last; i++)
+                weak |= (uint32_t)(base[(ptrdiff_t)off + nb[i]] == EDGEL_MAP_WEAK) << i;
+        } else {
+            for (int i = 0; i < 8; i++) {
+                uint8_t *q = base + (ptrdiff_t)off + nb[i];
+                const uint8_t v = shared ? __atomic_load_n(q, __ATOMIC_RELAXED) : *q;
+                weak |= (uint32_t)(v == EDGEL_MAP_WEAK) << i;
+            }
         }
-        if (bounded)
-            weak &= (off < first_end ? 0xf8u : 0xffu) & (off >= last_start ? 0x1fu : 0xffu);
         for (; weak; weak &= weak - 1) {
             const uint32_t q = (uint32_t)((ptrdiff_t)off + nb[__builtin_ctz(weak)]);
             uint8_t expected = EDGEL_MAP_WEAK;
