@@ -8,6 +8,8 @@
  */
 #include "cuda/cuda_internal.h"
 
+#include <atomic>
+
 #include "core/border.h"
 #include "core/filter.h"
 #include "core/opencv_math.h"
@@ -79,25 +81,21 @@ __global__ void __launch_bounds__(FIXED_TILE *FIXED_ROWS)
 }
 
 /* One-channel frames with a square kernel of 2R + 1 taps a side (the Canny pre-blur: 9 taps at
- * sigma 1.4), a warp streaming down a band of BAND output rows with every value in
- * registers: a lane takes four adjacent columns (a word of bytes), its neighbours' words come
- * by shuffles, the warp's two ends from halo lanes. A row's sums are byte dot products
- * (dp4a: four taps an instruction, the taps bytes); the column pass sums a ring of 2R + 1
- * rows' sums in float. Every partial sum is an integer below 2^24 (the launch checks it), so
- * float is exact and equals the integer passes of fixed_tile in any order; rounding half up
- * is then an exact multiply-add and a round-down add of 2^23. */
+ * sigma 1.4), a warp over a band of BAND output rows with every value in registers. A lane
+ * takes four adjacent columns (a word of bytes); the H lanes at each end of the warp only lend
+ * their columns to their neighbours, so a warp writes 4 (32 - 2H) columns.
+ *
+ * No sum is rounded before the last, so the two passes may go in either order: the columns
+ * first, where every sum fits 16 bits (255 times the column taps' sum, which the launch
+ * checks), two pixels a 32-bit word: a multiply-add sums two pixels' columns a tap. Then the
+ * rows, from those pairs, by two-way dot products (dp2a: two 16-bit sums times two byte taps,
+ * 32-bit sum): five for nine taps, for even pixels with taps (q0 q1)(q2 q3).. and for odd ones
+ * with (0 q0)(q1 q2).., both kept in one word (dp2a_lo reads its low bytes, dp2a_hi its
+ * high). The sum starts at 2^15, so that its third byte is the result rounded half up.
+ * Every input row is loaded first, all in flight at once. A band's halo of 2R rows costs a
+ * load and two byte permutes a row, not sums, so short bands are cheap and give small frames
+ * enough warps. */
 #define STREAM_WARPS 4 /* warps a block */
-/* Output rows a warp: 16, or 8 where 16 would give the GPU fewer than STREAM_SM_WARPS warps
- * an SM (a warp's rows are a chain of dependent steps: small frames are bound by its length;
- * shorter bands sum the 2R rows between them twice). On an H200 with 9 taps: 1080p 22 -> 17
- * us with bands of 8; at 4K and 8K bands of 8 measured 18% and 23% slower than 16. */
-#ifndef STREAM_SM_WARPS
-#define STREAM_SM_WARPS 16
-#endif
-/* Blocks an SM the registers are allocated for: for kernels of up to 9 taps 5 (96 registers)
- * measured 12% faster at 8K than the compiler's choice (120) and the same at smaller frames;
- * with more taps 5 blocks spill, so the compiler chooses. */
-template <int R> constexpr int stream_min_blocks() { return R <= 4 ? 5 : 1; }
 
 /* Where a lane reads a word of four columns from c on: `whole` (inside the frame and aligned:
  * one load at c), else each column's place (edgel_border_index; -1: the border value). */
@@ -129,166 +127,197 @@ __device__ __forceinline__ uint32_t load_word(const uint8_t *row, const stream_c
     return v;
 }
 
-template <int R, int BAND>
-__global__ void __launch_bounds__(32 * STREAM_WARPS, stream_min_blocks<R>())
+/* floor(a / 2) at compile time, for negative a too. */
+__host__ __device__ constexpr int half_down(int a) { return a >= 0 ? a / 2 : -((1 - a) / 2); }
+
+/* SYM: symmetric column taps (every Gaussian), summed as q_t (row t + row 2R - t): half the
+ * multiplies. */
+template <int R, int BAND, bool SYM>
+__global__ void __launch_bounds__(32 * STREAM_WARPS)
     fixed_stream(frame_table frames, fixed_filter f, bool aligned)
 {
-    constexpr int K = 2 * R + 1, NW = (R + 3) / 4, GROUPS = (K + 3) / 4, ROWS = BAND + 2 * R;
-    const int lane = threadIdx.x & 31, z = blockIdx.z;
-    const int unit = blockIdx.x * STREAM_WARPS + (threadIdx.x >> 5);
-    const int groups_x = (f.w + 127) / 128, band = unit / groups_x;
-    const int x0 = (unit - band * groups_x) * 128, y0 = band * BAND;
+    constexpr int K = 2 * R + 1, H = (R + 3) / 4, SPAN = 4 * (32 - 2 * H), ROWS = BAND + 2 * R;
+    /* The pairs a lane's four pixels read: j covers columns 2j and 2j + 1 of the lane's. */
+    constexpr int JMIN = half_down(-R), JMAX = half_down(3 + R);
+    static_assert(ROWS <= 32 && H <= 2, "a row a lane, two lanes of halo");
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, z = blockIdx.z;
+    const int unit = blockIdx.x * STREAM_WARPS + warp;
+    const int groups_x = (f.w + SPAN - 1) / SPAN, band = unit / groups_x;
+    const int x0 = (unit - band * groups_x) * SPAN, y0 = band * BAND;
     if (y0 >= f.h)
         return; /* whole warps */
-    const int xl = x0 + 4 * lane;
-    /* Halo lanes: lanes 0 .. NW-1 hold words -NW .. -1 of the warp's row, lanes NW .. 2NW-1
-     * words 32 .. 31 + NW. The columns' places past the frame's edges and the rows' offsets
-     * (-1: a constant border row) are found once, not in the row loop. */
-    const bool halo_lane = lane < 2 * NW;
-    const stream_columns own_cols = columns_from(xl, aligned, f);
-    const stream_columns halo_cols =
-        columns_from(lane < NW ? x0 + 4 * (lane - NW) : x0 + 128 + 4 * (lane - NW), aligned, f);
-    __shared__ long long row_offset[STREAM_WARPS][32];
-    long long *offsets = row_offset[threadIdx.x >> 5];
-    if (lane < ROWS) {
-        const int sy = edgel_border_index(y0 - R + lane, f.h, f.border);
-        offsets[lane] = sy < 0 ? -1 : (long long)sy * (long long)frames.src_pitch;
-    }
-    __syncwarp();
+    const int xl = x0 + 4 * (lane - H);
+    const stream_columns cols = columns_from(xl, aligned, f);
     const uint8_t *src = frames.src[z];
-
-    /* Input row i's words (rows past the band's last load its last again). */
-    const auto load_row = [&](int i, uint32_t &own, uint32_t &halo) {
-        const long long off = offsets[min(i, ROWS - 1)];
-        const uint8_t *row = src + (off < 0 ? 0 : off);
-        own = load_word(row, own_cols, f.border_value);
-        halo = halo_lane ? load_word(row, halo_cols, f.border_value) : 0u;
-        if (off < 0) /* a constant border row */
-            own = halo = f.border_value * 0x01010101u;
-    };
-    uint32_t taps[GROUPS]; /* qx as bytes, four a word */
+    /* Input row i (frame row y0 - R + i) of the lane's four columns. Most warps' rows and
+     * columns are all inside the frame and aligned: a load a row. The others (the frame's
+     * edges, unaligned views) take each row's place from lane i (-1: a constant border row)
+     * and each column's from columns_from. Either way every load is in flight at once. */
+    const int row_here = edgel_border_index(y0 - R + min(lane, ROWS - 1), f.h, f.border);
+    uint32_t lo[ROWS], hi[ROWS]; /* pixels 0, 1 and 2, 3 as 16-bit halves */
+    if (__all_sync(0xFFFFFFFFu, cols.whole) && y0 >= R && y0 + BAND + R <= f.h) {
+        const uint8_t *at = src + (size_t)(y0 - R) * frames.src_pitch + xl;
 #pragma unroll
-    for (int g = 0; g < GROUPS; g++) {
-        taps[g] = 0;
+        for (int i = 0; i < ROWS; i++)
+            lo[i] = __ldg((const unsigned int *)(at + (size_t)i * frames.src_pitch));
+    } else {
 #pragma unroll
-        for (int b = 0; b < 4; b++)
-            taps[g] |= 4 * g + b < K ? (uint32_t)f.qx[4 * g + b] << (8 * b) : 0u;
+        for (int i = 0; i < ROWS; i++) {
+            const int sy = __shfl_sync(0xFFFFFFFFu, row_here, i);
+            lo[i] = sy < 0 ? f.border_value * 0x01010101u
+                           : load_word(src + (size_t)sy * frames.src_pitch, cols, f.border_value);
+        }
     }
-    float qy[K];
+#pragma unroll
+    for (int i = 0; i < ROWS; i++) {
+        hi[i] = __byte_perm(lo[i], 0, 0x4342);
+        lo[i] = __byte_perm(lo[i], 0, 0x4140);
+    }
+    /* Tap word k: bytes 0, 1 taps 2k, 2k + 1 (even pixels); bytes 2, 3 taps 2k - 1, 2k (odd). */
+    const auto qx = [&](int t) { return t >= 0 && t < K ? (uint32_t)f.qx[t] : 0u; };
+    uint32_t taps[R + 1];
+#pragma unroll
+    for (int k = 0; k <= R; k++)
+        taps[k] = qx(2 * k) | qx(2 * k + 1) << 8 | qx(2 * k - 1) << 16 | qx(2 * k) << 24;
+    uint32_t qy[K];
 #pragma unroll
     for (int t = 0; t < K; t++)
-        qy[t] = (float)f.qy[t];
-    uint8_t *dst = frames.dst[z];
+        qy[t] = f.qy[t];
+    const bool out_lane = lane >= H && lane < 32 - H && xl < f.w;
     const bool out_whole = aligned && xl + 3 < f.w;
-    /* The rows go in chunks of K, the ring's period (unrolled within a chunk, so that ring
-     * slots are registers; rolled across chunks, so that the code stays in the instruction
-     * cache), the next chunk's words loading while this one's are summed. */
-    float ring[K][4]; /* the row sums of input rows i - 2R .. i, row i in ring[i % K] */
-    uint32_t own[K], halo[K], next_own[K], next_halo[K];
+    uint8_t *out = frames.dst[z] + (size_t)y0 * frames.dst_pitch + xl;
 #pragma unroll
-    for (int j = 0; j < K; j++)
-        load_row(j, own[j], halo[j]);
-#pragma unroll 1
-    for (int i0 = 0; i0 < ROWS; i0 += K) {
-        if (i0 + K < ROWS) {
+    for (int r = 0; r < BAND; r++, out += frames.dst_pitch) {
+        if (y0 + r >= f.h)
+            break; /* (the same for the whole warp) */
+        uint32_t col_lo = 0, col_hi = 0; /* the column sums of input rows r .. r + 2R */
+        if constexpr (SYM) {
+            col_lo = qy[R] * lo[r + R], col_hi = qy[R] * hi[r + R];
 #pragma unroll
-            for (int j = 0; j < K; j++)
-                load_row(i0 + K + j, next_own[j], next_halo[j]);
-        }
-#pragma unroll
-        for (int j = 0; j < K; j++) {
-            const int i = i0 + j;
-            if (i >= ROWS)
-                break;
-            /* words lane - NW .. lane + NW of the warp's row, and a zero word that the last
-             * group's taps past K (zeros) read */
-            uint32_t cat[2 * NW + 2];
-            cat[NW] = own[j];
-            cat[2 * NW + 1] = 0;
-#pragma unroll
-            for (int d = 1; d <= NW; d++) {
-                const uint32_t l = __shfl_sync(0xFFFFFFFFu, own[j], (lane - d) & 31);
-                const uint32_t r = __shfl_sync(0xFFFFFFFFu, own[j], (lane + d) & 31);
-                const uint32_t hl = __shfl_sync(0xFFFFFFFFu, halo[j], (lane - d + NW) & 31);
-                const uint32_t hr = __shfl_sync(0xFFFFFFFFu, halo[j], (lane + d - 32 + NW) & 31);
-                cat[NW - d] = lane - d < 0 ? hl : l;
-                cat[NW + d] = lane + d > 31 ? hr : r;
+            for (int t = 0; t < R; t++) { /* (no half passes 510: no carry) */
+                col_lo += qy[t] * (lo[r + t] + lo[r + 2 * R - t]);
+                col_hi += qy[t] * (hi[r + t] + hi[r + 2 * R - t]);
             }
-            /* Pixel p's sum: taps t at bytes 4NW - R + p + t of cat. */
+        } else {
 #pragma unroll
-            for (int p = 0; p < 4; p++) {
-                uint32_t acc = 0;
-#pragma unroll
-                for (int g = 0; g < GROUPS; g++) {
-                    const int s = 4 * NW - R + p + 4 * g; /* (compile time) */
-                    const uint32_t word = (s & 3) == 0 ? cat[s >> 2]
-                                                       : __byte_perm(cat[s >> 2], cat[(s >> 2) + 1],
-                                                                     0x3210 + 0x1111 * (s & 3));
-                    acc = __dp4a(word, taps[g], acc);
-                }
-                ring[j][p] = __uint_as_float(acc | 0x4B000000u) - 8388608.0f; /* acc < 2^23 */
-            }
-            const int y = y0 + i - 2 * R;
-            if (i >= 2 * R && y < f.h) {
-                uint32_t q[4];
-#pragma unroll
-                for (int p = 0; p < 4; p++) {
-                    float v = 0.0f;
-#pragma unroll
-                    for (int t = 0; t < K; t++) /* row i - 2R + t, in slot (j + 1 + t) % K */
-                        v = fmaf(qy[t], ring[(j + 1 + t) % K][p], v);
-                    /* floor((v + 2^15) / 2^16) in the low byte (v + 2^15 < 2^24: exact) */
-                    q[p] = __float_as_uint(__fadd_rd(fmaf(v, 1.0f / 65536.0f, 0.5f), 8388608.0f));
-                }
-                const uint32_t word = __byte_perm(__byte_perm(q[0], q[1], 0x0040),
-                                                  __byte_perm(q[2], q[3], 0x0040), 0x5410);
-                uint8_t *out = dst + (size_t)y * frames.dst_pitch + xl;
-                if (out_whole) {
-                    *(uint32_t *)out = word;
-                } else {
-#pragma unroll
-                    for (int p = 0; p < 4; p++)
-                        if (xl + p < f.w)
-                            out[p] = (uint8_t)(word >> (8 * p));
-                }
+            for (int t = 0; t < K; t++) {
+                col_lo += qy[t] * lo[r + t];
+                col_hi += qy[t] * hi[r + t];
             }
         }
+        uint32_t pair[JMAX - JMIN + 1];
 #pragma unroll
-        for (int j = 0; j < K; j++)
-            own[j] = next_own[j], halo[j] = next_halo[j];
+        for (int j = JMIN; j <= JMAX; j++) {
+            const int d = half_down(j); /* the lane it comes from, relative to this one */
+            const uint32_t v = j - 2 * d ? col_hi : col_lo;
+            pair[j - JMIN] = d ? __shfl_sync(0xFFFFFFFFu, v, (lane + d) & 31) : v;
+        }
+        uint32_t acc[4];
+#pragma unroll
+        for (int p = 0; p < 4; p++) {
+            const int first = half_down(p - R), odd = p - R - 2 * first;
+            acc[p] = 0x8000u;
+#pragma unroll
+            for (int k = 0; k <= R; k++)
+                acc[p] = odd ? __dp2a_hi(pair[first + k - JMIN], taps[k], acc[p])
+                             : __dp2a_lo(pair[first + k - JMIN], taps[k], acc[p]);
+        }
+        const uint32_t word = __byte_perm(__byte_perm(acc[0], acc[1], 0x0062),
+                                          __byte_perm(acc[2], acc[3], 0x0062), 0x5410);
+        if (out_lane) {
+            if (out_whole) {
+                *(uint32_t *)out = word;
+            } else {
+#pragma unroll
+                for (int p = 0; p < 4; p++)
+                    if (xl + p < f.w)
+                        out[p] = (uint8_t)(word >> (8 * p));
+            }
+        }
     }
 }
 
-/* The fixed_stream kernel of a radius. */
-template <int R> static void launch_stream_radius(cudaStream_t stream, const frame_table &frames,
-                                                  int nframes, const fixed_filter &f, bool aligned)
+/* Blocks of fixed_stream<R, BAND, SYM> an SM holds on the current device (asked once a
+ * device; 1 where the query fails). */
+template <int R, int BAND, bool SYM> static int resident_blocks()
 {
-    const long long groups = (long long)((f.w + 127) / 128) * nframes; /* a warp's columns */
-    const bool short_bands =
-        groups * ((f.h + 15) / 16) < (long long)STREAM_SM_WARPS * edgel_current_device_info().sms;
-    const int band = short_bands ? 8 : 16;
-    const long long warps = groups / nframes * ((f.h + band - 1) / band);
-    const dim3 grid((unsigned)((warps + STREAM_WARPS - 1) / STREAM_WARPS), 1, (unsigned)nframes);
-    (short_bands ? fixed_stream<R, 8> : fixed_stream<R, 16>)<<<grid, 32 * STREAM_WARPS, 0, stream>>>(
-        frames, f, aligned);
+    static std::atomic<int> known[64];
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64)
+        return 1;
+    int n = known[device].load(std::memory_order_relaxed);
+    if (!n) {
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, fixed_stream<R, BAND, SYM>,
+                                                          32 * STREAM_WARPS, 0) != cudaSuccess || n < 1)
+            n = 1;
+        known[device].store(n, std::memory_order_relaxed);
+    }
+    return n;
 }
 
-/* Whether fixed_stream takes the plan: one channel, 2R + 1 taps both ways (R 1 to 8) centred, taps
- * below 256 (bytes of dp4a), rounding half up, sums of products below 2^24 (exact in float). */
+#ifndef STREAM_BAND /* 2, 4, 8 or 16: that band always (a -D to measure them) */
+#define STREAM_BAND 0
+#endif
+
+/* The fixed_stream kernel of a radius and band that should end first: a warp's instructions
+ * (about 100 to start, 3 an input row, 12 + 8 (R + 1) an output row, from the SASS) times the
+ * waves of warps the GPU runs one after the other. Long bands load fewer halo rows; short ones
+ * give small frames more warps, and a launch just past a whole wave a shorter tail. */
+template <int R, bool SYM> static void launch_stream_radius(cudaStream_t stream, const frame_table &frames,
+                                                            int nframes, const fixed_filter &f, bool aligned)
+{
+    constexpr int SPAN = 4 * (32 - 2 * ((R + 3) / 4)); /* a warp's columns */
+    typedef void (*kernel_fn)(frame_table, fixed_filter, bool);
+    const struct {
+        int band, blocks;
+        kernel_fn kernel;
+    } bands[] = {{16, resident_blocks<R, 16, SYM>(), fixed_stream<R, 16, SYM>},
+                 {8, resident_blocks<R, 8, SYM>(), fixed_stream<R, 8, SYM>},
+                 {4, resident_blocks<R, 4, SYM>(), fixed_stream<R, 4, SYM>},
+                 {2, resident_blocks<R, 2, SYM>(), fixed_stream<R, 2, SYM>}};
+    const long long groups = (f.w + SPAN - 1) / SPAN, sms = edgel_current_device_info().sms;
+    int best = 0;
+    double best_cost = 0;
+    for (int i = 0; i < 4; i++) {
+        const long long warps = groups * ((f.h + bands[i].band - 1) / bands[i].band) * nframes;
+        const long long room = (long long)bands[i].blocks * STREAM_WARPS * sms;
+        const double cost = (double)((warps + room - 1) / room) *
+                            (100.0 + 3.0 * (bands[i].band + 2 * R) + (12.0 + 8.0 * (R + 1)) * bands[i].band);
+        if (i == 0 || cost < best_cost || bands[i].band == STREAM_BAND)
+            best = i, best_cost = bands[i].band == STREAM_BAND ? -1.0 : cost;
+    }
+    const long long warps = groups * ((f.h + bands[best].band - 1) / bands[best].band);
+    const dim3 grid((unsigned)((warps + STREAM_WARPS - 1) / STREAM_WARPS), 1, (unsigned)nframes);
+    bands[best].kernel<<<grid, 32 * STREAM_WARPS, 0, stream>>>(frames, f, aligned);
+}
+
+/* The symmetric kernel where the column taps are. */
+template <int R> static void launch_stream_taps(cudaStream_t stream, const frame_table &frames,
+                                                int nframes, const fixed_filter &f, bool aligned)
+{
+    bool sym = true;
+    for (int t = 0; t < R; t++)
+        sym = sym && f.qy[t] == f.qy[2 * R - t];
+    (sym ? launch_stream_radius<R, true> : launch_stream_radius<R, false>)(stream, frames, nframes, f, aligned);
+}
+
+/* Whether fixed_stream takes the plan: one channel, 2R + 1 taps both ways (R 1 to 8) centred,
+ * row taps below 256 (bytes of dp2a), rounding half up, column sums below 2^16 (two to a
+ * word) and results below 256 (the third byte of the sum). */
 static bool stream_takes(const edgel_filter_plan *p)
 {
     if (p->cn != 1 || p->kw != p->kh || p->kw < 3 || p->kw > 17 || p->kw % 2 == 0 ||
         p->ax != p->kw / 2 || p->ay != p->kh / 2 ||
         !p->round_half_up || !(p->border_value >= 0 && p->border_value <= 255))
         return false;
-    uint32_t sx = 0, sy = 0;
+    uint64_t sx = 0, sy = 0;
     for (int i = 0; i < p->kw; i++) {
         if (p->qx[i] > 255)
             return false;
         sx += p->qx[i];
         sy += p->qy[i];
     }
-    return 255ull * sx * sy < (1ull << 24) - (1ull << 15);
+    return 255 * sy < (1u << 16) && 255 * sx * sy + 0x8000 < (256u << 16);
 }
 
 /* Larger kernels, pass by pass. Row pass into tmp (u16, w * cn values a row). */
@@ -345,14 +374,14 @@ edgel_status launch_fixed_filter(cudaStream_t stream, const frame_table &frames,
         for (int z = 0; z < nframes; z++)
             aligned = aligned && (uintptr_t)frames.src[z] % 4 == 0 && (uintptr_t)frames.dst[z] % 4 == 0;
         switch (p->kw / 2) {
-        case 1: launch_stream_radius<1>(stream, frames, nframes, f, aligned); break;
-        case 2: launch_stream_radius<2>(stream, frames, nframes, f, aligned); break;
-        case 3: launch_stream_radius<3>(stream, frames, nframes, f, aligned); break;
-        case 4: launch_stream_radius<4>(stream, frames, nframes, f, aligned); break;
-        case 5: launch_stream_radius<5>(stream, frames, nframes, f, aligned); break;
-        case 6: launch_stream_radius<6>(stream, frames, nframes, f, aligned); break;
-        case 7: launch_stream_radius<7>(stream, frames, nframes, f, aligned); break;
-        default: launch_stream_radius<8>(stream, frames, nframes, f, aligned); break;
+        case 1: launch_stream_taps<1>(stream, frames, nframes, f, aligned); break;
+        case 2: launch_stream_taps<2>(stream, frames, nframes, f, aligned); break;
+        case 3: launch_stream_taps<3>(stream, frames, nframes, f, aligned); break;
+        case 4: launch_stream_taps<4>(stream, frames, nframes, f, aligned); break;
+        case 5: launch_stream_taps<5>(stream, frames, nframes, f, aligned); break;
+        case 6: launch_stream_taps<6>(stream, frames, nframes, f, aligned); break;
+        case 7: launch_stream_taps<7>(stream, frames, nframes, f, aligned); break;
+        default: launch_stream_taps<8>(stream, frames, nframes, f, aligned); break;
         }
     } else if (p->kw <= FIXED_TILE_TAPS && p->kh <= FIXED_TILE_TAPS) {
         const dim3 tiles((p->w + FIXED_TILE - 1) / FIXED_TILE, (p->h + FIXED_TILE - 1) / FIXED_TILE,

@@ -1089,15 +1089,16 @@ static void test_fixed_filter(const edgel_image *photo, int small)
 }
 
 /* The one-channel streaming kernel of the fixed-point method (square kernels of 3 to 17 taps,
- * centred): sizes around its 128-column warps and 8- and 16-row bands, every border, device views
- * with aligned rows and with an odd pitch at an odd address. */
+ * centred): sizes around its warps of 120 and 112 columns and its bands of 2 to 16 rows, every
+ * border, device views with aligned rows and with an odd pitch at an odd address. */
 static void test_fixed_stream(const edgel_image *photo, int small)
 {
-    /* (the last is large enough for bands of 16 rows on GPUs of up to 140 SMs) */
-    static const int sizes[][2] = {{2, 2},    {5, 9},     {127, 17},  {129, 33},
-                                   {256, 16}, {300, 70}, {1000, 37}, {3001, 1500}};
+    /* (on a GPU of 132 SMs the last three take bands of 4, 8 and 16 rows, the others 2) */
+    static const int sizes[][2] = {{2, 2},     {5, 9},       {119, 17},    {121, 33},
+                                   {113, 3},   {241, 16},    {300, 70},    {1000, 37},
+                                   {1921, 1081}, {3001, 1500}, {4001, 2300}};
     int cases = 0;
-    for (int s = 0; s < (small ? 5 : 8); s++)
+    for (int s = 0; s < (small ? 6 : 11); s++)
         for (int k = 3; k <= 17; k += 2) {
             const int w = sizes[s][0], h = sizes[s][1];
             void *mem;
@@ -1105,6 +1106,15 @@ static void test_fixed_stream(const edgel_image *photo, int small)
             float kx[17], ky[17], taps[17 * 17];
             q8_factors(k, kx);
             q8_factors(k, ky);
+            if ((s + k / 2) % 2) { /* symmetric column taps (the kernel's other sums) */
+                int side = 0;
+                for (int j = 0; j < k / 2; j++) {
+                    const int q = (int)(next_random() % (unsigned)(128 / (k / 2) + 1));
+                    ky[j] = ky[k - 1 - j] = (float)q / 256.0f;
+                    side += 2 * q;
+                }
+                ky[k / 2] = (float)(256 - side) / 256.0f;
+            }
             for (int j = 0; j < k; j++)
                 for (int i = 0; i < k; i++)
                     taps[j * k + i] = ky[j] * kx[i];
@@ -1127,6 +1137,9 @@ static void test_fixed_stream(const edgel_image *photo, int small)
                 CUDA_CHECK(cudaMemcpy2D(ds.data, pitch, src.data, src.pitch, (size_t)w, h,
                                         cudaMemcpyHostToDevice));
                 CUDA_CHECK(cudaMemset(b, 0x5A, pitch * h + 1));
+                /* The context's stream does not wait for the legacy default stream: without
+                 * this the poison could land after the kernel's output */
+                CUDA_CHECK(cudaDeviceSynchronize());
                 CHECK(edgel_filter2d(gpu, &p, &ds, &dd, &ker) == EDGEL_OK);
                 CHECK(edgel_context_synchronize(gpu) == EDGEL_OK);
                 device_download(&dd, got);
