@@ -24,6 +24,7 @@ struct fixed_filter {
     uint32_t border_value; /* u8 */
     uint32_t border_row;   /* a constant border row after the row pass: border_value * sum qx */
     uint16_t qx[EDGEL_MAX_KERNEL_SIZE], qy[EDGEL_MAX_KERNEL_SIZE];
+    uint32_t pair_taps[9]; /* fixed_stream's dp2a taps (R + 1 words, R up to 8) */
 };
 
 /* Both passes over a 32x32 output tile in shared memory, for up to FIXED_TILE_TAPS taps a
@@ -130,37 +131,32 @@ __device__ __forceinline__ uint32_t load_word(const uint8_t *row, const stream_c
 /* floor(a / 2) at compile time, for negative a too. */
 __host__ __device__ constexpr int half_down(int a) { return a >= 0 ? a / 2 : -((1 - a) / 2); }
 
-/* SYM: symmetric column taps (every Gaussian), summed as q_t (row t + row 2R - t): half the
- * multiplies. */
-template <int R, int BAND, bool SYM>
-__global__ void __launch_bounds__(32 * STREAM_WARPS)
-    fixed_stream(frame_table frames, fixed_filter f, bool aligned)
+/* One warp's band: output rows y0 .. y0 + BAND - 1 of the columns x0 .. x0 + SPAN - 1. FAST:
+ * every column the warp reads is inside the frame and aligned, and every row it reads inside
+ * too (most warps): plain loads and stores, no border logic. SYM: symmetric column taps
+ * (every Gaussian), summed as q_t (row t + row 2R - t): half the multiplies. */
+template <int R, int BAND, bool SYM, bool FAST>
+__device__ __forceinline__ void fixed_stream_band(const frame_table &frames, const fixed_filter &f,
+                                                  bool aligned, int z, int x0, int y0)
 {
-    constexpr int K = 2 * R + 1, H = (R + 3) / 4, SPAN = 4 * (32 - 2 * H), ROWS = BAND + 2 * R;
+    constexpr int K = 2 * R + 1, H = (R + 3) / 4, ROWS = BAND + 2 * R;
     /* The pairs a lane's four pixels read: j covers columns 2j and 2j + 1 of the lane's. */
     constexpr int JMIN = half_down(-R), JMAX = half_down(3 + R);
     static_assert(ROWS <= 32 && H <= 2, "a row a lane, two lanes of halo");
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, z = blockIdx.z;
-    const int unit = blockIdx.x * STREAM_WARPS + warp;
-    const int groups_x = (f.w + SPAN - 1) / SPAN, band = unit / groups_x;
-    const int x0 = (unit - band * groups_x) * SPAN, y0 = band * BAND;
-    if (y0 >= f.h)
-        return; /* whole warps */
-    const int xl = x0 + 4 * (lane - H);
-    const stream_columns cols = columns_from(xl, aligned, f);
+    const int lane = threadIdx.x & 31, xl = x0 + 4 * (lane - H);
     const uint8_t *src = frames.src[z];
-    /* Input row i (frame row y0 - R + i) of the lane's four columns. Most warps' rows and
-     * columns are all inside the frame and aligned: a load a row. The others (the frame's
-     * edges, unaligned views) take each row's place from lane i (-1: a constant border row)
-     * and each column's from columns_from. Either way every load is in flight at once. */
-    const int row_here = edgel_border_index(y0 - R + min(lane, ROWS - 1), f.h, f.border);
+    /* Input row i (frame row y0 - R + i) of the lane's four columns; off the fast path each
+     * row's place comes from lane i (-1: a constant border row) and each column's from
+     * columns_from. Every load is in flight at once. */
     uint32_t lo[ROWS], hi[ROWS]; /* pixels 0, 1 and 2, 3 as 16-bit halves */
-    if (__all_sync(0xFFFFFFFFu, cols.whole) && y0 >= R && y0 + BAND + R <= f.h) {
+    if constexpr (FAST) {
         const uint8_t *at = src + (size_t)(y0 - R) * frames.src_pitch + xl;
 #pragma unroll
         for (int i = 0; i < ROWS; i++)
             lo[i] = __ldg((const unsigned int *)(at + (size_t)i * frames.src_pitch));
     } else {
+        const stream_columns cols = columns_from(xl, aligned, f);
+        const int row_here = edgel_border_index(y0 - R + min(lane, ROWS - 1), f.h, f.border);
 #pragma unroll
         for (int i = 0; i < ROWS; i++) {
             const int sy = __shfl_sync(0xFFFFFFFFu, row_here, i);
@@ -173,36 +169,26 @@ __global__ void __launch_bounds__(32 * STREAM_WARPS)
         hi[i] = __byte_perm(lo[i], 0, 0x4342);
         lo[i] = __byte_perm(lo[i], 0, 0x4140);
     }
-    /* Tap word k: bytes 0, 1 taps 2k, 2k + 1 (even pixels); bytes 2, 3 taps 2k - 1, 2k (odd). */
-    const auto qx = [&](int t) { return t >= 0 && t < K ? (uint32_t)f.qx[t] : 0u; };
-    uint32_t taps[R + 1];
-#pragma unroll
-    for (int k = 0; k <= R; k++)
-        taps[k] = qx(2 * k) | qx(2 * k + 1) << 8 | qx(2 * k - 1) << 16 | qx(2 * k) << 24;
-    uint32_t qy[K];
-#pragma unroll
-    for (int t = 0; t < K; t++)
-        qy[t] = f.qy[t];
-    const bool out_lane = lane >= H && lane < 32 - H && xl < f.w;
-    const bool out_whole = aligned && xl + 3 < f.w;
+    const bool out_lane = lane >= H && lane < 32 - H && (FAST || xl < f.w);
+    const bool out_whole = FAST || (aligned && xl + 3 < f.w);
     uint8_t *out = frames.dst[z] + (size_t)y0 * frames.dst_pitch + xl;
 #pragma unroll
     for (int r = 0; r < BAND; r++, out += frames.dst_pitch) {
-        if (y0 + r >= f.h)
+        if (!FAST && y0 + r >= f.h)
             break; /* (the same for the whole warp) */
         uint32_t col_lo = 0, col_hi = 0; /* the column sums of input rows r .. r + 2R */
         if constexpr (SYM) {
-            col_lo = qy[R] * lo[r + R], col_hi = qy[R] * hi[r + R];
+            col_lo = f.qy[R] * lo[r + R], col_hi = f.qy[R] * hi[r + R];
 #pragma unroll
             for (int t = 0; t < R; t++) { /* (no half passes 510: no carry) */
-                col_lo += qy[t] * (lo[r + t] + lo[r + 2 * R - t]);
-                col_hi += qy[t] * (hi[r + t] + hi[r + 2 * R - t]);
+                col_lo += f.qy[t] * (lo[r + t] + lo[r + 2 * R - t]);
+                col_hi += f.qy[t] * (hi[r + t] + hi[r + 2 * R - t]);
             }
         } else {
 #pragma unroll
             for (int t = 0; t < K; t++) {
-                col_lo += qy[t] * lo[r + t];
-                col_hi += qy[t] * hi[r + t];
+                col_lo += f.qy[t] * lo[r + t];
+                col_hi += f.qy[t] * hi[r + t];
             }
         }
         uint32_t pair[JMAX - JMIN + 1];
@@ -219,8 +205,8 @@ __global__ void __launch_bounds__(32 * STREAM_WARPS)
             acc[p] = 0x8000u;
 #pragma unroll
             for (int k = 0; k <= R; k++)
-                acc[p] = odd ? __dp2a_hi(pair[first + k - JMIN], taps[k], acc[p])
-                             : __dp2a_lo(pair[first + k - JMIN], taps[k], acc[p]);
+                acc[p] = odd ? __dp2a_hi(pair[first + k - JMIN], f.pair_taps[k], acc[p])
+                             : __dp2a_lo(pair[first + k - JMIN], f.pair_taps[k], acc[p]);
         }
         const uint32_t word = __byte_perm(__byte_perm(acc[0], acc[1], 0x0062),
                                           __byte_perm(acc[2], acc[3], 0x0062), 0x5410);
@@ -234,6 +220,24 @@ __global__ void __launch_bounds__(32 * STREAM_WARPS)
                         out[p] = (uint8_t)(word >> (8 * p));
             }
         }
+    }
+}
+
+/* Band blockIdx.x * STREAM_WARPS + warp of column group blockIdx.y, frame blockIdx.z. The fast
+ * path is chosen for the whole block, from blockIdx alone: the compiler then knows each warp
+ * whole there, and its shuffles need no code for divergent lanes. */
+template <int R, int BAND, bool SYM>
+__global__ void __launch_bounds__(32 * STREAM_WARPS)
+    fixed_stream(frame_table frames, fixed_filter f, bool aligned)
+{
+    constexpr int H = (R + 3) / 4, SPAN = 4 * (32 - 2 * H);
+    const int x0 = blockIdx.y * SPAN, block_y0 = blockIdx.x * STREAM_WARPS * BAND;
+    const int y0 = block_y0 + (threadIdx.x >> 5) * BAND;
+    if (aligned && x0 >= 4 * H && x0 + 4 * (32 - H) <= f.w && block_y0 >= R &&
+        block_y0 + STREAM_WARPS * BAND + R <= f.h) {
+        fixed_stream_band<R, BAND, SYM, true>(frames, f, aligned, blockIdx.z, x0, y0);
+    } else if (y0 < f.h) { /* (whole warps) */
+        fixed_stream_band<R, BAND, SYM, false>(frames, f, aligned, blockIdx.z, x0, y0);
     }
 }
 
@@ -286,8 +290,8 @@ template <int R, bool SYM> static void launch_stream_radius(cudaStream_t stream,
         if (i == 0 || cost < best_cost || bands[i].band == STREAM_BAND)
             best = i, best_cost = bands[i].band == STREAM_BAND ? -1.0 : cost;
     }
-    const long long warps = groups * ((f.h + bands[best].band - 1) / bands[best].band);
-    const dim3 grid((unsigned)((warps + STREAM_WARPS - 1) / STREAM_WARPS), 1, (unsigned)nframes);
+    const long long rows = (f.h + bands[best].band - 1) / bands[best].band;
+    const dim3 grid((unsigned)((rows + STREAM_WARPS - 1) / STREAM_WARPS), (unsigned)groups, (unsigned)nframes);
     bands[best].kernel<<<grid, 32 * STREAM_WARPS, 0, stream>>>(frames, f, aligned);
 }
 
@@ -307,6 +311,7 @@ template <int R> static void launch_stream_taps(cudaStream_t stream, const frame
 static bool stream_takes(const edgel_filter_plan *p)
 {
     if (p->cn != 1 || p->kw != p->kh || p->kw < 3 || p->kw > 17 || p->kw % 2 == 0 ||
+        p->w > 65535 * 112 || /* column groups in gridDim.y */
         p->ax != p->kw / 2 || p->ay != p->kh / 2 ||
         !p->round_half_up || !(p->border_value >= 0 && p->border_value <= 255))
         return false;
@@ -370,6 +375,10 @@ edgel_status launch_fixed_filter(cudaStream_t stream, const frame_table &frames,
         f.qy[j] = p->qy[j];
     f.border_row = f.border_value * sum;
     if (stream_takes(p)) {
+        /* Tap word k: bytes 0, 1 taps 2k, 2k + 1 (even pixels); bytes 2, 3 taps 2k - 1, 2k (odd). */
+        const auto qx = [&](int t) { return t >= 0 && t < p->kw ? (uint32_t)p->qx[t] : 0u; };
+        for (int k = 0; k <= p->kw / 2; k++)
+            f.pair_taps[k] = qx(2 * k) | qx(2 * k + 1) << 8 | qx(2 * k - 1) << 16 | qx(2 * k) << 24;
         bool aligned = frames.src_pitch % 4 == 0 && frames.dst_pitch % 4 == 0;
         for (int z = 0; z < nframes; z++)
             aligned = aligned && (uintptr_t)frames.src[z] % 4 == 0 && (uintptr_t)frames.dst[z] % 4 == 0;
