@@ -147,18 +147,10 @@ __attribute__((target("avx2,fma"))) static void direct_rows_avx2(const float *ta
         direct_row_generic(taps, kw, kh, cn, rows + o, acc + (size_t)o * stride, x, n);
 }
 
-static int cpu_has_fma(void)
-{
-    static int fma = -1; /* a benign race: every thread stores the same value */
-    if (fma < 0)
-        fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return fma;
-}
-
 static void direct_row(const float *taps, int kw, int kh, int cn, const float *const *rows,
                        float *acc, int n)
 {
-    if (cpu_has_fma())
+    if (edgel_cpu_has_avx2_fma())
         direct_row_avx2(taps, kw, kh, cn, rows, acc, n);
     else
         direct_row_generic(taps, kw, kh, cn, rows, acc, 0, n);
@@ -169,7 +161,7 @@ static void direct_row(const float *taps, int kw, int kh, int cn, const float *c
 static void direct_rows(const float *taps, int kw, int kh, int cn, const float *const *rows,
                         float *acc, size_t stride, int n, int count, int dense)
 {
-    if (count == BLOCK_ROWS && dense && kh >= BLOCK_MIN_KH && cpu_has_fma()) {
+    if (count == BLOCK_ROWS && dense && kh >= BLOCK_MIN_KH && edgel_cpu_has_avx2_fma()) {
         direct_rows_avx2(taps, kw, kh, cn, rows, acc, stride, n);
         return;
     }
@@ -261,7 +253,7 @@ __attribute__((target("avx2"))) static void round_to_u8_avx2(const float *acc, i
 static void round_to_u8(const float *acc, int n, unsigned char *row)
 {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
-    if (cpu_has_fma()) {
+    if (edgel_cpu_has_avx2_fma()) {
         round_to_u8_avx2(acc, n, row);
         return;
     }

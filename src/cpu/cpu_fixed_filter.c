@@ -205,20 +205,13 @@ __attribute__((target("avx2"))) static int fixed_column_avx2(const uint16_t *con
     }
 }
 
-static int has_avx2(void)
-{
-    static int avx2 = -1; /* a benign race: every thread stores the same value */
-    if (avx2 < 0)
-        avx2 = __builtin_cpu_supports("avx2");
-    return avx2;
-}
 #endif
 
 static void fixed_row(const uint8_t *pad, int n, int cn, const uint16_t *q, int kw, uint16_t *out)
 {
     int x = 0;
 #ifdef FIXED_AVX2
-    if (has_avx2())
+    if (edgel_cpu_has_avx2())
         x = fixed_row_avx2(pad, n, cn, q, kw, out);
 #endif
     fixed_row_generic(pad, x, n, cn, q, kw, out);
@@ -229,7 +222,7 @@ static void fixed_column(const uint16_t *const *rows, const uint16_t *q, int kh,
 {
     int x = 0;
 #ifdef FIXED_AVX2
-    if (has_avx2())
+    if (edgel_cpu_has_avx2())
         x = fixed_column_avx2(rows, q, kh, n, half_up, out);
 #endif
     fixed_column_generic(rows, q, kh, x, n, half_up, acc, out);
