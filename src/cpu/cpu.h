@@ -137,6 +137,9 @@ double edgel_cpu_filter_cost(struct edgel_filter_plan *plan, edgel_conv_method m
 void edgel_cpu_fft_tiles(struct edgel_filter_plan *plan);
 /* KissFFT present (the CPU's FFT method). */
 int edgel_cpu_has_fft(void);
+edgel_status edgel_cpu_filter_fft(int threads, edgel_cpu_workspace *ws,
+                                  const struct edgel_filter_plan *plan, const edgel_image *src,
+                                  const edgel_image *dst);
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /* Whether this CPU runs AVX2 (and FMA), for the kernels compiled for them. The flags are read
@@ -147,9 +150,6 @@ static inline int edgel_cpu_has_avx2_fma(void)
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 #endif
-edgel_status edgel_cpu_filter_fft(int threads, edgel_cpu_workspace *ws,
-                                  const struct edgel_filter_plan *plan, const edgel_image *src,
-                                  const edgel_image *dst);
 
 #ifdef __cplusplus
 }
