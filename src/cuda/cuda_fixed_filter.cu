@@ -96,7 +96,9 @@ __global__ void __launch_bounds__(FIXED_TILE *FIXED_ROWS)
  * Every input row is loaded first, all in flight at once. A band's halo of 2R rows costs a
  * load and two byte permutes a row, not sums, so short bands are cheap and give small frames
  * enough warps. */
-#define STREAM_WARPS 4 /* warps a block */
+#ifndef STREAM_WARPS /* warps a block (a -D to measure others) */
+#define STREAM_WARPS 4
+#endif
 
 /* Where a lane reads a word of four columns from c on: `whole` (inside the frame and aligned:
  * one load at c), else each column's place (edgel_border_index; -1: the border value). */

@@ -277,6 +277,43 @@ static void test_sizes(const edgel_image *photo, int small)
     printf("sizes: %d sizes compared\n", count);
 }
 
+/* Canny with the Gaussian pre-blur, kernels of 3 to 11 taps (sigma 0.3 to 1.5), on frames
+ * from 1x1 (borders reflected again and again) to frames a column or a row past the stream
+ * kernel's blocks of 32, 64 and 128 columns (a pixel, two and four a lane) and 32 rows; odd
+ * widths (device rows not 4-byte aligned), gray and colour. Equal to the CPU, with edges. */
+static void test_blurred_sizes(const edgel_image *photo, int small)
+{
+    static const int sizes[][2] = {{1, 1},     {2, 3},      {3, 2},      {5, 9},       {8, 8},
+                                   {9, 4},     {31, 33},    {33, 31},    {36, 40},     {100, 37},
+                                   {127, 129}, {1000, 999}, {1001, 1003}, {1920, 1080}, {1923, 1081}};
+    static const double sigmas[] = {0.3, 0.5, 0.8, 1.4, 1.5};
+    const int nsizes = small ? 8 : (int)(sizeof sizes / sizeof sizes[0]);
+    int count = 0;
+    for (int s = 0; s < nsizes; s++) {
+        const int w = sizes[s][0], h = sizes[s][1];
+        for (int k = 0; k < (int)(sizeof sigmas / sizeof sigmas[0]); k++) {
+            const int cn = (s + k) % 3 == 2 ? 3 : 1;
+            void *mem;
+            edgel_image img = make_frame(photo, w, h, cn, &mem);
+            edgel_canny_params p;
+            edgel_canny_params_default(&p);
+            p.aperture = 3;
+            p.l2_gradient = (s + k) % 2;
+            p.low_threshold = 10 + 10 * ((s + k) % 4);
+            p.high_threshold = 3 * p.low_threshold;
+            p.gray = cn == 3 ? EDGEL_GRAY_RGB : EDGEL_GRAY_NONE;
+            p.blur = EDGEL_BLUR_GAUSSIAN;
+            p.blur_sigma = sigmas[k];
+            const size_t edges = compare_case(&p, &img, "blurred size");
+            if (w >= 100 && h >= 37)
+                CHECK(edges > 0); /* (edges to compare) */
+            free(mem);
+            count++;
+        }
+    }
+    printf("blurred sizes: %d cases compared\n", count);
+}
+
 /* Hysteresis along long weak contours that cross many 32x32 tiles and reach a strong pixel
  * only at one end: the outlines of bands 3 pixels wide (a serpentine, diagonals through tile
  * corners, a square spiral, a random walk) at a weak contrast, with a strong spot at the
@@ -1333,6 +1370,7 @@ int main(int argc, char **argv)
     if (n > 0)
         test_photos(photos, n);
     test_sizes(&photos[0], small);
+    test_blurred_sizes(&photos[0], small);
     test_hysteresis_paths(small);
     test_stages(&photos[0]);
     test_gradients(&photos[0]);
