@@ -83,8 +83,9 @@ __global__ void __launch_bounds__(FIXED_TILE *FIXED_ROWS)
 
 /* One-channel frames with a square kernel of 2R + 1 taps a side (the Canny pre-blur: 9 taps at
  * sigma 1.4), a warp over a band of BAND output rows with every value in registers. A lane
- * takes four adjacent columns (a word of bytes); the H lanes at each end of the warp only lend
- * their columns to their neighbours, so a warp writes 4 (32 - 2H) columns.
+ * takes PX adjacent columns (four: a word of bytes; two for small frames, see
+ * STREAM_NARROW_PIXELS); the H lanes at each end of the warp only lend their columns to their
+ * neighbours, so a warp writes PX (32 - 2H) columns.
  *
  * No sum is rounded before the last, so the two passes may go in either order: the columns
  * first, where every sum fits 16 bits (255 times the column taps' sum, which the launch
@@ -100,54 +101,67 @@ __global__ void __launch_bounds__(FIXED_TILE *FIXED_ROWS)
 #define STREAM_WARPS 4
 #endif
 
-/* Where a lane reads a word of four columns from c on: `whole` (inside the frame and aligned:
- * one load at c), else each column's place (edgel_border_index; -1: the border value). */
-struct stream_columns {
+/* Where a lane reads its PX columns from c on: `whole` (inside the frame and aligned: one
+ * load at c), else each column's place (edgel_border_index; -1: the border value). */
+template <int PX> struct stream_columns {
     bool whole;
-    int c, at[4];
+    int c, at[PX];
 };
 
-__device__ __forceinline__ stream_columns columns_from(int c, bool aligned, const fixed_filter &f)
+template <int PX>
+__device__ __forceinline__ stream_columns<PX> columns_from(int c, bool aligned, const fixed_filter &f)
 {
-    stream_columns k;
+    stream_columns<PX> k;
     k.c = c;
-    k.whole = aligned && c >= 0 && c + 3 < f.w;
+    k.whole = aligned && c >= 0 && c + PX - 1 < f.w;
 #pragma unroll
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < PX; b++)
         k.at[b] = k.whole ? 0 : edgel_border_index(c + b, f.w, f.border);
     return k;
 }
 
-__device__ __forceinline__ uint32_t load_word(const uint8_t *row, const stream_columns &k,
+/* PX bytes at `at`, aligned. */
+template <int PX> __device__ __forceinline__ uint32_t load_aligned(const uint8_t *at)
+{
+    return PX == 4 ? __ldg((const unsigned int *)at) : __ldg((const unsigned short *)at);
+}
+
+template <int PX>
+__device__ __forceinline__ uint32_t load_word(const uint8_t *row, const stream_columns<PX> &k,
                                               uint32_t border_value)
 {
     if (k.whole)
-        return __ldg((const unsigned int *)(row + k.c));
+        return load_aligned<PX>(row + k.c);
     uint32_t v = 0;
 #pragma unroll
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < PX; b++)
         v |= (k.at[b] < 0 ? border_value : (uint32_t)__ldg(row + k.at[b])) << (8 * b);
     return v;
 }
 
-/* floor(a / 2) at compile time, for negative a too. */
-__host__ __device__ constexpr int half_down(int a) { return a >= 0 ? a / 2 : -((1 - a) / 2); }
+/* floor(a / b) at compile time (b > 0), for negative a too. */
+__host__ __device__ constexpr int floor_div(int a, int b) { return a >= 0 ? a / b : -((b - 1 - a) / b); }
+
+/* The halo lanes at each end of a warp of PX pixels a lane, for radius R, and the columns
+ * it writes. */
+__host__ __device__ constexpr int stream_halo(int px, int r) { return (r + px - 1) / px; }
+__host__ __device__ constexpr int stream_span(int px, int r) { return px * (32 - 2 * stream_halo(px, r)); }
 
 /* One warp's band: output rows y0 .. y0 + BAND - 1 of the columns x0 .. x0 + SPAN - 1. FAST:
  * every column the warp reads is inside the frame and aligned, and every row it reads inside
  * too (most warps): plain loads and stores, no border logic. SYM: symmetric column taps
  * (every Gaussian), summed as q_t (row t + row 2R - t): half the multiplies. */
-template <int R, int BAND, bool SYM, bool FAST>
+template <int PX, int R, int BAND, bool SYM, bool FAST>
 __device__ __forceinline__ void fixed_stream_band(const frame_table &frames, const fixed_filter &f,
                                                   bool aligned, int z, int x0, int y0)
 {
-    constexpr int K = 2 * R + 1, H = (R + 3) / 4, ROWS = BAND + 2 * R;
-    /* The pairs a lane's four pixels read: j covers columns 2j and 2j + 1 of the lane's. */
-    constexpr int JMIN = half_down(-R), JMAX = half_down(3 + R);
-    static_assert(ROWS <= 32 && H <= 2, "a row a lane, two lanes of halo");
-    const int lane = threadIdx.x & 31, xl = x0 + 4 * (lane - H);
+    constexpr int K = 2 * R + 1, H = stream_halo(PX, R), ROWS = BAND + 2 * R, PAIRS = PX / 2;
+    /* The pairs a lane's pixels read: j covers columns 2j and 2j + 1 of the lane's. */
+    constexpr int JMIN = floor_div(-R, 2), JMAX = floor_div(PX - 1 + R, 2);
+    static_assert(ROWS <= 32 && H <= 4 && (PX == 2 || PX == 4), "a row a lane");
+    const int lane = threadIdx.x & 31, xl = x0 + PX * (lane - H);
     const uint8_t *src = frames.src[z];
-    /* Input row i (frame row y0 - R + i) of the lane's four columns; off the fast path each
+    /* Input row i (frame row y0 - R + i) of the lane's columns; off the fast path each
      * row's place comes from lane i (-1: a constant border row) and each column's from
      * columns_from. Every load is in flight at once. */
     uint32_t lo[ROWS], hi[ROWS]; /* pixels 0, 1 and 2, 3 as 16-bit halves */
@@ -155,9 +169,9 @@ __device__ __forceinline__ void fixed_stream_band(const frame_table &frames, con
         const uint8_t *at = src + (size_t)(y0 - R) * frames.src_pitch + xl;
 #pragma unroll
         for (int i = 0; i < ROWS; i++)
-            lo[i] = __ldg((const unsigned int *)(at + (size_t)i * frames.src_pitch));
+            lo[i] = load_aligned<PX>(at + (size_t)i * frames.src_pitch);
     } else {
-        const stream_columns cols = columns_from(xl, aligned, f);
+        const stream_columns<PX> cols = columns_from<PX>(xl, aligned, f);
         const int row_here = edgel_border_index(y0 - R + min(lane, ROWS - 1), f.h, f.border);
 #pragma unroll
         for (int i = 0; i < ROWS; i++) {
@@ -172,7 +186,7 @@ __device__ __forceinline__ void fixed_stream_band(const frame_table &frames, con
         lo[i] = __byte_perm(lo[i], 0, 0x4140);
     }
     const bool out_lane = lane >= H && lane < 32 - H && (FAST || xl < f.w);
-    const bool out_whole = FAST || (aligned && xl + 3 < f.w);
+    const bool out_whole = FAST || (aligned && xl + PX - 1 < f.w);
     uint8_t *out = frames.dst[z] + (size_t)y0 * frames.dst_pitch + xl;
 #pragma unroll
     for (int r = 0; r < BAND; r++, out += frames.dst_pitch) {
@@ -196,28 +210,31 @@ __device__ __forceinline__ void fixed_stream_band(const frame_table &frames, con
         uint32_t pair[JMAX - JMIN + 1];
 #pragma unroll
         for (int j = JMIN; j <= JMAX; j++) {
-            const int d = half_down(j); /* the lane it comes from, relative to this one */
-            const uint32_t v = j - 2 * d ? col_hi : col_lo;
+            const int d = floor_div(j, PAIRS); /* the lane it comes from, relative to this one */
+            const uint32_t v = j - PAIRS * d ? col_hi : col_lo;
             pair[j - JMIN] = d ? __shfl_sync(0xFFFFFFFFu, v, (lane + d) & 31) : v;
         }
-        uint32_t acc[4];
+        uint32_t acc[PX];
 #pragma unroll
-        for (int p = 0; p < 4; p++) {
-            const int first = half_down(p - R), odd = p - R - 2 * first;
+        for (int p = 0; p < PX; p++) {
+            const int first = floor_div(p - R, 2), odd = p - R - 2 * first;
             acc[p] = 0x8000u;
 #pragma unroll
             for (int k = 0; k <= R; k++)
                 acc[p] = odd ? __dp2a_hi(pair[first + k - JMIN], f.pair_taps[k], acc[p])
                              : __dp2a_lo(pair[first + k - JMIN], f.pair_taps[k], acc[p]);
         }
-        const uint32_t word = __byte_perm(__byte_perm(acc[0], acc[1], 0x0062),
-                                          __byte_perm(acc[2], acc[3], 0x0062), 0x5410);
+        uint32_t word = __byte_perm(acc[0], acc[1], 0x0062); /* (third bytes) */
+        if constexpr (PX == 4)
+            word = __byte_perm(word, __byte_perm(acc[2], acc[3], 0x0062), 0x5410);
         if (out_lane) {
-            if (out_whole) {
+            if (out_whole && PX == 4) {
                 *(uint32_t *)out = word;
+            } else if (out_whole) {
+                *(uint16_t *)out = (uint16_t)word;
             } else {
 #pragma unroll
-                for (int p = 0; p < 4; p++)
+                for (int p = 0; p < PX; p++)
                     if (xl + p < f.w)
                         out[p] = (uint8_t)(word >> (8 * p));
             }
@@ -228,63 +245,62 @@ __device__ __forceinline__ void fixed_stream_band(const frame_table &frames, con
 /* Band blockIdx.x * STREAM_WARPS + warp of column group blockIdx.y, frame blockIdx.z. The fast
  * path is chosen for the whole block, from blockIdx alone: the compiler then knows each warp
  * whole there, and its shuffles need no code for divergent lanes. */
-template <int R, int BAND, bool SYM>
+template <int PX, int R, int BAND, bool SYM>
 __global__ void __launch_bounds__(32 * STREAM_WARPS)
     fixed_stream(frame_table frames, fixed_filter f, bool aligned)
 {
-    constexpr int H = (R + 3) / 4, SPAN = 4 * (32 - 2 * H);
-    const int x0 = blockIdx.y * SPAN, block_y0 = blockIdx.x * STREAM_WARPS * BAND;
+    constexpr int H = stream_halo(PX, R);
+    const int x0 = blockIdx.y * stream_span(PX, R), block_y0 = blockIdx.x * STREAM_WARPS * BAND;
     const int y0 = block_y0 + (threadIdx.x >> 5) * BAND;
-    if (aligned && x0 >= 4 * H && x0 + 4 * (32 - H) <= f.w && block_y0 >= R &&
+    if (aligned && x0 >= PX * H && x0 + PX * (32 - H) <= f.w && block_y0 >= R &&
         block_y0 + STREAM_WARPS * BAND + R <= f.h) {
-        fixed_stream_band<R, BAND, SYM, true>(frames, f, aligned, blockIdx.z, x0, y0);
+        fixed_stream_band<PX, R, BAND, SYM, true>(frames, f, aligned, blockIdx.z, x0, y0);
     } else if (y0 < f.h) { /* (whole warps) */
-        fixed_stream_band<R, BAND, SYM, false>(frames, f, aligned, blockIdx.z, x0, y0);
+        fixed_stream_band<PX, R, BAND, SYM, false>(frames, f, aligned, blockIdx.z, x0, y0);
     }
 }
 
-/* Blocks of fixed_stream<R, BAND, SYM> an SM holds on the current device (asked once a
- * device; 1 where the query fails). */
-template <int R, int BAND, bool SYM> static int resident_blocks()
+/* A fixed_stream kernel, its band, and the blocks of it an SM holds on the current device
+ * (asked once a device; 1 where the query fails). */
+typedef void (*stream_kernel_fn)(frame_table, fixed_filter, bool);
+struct stream_band {
+    int band, blocks;
+    stream_kernel_fn kernel;
+};
+template <int PX, int R, int BAND, bool SYM> static stream_band band_of()
 {
     static std::atomic<int> known[64];
+    stream_band b = {BAND, 1, fixed_stream<PX, R, BAND, SYM>};
     int device = 0;
     if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64)
-        return 1;
+        return b;
     int n = known[device].load(std::memory_order_relaxed);
     if (!n) {
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, fixed_stream<R, BAND, SYM>,
-                                                          32 * STREAM_WARPS, 0) != cudaSuccess || n < 1)
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, b.kernel, 32 * STREAM_WARPS, 0) != cudaSuccess || n < 1)
             n = 1;
         known[device].store(n, std::memory_order_relaxed);
     }
-    return n;
+    b.blocks = n;
+    return b;
 }
 
 #ifndef STREAM_BAND /* 2, 4, 8 or 16: that band always (a -D to measure them) */
 #define STREAM_BAND 0
 #endif
 
-/* The fixed_stream kernel of a radius and band that should end first: a warp's instructions
- * (about 100 to start, 3 an input row, 12 + 8 (R + 1) an output row, from the SASS) times the
- * waves of warps the GPU runs one after the other. Long bands load fewer halo rows; short ones
- * give small frames more warps, and a launch just past a whole wave a shorter tail. */
-template <int R, bool SYM> static void launch_stream_radius(cudaStream_t stream, const frame_table &frames,
-                                                            int nframes, const fixed_filter &f, bool aligned)
+/* Of `bands` (kernels of warps of `span` columns, radius R), the one that should end first: a
+ * warp's instructions (about 100 to start, 3 an input row, 12 + 8 (R + 1) an output row of
+ * four pixels a lane, from the SASS) times the waves of warps the GPU runs one after the
+ * other. Long bands load fewer halo rows; short ones give small frames more warps, and a
+ * launch just past a whole wave a shorter tail. */
+template <int R>
+static void launch_best_band(const stream_band *bands, int count, int span, cudaStream_t stream,
+                             const frame_table &frames, int nframes, const fixed_filter &f, bool aligned)
 {
-    constexpr int SPAN = 4 * (32 - 2 * ((R + 3) / 4)); /* a warp's columns */
-    typedef void (*kernel_fn)(frame_table, fixed_filter, bool);
-    const struct {
-        int band, blocks;
-        kernel_fn kernel;
-    } bands[] = {{16, resident_blocks<R, 16, SYM>(), fixed_stream<R, 16, SYM>},
-                 {8, resident_blocks<R, 8, SYM>(), fixed_stream<R, 8, SYM>},
-                 {4, resident_blocks<R, 4, SYM>(), fixed_stream<R, 4, SYM>},
-                 {2, resident_blocks<R, 2, SYM>(), fixed_stream<R, 2, SYM>}};
-    const long long groups = (f.w + SPAN - 1) / SPAN, sms = edgel_current_device_info().sms;
+    const long long groups = (f.w + span - 1) / span, sms = edgel_current_device_info().sms;
     int best = 0;
     double best_cost = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < count; i++) {
         const long long warps = groups * ((f.h + bands[i].band - 1) / bands[i].band) * nframes;
         const long long room = (long long)bands[i].blocks * STREAM_WARPS * sms;
         const double cost = (double)((warps + room - 1) / room) *
@@ -295,6 +311,29 @@ template <int R, bool SYM> static void launch_stream_radius(cudaStream_t stream,
     const long long rows = (f.h + bands[best].band - 1) / bands[best].band;
     const dim3 grid((unsigned)((rows + STREAM_WARPS - 1) / STREAM_WARPS), (unsigned)groups, (unsigned)nframes);
     bands[best].kernel<<<grid, 32 * STREAM_WARPS, 0, stream>>>(frames, f, aligned);
+}
+
+/* Launches of at most this many pixels (all frames) with a symmetric kernel of up to nine taps
+ * (the Canny pre-blur) run two pixels a lane: twice the warps, each half the work a row.
+ * Measured on an H200 at sigma 1.4: 512x512 7.5 us against 8.8 with four; the same at 1080p
+ * and 4K; slower at 8K (46 against 37 us). A -D to measure others. */
+#ifndef STREAM_NARROW_PIXELS
+#define STREAM_NARROW_PIXELS (1 << 20)
+#endif
+
+template <int R, bool SYM> static void launch_stream_radius(cudaStream_t stream, const frame_table &frames,
+                                                            int nframes, const fixed_filter &f, bool aligned)
+{
+    if constexpr (SYM && R <= 4) {
+        if ((long long)f.w * f.h * nframes <= STREAM_NARROW_PIXELS) {
+            const stream_band narrow[] = {band_of<2, R, 4, SYM>(), band_of<2, R, 2, SYM>()};
+            launch_best_band<R>(narrow, 2, stream_span(2, R), stream, frames, nframes, f, aligned);
+            return;
+        }
+    }
+    const stream_band wide[] = {band_of<4, R, 16, SYM>(), band_of<4, R, 8, SYM>(), band_of<4, R, 4, SYM>(),
+                                band_of<4, R, 2, SYM>()};
+    launch_best_band<R>(wide, 4, stream_span(4, R), stream, frames, nframes, f, aligned);
 }
 
 /* The symmetric kernel where the column taps are. */
@@ -313,7 +352,7 @@ template <int R> static void launch_stream_taps(cudaStream_t stream, const frame
 static bool stream_takes(const edgel_filter_plan *p)
 {
     if (p->cn != 1 || p->kw != p->kh || p->kw < 3 || p->kw > 17 || p->kw % 2 == 0 ||
-        p->w > 65535 * 112 || /* column groups in gridDim.y */
+        p->w > 65535 * stream_span(4, 8) || /* column groups in gridDim.y */
         p->ax != p->kw / 2 || p->ay != p->kh / 2 ||
         !p->round_half_up || !(p->border_value >= 0 && p->border_value <= 255))
         return false;

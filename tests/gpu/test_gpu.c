@@ -1130,12 +1130,15 @@ static void test_fixed_filter(const edgel_image *photo, int small)
  * border, device views with aligned rows and with an odd pitch at an odd address. */
 static void test_fixed_stream(const edgel_image *photo, int small)
 {
-    /* (on a GPU of 132 SMs the last three take bands of 4, 8 and 16 rows, the others 2) */
-    static const int sizes[][2] = {{2, 2},     {5, 9},       {119, 17},    {121, 33},
-                                   {113, 3},   {241, 16},    {300, 70},    {1000, 37},
-                                   {1921, 1081}, {3001, 1500}, {4001, 2300}};
+    /* (on a GPU of 132 SMs the last three take bands of 4, 8 and 16 rows, the others 2; up to
+     * 2^20 pixels, symmetric column taps of up to nine take two pixels a lane, in warps of 56
+     * or 60 columns, else four, of 112 or 120) */
+    static const int sizes[][2] = {{2, 2},     {5, 9},       {119, 17},    {57, 40},
+                                   {121, 33},  {61, 9},      {113, 3},     {241, 16},
+                                   {169, 21},  {300, 70},    {1000, 37},   {1921, 1081},
+                                   {3001, 1500}, {4001, 2300}};
     int cases = 0;
-    for (int s = 0; s < (small ? 6 : 11); s++)
+    for (int s = 0; s < (small ? 7 : 14); s++)
         for (int k = 3; k <= 17; k += 2) {
             const int w = sizes[s][0], h = sizes[s][1];
             void *mem;
