@@ -224,7 +224,7 @@ __device__ __forceinline__ void fixed_stream_band(const frame_table &frames, con
                 acc[p] = odd ? __dp2a_hi(pair[first + k - JMIN], f.pair_taps[k], acc[p])
                              : __dp2a_lo(pair[first + k - JMIN], f.pair_taps[k], acc[p]);
         }
-        uint32_t word = __byte_perm(acc[0], acc[1], 0x0062); /* (third bytes) */
+        uint32_t word = __byte_perm(acc[0], acc[1], 0x0062); /* each sum's third byte: its result */
         if constexpr (PX == 4)
             word = __byte_perm(word, __byte_perm(acc[2], acc[3], 0x0062), 0x5410);
         if (out_lane) {
