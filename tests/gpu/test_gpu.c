@@ -279,8 +279,9 @@ static void test_sizes(const edgel_image *photo, int small)
 
 /* Canny with the Gaussian pre-blur, kernels of 3 to 11 taps (sigma 0.3 to 1.5), on frames
  * from 1x1 (borders reflected again and again) to frames a column or a row past the stream
- * kernel's blocks of 32, 64 and 128 columns (a pixel, two and four a lane) and 32 rows; odd
- * widths (device rows not 4-byte aligned), gray and colour. Equal to the CPU, with edges. */
+ * kernel's blocks of 32, 64 and 128 columns (a pixel, two and four a lane) and 32 rows, the
+ * blur on two pixels a lane (up to 2^20 pixels) and four (1920x1080 and over); odd widths
+ * (device rows not 4-byte aligned), gray and colour. Equal to the CPU, with edges. */
 static void test_blurred_sizes(const edgel_image *photo, int small)
 {
     static const int sizes[][2] = {{1, 1},     {2, 3},      {3, 2},      {5, 9},       {8, 8},
