@@ -468,6 +468,15 @@ static edgel_status fft_buffers(filter_buffers *b, size_t values, size_t kspec)
     return EDGEL_OK;
 }
 
+/* The multiplier and shift of quotient() for a divisor d >= 1. */
+static fast_divisor fast_divisor_of(unsigned d)
+{
+    fast_divisor f;
+    f.s = 31 - __builtin_clz(d);
+    f.m = (d & (d - 1)) ? (unsigned)((((unsigned long long)1 << (32 + f.s)) + d - 1) / d) : 0;
+    return f;
+}
+
 static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStream_t stream)
 {
     const cufft_api *fft = edgel_cufft();
@@ -506,7 +515,7 @@ static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStr
     t.ny_log2 = __builtin_ctz((unsigned)ny);
     t.bx = nx - g.kw + 1;
     t.by = ny - g.kh + 1;
-    t.by_tiles_x = t.tiles_x > 1 ? ~0ull / (unsigned)t.tiles_x + 1 : 0; /* ceil(2^64 / n) */
+    t.by_tiles_x = fast_divisor_of((unsigned)t.tiles_x);
     float *real = b->real;
     cufftComplex *freq = (cufftComplex *)b->spec;
     const unsigned blocks = (unsigned)((values + 255) / 256);

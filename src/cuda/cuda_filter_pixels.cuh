@@ -41,26 +41,41 @@ __device__ __forceinline__ void store(const filter_geometry &g, int x, int y, in
         ((float *)row)[x * g.cn + c] = edgel_filter_store_f32(v);
 }
 
+/* n / d for every n under 2^31 by a multiply and a shift (fast_divisor_of() in cuda_filter.cu):
+ * m = ceil(2^(32 + s) / d) with s = floor(log2 d) fits 32 bits where d is not a power of two,
+ * and its error m * d - 2^(32 + s) < d keeps the quotient exact; a power of two shifts alone
+ * (m = 0). */
+struct fast_divisor {
+    unsigned m;
+    int s;
+};
+
+__device__ __forceinline__ unsigned quotient(unsigned n, fast_divisor d)
+{
+    return (d.m ? __umulhi(n, d.m) : n) >> d.s;
+}
+
 /*
  * The FFT method's overlap-save tiles: the border-extended image cut into tiles of nx x ny
  * (powers of two) that overlap by the kernel's size less one, all transformed in one batch.
  * Grid cell (q, r) of tile (tx, ty) holds the extended image at (tx * bx + q, ty * by + r);
  * the tile's first bx x by correlations never wrap around, and those are kept.
  */
-struct fft_tiles {
+struct alignas(16) fft_tiles {
     filter_geometry g;
     const float2 *kspec;   /* one tile's kernel spectrum, already divided by nx * ny */
     unsigned spec_cells;   /* ny * (nx / 2 + 1): complex values of a tile's spectrum */
     int nx_log2, ny_log2;  /* tile sides */
     int bx, by;            /* correlations a tile keeps along x and y */
     int tiles_x;           /* tiles a row */
-    unsigned long long by_tiles_x; /* ceil(2^64 / tiles_x): tile / tiles_x by a product */
+    fast_divisor by_tiles_x;
     unsigned tile0;        /* the batch's first tile (a batch holds under 2^32 values) */
     int c;                 /* the channel */
 };
+static_assert(sizeof(fft_tiles) % 16 == 0, "fft_tiles is read in 16-byte pieces");
 
 /* Element i of the batch's real grids: cell (q, r) of its tile, at (x, y) of the extended
- * image. (The product's high half is the exact quotient for 32-bit tiles and tiles_x.) */
+ * image. */
 __device__ __forceinline__ void fft_tile_cell(const fft_tiles &t, unsigned i, int &x, int &y,
                                               int &q, int &r)
 {
@@ -68,7 +83,7 @@ __device__ __forceinline__ void fft_tile_cell(const fft_tiles &t, unsigned i, in
     const unsigned rows = i >> t.nx_log2;
     r = (int)(rows & ((1u << t.ny_log2) - 1));
     const unsigned tile = t.tile0 + (rows >> t.ny_log2);
-    const unsigned ty = t.tiles_x > 1 ? (unsigned)__umul64hi(tile, t.by_tiles_x) : tile;
+    const unsigned ty = quotient(tile, t.by_tiles_x);
     x = (int)(tile - ty * (unsigned)t.tiles_x) * t.bx + q;
     y = (int)ty * t.by + r;
 }

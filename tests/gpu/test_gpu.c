@@ -1024,13 +1024,14 @@ static void test_filter(const edgel_image *photo, int small)
  * batches (over 2^26 grid values). */
 static void test_fft_paths(const edgel_image *photo, int small)
 {
-    static const int sizes[][4] = {{1, 1, 1, 1}, {17, 300, 3, 29}, {300, 200, 29, 29},
-                                   {1100, 700, 65, 9}, {700, 500, 129, 129}};
+    /* (1000 x 60 with 9 x 5 taps: two tiles a row, a power of two; 1100 x 700: three) */
+    static const int sizes[][4] = {{1, 1, 1, 1},       {17, 300, 3, 29},     {300, 200, 29, 29},
+                                   {1100, 700, 65, 9}, {700, 500, 129, 129}, {1000, 60, 9, 5}};
     static const char *paths[] = {"1", "0"};
     int cases = 0;
     for (int a = 0; a < 2; a++) {
         setenv("EDGEL_CUFFT_CALLBACKS", paths[a], 1);
-        for (int s = 0; s < 5; s++) {
+        for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
             const int w = sizes[s][0], h = sizes[s][1], kw = sizes[s][2], kh = sizes[s][3];
             const int cn = s % 2 ? 3 : 1;
             void *mem;
