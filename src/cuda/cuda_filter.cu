@@ -291,15 +291,16 @@ static fft_tiling fft_tiling_for(int w, int h, int kw, int kh, int callbacks)
     return t;
 }
 
-/* A channel's time in ns, less the call's launches: per grid value 0.020 ns without callbacks,
- * 0.017 ns and 20 us a call with them (H200, 4096x4096, masks 3x3 to 129x129; the H100 takes
- * 1.07x to 1.12x, though its memory is 1.44x slower); grids of under 6M values run partly
- * from L2, for less in proportion (H100, 64x64 to 2048x2048, 2026-11-27; docs/benchmarks.md). */
+/* A channel's time in ns, less the call's launches: per grid value 0.021 ns without callbacks,
+ * 0.017 ns with them; grids of under 6M values run partly from L2, for less in proportion.
+ * Fitted to both paths forced on an H100 (1024x1024 to 4096x4096, masks 3x3 to 129x129,
+ * 2026-11-27), where it picks the faster path in every cell (docs/benchmarks.md); the H200
+ * takes 0.9x. */
 static double fft_time(const fft_tiling &t, int callbacks)
 {
     const double values = (double)t.tiles_x * t.nx * t.tiles_y * t.ny;
     const double cached = values < 6e6 ? values / 6e6 : 1.0;
-    return values * cached * (callbacks ? 0.017 : 0.020) + (callbacks ? 20000 : 0);
+    return values * cached * (callbacks ? 0.017 : 0.021);
 }
 
 #define CUFFT_TRY(call)                                                                 \
