@@ -10,7 +10,7 @@
 #      batches over several contexts (tests/test_batch_multi.c on every GPU), under memcheck
 #      too; the Python GPU tests (CuPy, PyTorch, Dask on LocalCUDACluster from .whl/)
 #   4. the benchmark against NPP, and cv2.Canny with all CPU threads where cv2 is installed;
-#      edgel bench's per-stage GPU times
+#      the FFT method at 4096x4096 (bench_fft_gpu); edgel bench's per-stage GPU times
 #   5. the convolution engine against cuDNN (PyTorch), CuPy and cv2.filter2D
 #   6. the itk preset against ITK itself (deps/itk/bench_itk, built by prepare-device-deps.sh
 #      where ITK is installed): ITK, edgel CPU and GPU timed in one run, edge maps compared
@@ -92,6 +92,8 @@ cat "$OUT/bench_skimage.md"
 
 log "benchmark"
 timeout 300 ./build-gpu/bench/bench_gpu data-local/bsds500 "${EDGEL_BENCH_RUNS:-100}" >"$OUT/bench_gpu.md" 2>&1 || status=1
+log "the FFT method, 4096x4096 float"
+timeout 120 ./build-gpu/bench/bench_fft_gpu 4096 3,15,29,65,129 >"$OUT/bench_fft_gpu.md" 2>&1 || status=1
 [ "$quick" = 1 ] || {
 if python3 -c "import cv2" 2>/dev/null; then
   EDGEL_LIBRARY=build-gpu/libedgel.so PYTHONPATH=python python3 bench/bench_cpu_vs_opencv.py \
@@ -151,7 +153,7 @@ awk '/, 64\)x\(/ { name = $0; sub(/^ *(void )?/, "", name); split(name, part, "(
                    want = !(name in seen); seen[name] = 1 }
      want && /gpu__time_duration/ { print name, $NF, "us"; want = 0 }' "$OUT/ncu_batch.log" | head -n 6
 fi
-cat "$OUT/bench_gpu.md"
+cat "$OUT/bench_gpu.md" "$OUT/bench_fft_gpu.md"
 [ "$quick" = 1 ] || {
 cat "$OUT/opencv_cpu.md" "$OUT/bench_itk.md"
 sed -n '/^### /,$p' "$OUT/bench_filter.md"
