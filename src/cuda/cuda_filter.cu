@@ -469,15 +469,6 @@ static edgel_status fft_buffers(filter_buffers *b, size_t values, size_t kspec)
     return EDGEL_OK;
 }
 
-/* The multiplier and shift of quotient() for a divisor d >= 1. */
-static fast_divisor fast_divisor_of(unsigned d)
-{
-    fast_divisor f;
-    f.s = 31 - __builtin_clz(d);
-    f.m = (d & (d - 1)) ? (unsigned)((((unsigned long long)1 << (32 + f.s)) + d - 1) / d) : 0;
-    return f;
-}
-
 static edgel_status run_fft(filter_buffers *b, const filter_geometry &g, cudaStream_t stream)
 {
     const cufft_api *fft = edgel_cufft();

@@ -41,14 +41,22 @@ __device__ __forceinline__ void store(const filter_geometry &g, int x, int y, in
         ((float *)row)[x * g.cn + c] = edgel_filter_store_f32(v);
 }
 
-/* n / d for every n under 2^31 by a multiply and a shift (fast_divisor_of() in cuda_filter.cu):
- * m = ceil(2^(32 + s) / d) with s = floor(log2 d) fits 32 bits where d is not a power of two,
- * and its error m * d - 2^(32 + s) < d keeps the quotient exact; a power of two shifts alone
- * (m = 0). */
+/* n / d for every n under 2^31 by a multiply and a shift: m = ceil(2^(32 + s) / d) with
+ * s = floor(log2 d) fits 32 bits where d is not a power of two, and its error
+ * m * d - 2^(32 + s) < d keeps the quotient exact; a power of two shifts alone (m = 0). */
 struct fast_divisor {
     unsigned m;
     int s;
 };
+
+/* The multiplier and shift for a divisor d >= 1 (on the host). */
+inline fast_divisor fast_divisor_of(unsigned d)
+{
+    fast_divisor f;
+    f.s = 31 - __builtin_clz(d);
+    f.m = (d & (d - 1)) ? (unsigned)((((unsigned long long)1 << (32 + f.s)) + d - 1) / d) : 0;
+    return f;
+}
 
 __device__ __forceinline__ unsigned quotient(unsigned n, fast_divisor d)
 {
