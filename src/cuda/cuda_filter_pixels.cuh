@@ -22,23 +22,33 @@ struct filter_geometry {
     int in_u8, out_u8;
 };
 
-/* Channel c of source pixel (x, y), the border applied. */
+/* Channel c of pixel (x, y), which is inside the image. */
+__device__ __forceinline__ float pixel(const filter_geometry &g, int x, int y, int c)
+{
+    const uint8_t *row = g.src + (size_t)(unsigned)y * g.src_pitch; /* (y >= 0: fewer steps) */
+    const unsigned i = (unsigned)x * (unsigned)g.cn + (unsigned)c;
+    return g.in_u8 ? (float)row[i] : ((const float *)row)[i];
+}
+
+/* Channel c of source pixel (x, y), the border applied. Pixels inside the image, nearly all,
+ * take one test (the border's general code, a branch for each side, is what the FFT's load
+ * callback spent most of its instructions on). */
 __device__ __forceinline__ float source(const filter_geometry &g, int x, int y, int c)
 {
+    if ((unsigned)x < (unsigned)g.w && (unsigned)y < (unsigned)g.h)
+        return pixel(g, x, y, c);
     const int sx = edgel_border_index(x, g.w, g.border), sy = edgel_border_index(y, g.h, g.border);
-    if (sx < 0 || sy < 0)
-        return g.border_value;
-    const uint8_t *row = g.src + (size_t)sy * g.src_pitch;
-    return g.in_u8 ? (float)row[sx * g.cn + c] : ((const float *)row)[sx * g.cn + c];
+    return sx < 0 || sy < 0 ? g.border_value : pixel(g, sx, sy, c);
 }
 
 __device__ __forceinline__ void store(const filter_geometry &g, int x, int y, int c, float v)
 {
-    uint8_t *row = g.dst + (size_t)y * g.dst_pitch;
+    uint8_t *row = g.dst + (size_t)(unsigned)y * g.dst_pitch; /* (x, y >= 0, as in pixel()) */
+    const unsigned i = (unsigned)x * (unsigned)g.cn + (unsigned)c;
     if (g.out_u8)
-        row[x * g.cn + c] = edgel_filter_store_u8(v);
+        row[i] = edgel_filter_store_u8(v);
     else
-        ((float *)row)[x * g.cn + c] = edgel_filter_store_f32(v);
+        ((float *)row)[i] = edgel_filter_store_f32(v);
 }
 
 /* n / d for every n under 2^31 by a multiply and a shift: m = ceil(2^(32 + s) / d) with
@@ -109,7 +119,7 @@ __device__ __forceinline__ float fft_tile_load(const fft_tiles &t, unsigned i)
  * theorem. */
 __device__ __forceinline__ float2 fft_tile_multiply(const fft_tiles &t, unsigned i, float2 a)
 {
-    const float2 b = t.kspec[i];
+    const float2 b = __ldg(t.kspec + i); /* (read-only while cuFFT runs) */
     return make_float2(a.x * b.x + a.y * b.y, a.y * b.x - a.x * b.y);
 }
 
