@@ -305,9 +305,16 @@ static void test_blurred_sizes(const edgel_image *photo, int small)
             p.gray = cn == 3 ? EDGEL_GRAY_RGB : EDGEL_GRAY_NONE;
             p.blur = EDGEL_BLUR_GAUSSIAN;
             p.blur_sigma = sigmas[k];
-            const size_t edges = compare_case(&p, &img, "blurred size");
+            size_t edges = compare_case(&p, &img, "blurred size");
+            /* Frames of 100x37 and up must have edges to compare: where the crop of the
+             * photograph is too smooth for these thresholds, lower ones (every run compared). */
+            while (w >= 100 && h >= 37 && edges == 0 && p.low_threshold > 1) {
+                p.low_threshold /= 2;
+                p.high_threshold = 3 * p.low_threshold;
+                edges = compare_case(&p, &img, "blurred size");
+            }
             if (w >= 100 && h >= 37)
-                CHECK(edges > 0); /* (edges to compare) */
+                CHECK(edges > 0);
             free(mem);
             count++;
         }
