@@ -25,14 +25,14 @@ struct filter_geometry {
 /* Channel c of pixel (x, y), which is inside the image. */
 __device__ __forceinline__ float pixel(const filter_geometry &g, int x, int y, int c)
 {
-    const uint8_t *row = g.src + (size_t)(unsigned)y * g.src_pitch; /* (y >= 0: fewer steps) */
+    const uint8_t *row = g.src + (size_t)(unsigned)y * g.src_pitch; /* (y >= 0: a 32-bit factor) */
     const unsigned i = (unsigned)x * (unsigned)g.cn + (unsigned)c;
     return g.in_u8 ? (float)row[i] : ((const float *)row)[i];
 }
 
 /* Channel c of source pixel (x, y), the border applied. Pixels inside the image, nearly all,
- * take one test (the border's general code, a branch for each side, is what the FFT's load
- * callback spent most of its instructions on). */
+ * take one test; only the others run the border's general code (a branch for each side, for
+ * every value of the FFT's load callback). */
 __device__ __forceinline__ float source(const filter_geometry &g, int x, int y, int c)
 {
     if ((unsigned)x < (unsigned)g.w && (unsigned)y < (unsigned)g.h)
