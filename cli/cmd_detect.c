@@ -62,12 +62,15 @@ const char DETECT_HELP[] =
     "                     suppressed, .pfm (float32; skimage's float64 values rounded)\n"
     "  --memory SIZE      largest decoded input image, e.g. 512M or 8G (default: half the\n"
     "                     memory, at most 4G); larger PNG and PGM/PPM files stream through\n"
-    "                     tiles (edges of the opencv preset), others are refused\n"
+    "                     tiles (edges of the opencv preset), others are refused. A streamed\n"
+    "                     run holds at most SIZE too: tiles shrink to fit, and an image too\n"
+    "                     wide (or a TIFF whose tiles are too large) is refused\n"
     "  --tile WxH         stream through tiles of WxH whatever the size (same bytes; memory:\n"
     "                     a band of rows of one row of tiles); a progress line on stderr\n"
     "                     for work longer than a second. TIFF and BigTIFF (strips or tiles,\n"
-    "                     any compression libtiff reads; 8-bit, and for the itk preset\n"
-    "                     16-bit and float gray) always stream; .tif edges are BigTIFF\n"
+    "                     any compression libtiff reads; 8-bit gray, RGB(A), palette and\n"
+    "                     JPEG-YCbCr, and for the itk preset 16-bit and float gray) always\n"
+    "                     stream, from their first page; .tif edges are BigTIFF\n"
     "  -q, --quiet        print nothing on success\n"
     "\n"
     "OUT is written whole or not at all (a temporary file renamed over it); it may not be\n"
@@ -167,7 +170,7 @@ int cmd_detect(int argc, char **argv)
         edgel_row_reader *probe;
         int64_t pw, ph;
         int pcn;
-        if (edgel_row_reader_open(opt.input, &probe, &pw, &ph, &pcn) == EDGEL_OK) {
+        if (edgel_row_reader_open(opt.input, opt.memory, &probe, &pw, &ph, &pcn) == EDGEL_OK) {
             edgel_row_reader_close(probe);
             if ((double)pw * (double)ph * pcn > (double)opt.memory ||
                 pw > EDGEL_MAX_DIMENSION || ph > EDGEL_MAX_DIMENSION ||

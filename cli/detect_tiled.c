@@ -1,7 +1,8 @@
 /* edgel detect on an image of any size: the file streams in row by row into a band of rows
  * that serves the library's tiled Canny (edgel_canny_tiled), and the edges stream out row by
  * row as each row of tiles completes, all or nothing. Memory: the band of rows of one row of
- * tiles and its halo, in and out, whatever the image's size. */
+ * tiles and its halo, in and out, whatever the image's height; it grows with the width, and
+ * the tile height is lowered until the whole fits --memory (or the run is refused). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "cli.h"
 #include "io/row_stream.h"
@@ -11,11 +12,12 @@
 #include <string.h>
 #include <time.h>
 
-/* The largest halo a tile is read with: a 129-tap blur, a 7-tap Sobel, one for NMS. */
-#define MAX_HALO (64 + 3 + 1)
+/* Tiles smaller than this recompute their halo too often to be worth running. */
+#define MIN_TILE_SIDE 16
 
 typedef struct stream {
     const char *input;
+    size_t memory;
     edgel_row_reader *reader;
     int64_t w, h;
     int cn, tw, th;
@@ -62,7 +64,7 @@ static edgel_status reopen(stream *s)
     s->reader = NULL;
     int64_t w, h;
     int cn;
-    edgel_status st = edgel_row_reader_open(s->input, &s->reader, &w, &h, &cn);
+    edgel_status st = edgel_row_reader_open(s->input, s->memory, &s->reader, &w, &h, &cn);
     if (st == EDGEL_OK && (w != s->w || h != s->h || cn != s->cn ||
                            edgel_row_reader_type(s->reader) != s->type))
         st = edgel_io_fail(EDGEL_ERROR_IO, "%s changed while it was read", s->input);
@@ -109,20 +111,66 @@ static edgel_status write_tile(void *user, int64_t x, int64_t y, const edgel_ima
     return EDGEL_OK;
 }
 
+/* Bytes a run with tiles `th` high holds: the band of rows and its halo, a row of tiles of
+ * edges, the reader's buffers, the library's border labels and the writer's rows (32 bytes
+ * a column), and the library's work on one tile (its region, marks and scratch: a generous
+ * 40 bytes a pixel). */
+static double stream_bytes(const stream *s, int halo, int64_t th)
+{
+    const double w = (double)s->w, region = ((double)s->tw + 2 * halo) * ((double)th + 2 * halo);
+    return ((double)th + 2 * halo) * w * (double)s->px + (double)th * w + 32 * w +
+           (double)edgel_row_reader_buffer_bytes(s->reader) + region * ((double)s->px + 40);
+}
+
+/* The largest tiles up to s->tw x s->th that fit --memory (the longer side halved first),
+ * into s->tw and s->th; 0 with a message when none does. */
+static int fit_tiles(stream *s, int halo)
+{
+    while (stream_bytes(s, halo, s->th) > (double)s->memory &&
+           (s->tw > MIN_TILE_SIDE || s->th > MIN_TILE_SIDE)) {
+        int *side = s->tw >= s->th ? &s->tw : &s->th;
+        *side = *side / 2 > MIN_TILE_SIDE ? *side / 2 : MIN_TILE_SIDE;
+    }
+    if (stream_bytes(s, halo, s->th) <= (double)s->memory)
+        return 1;
+    char need[32], have[32];
+    fprintf(stderr, "edgel detect: %s is %lld pixels wide: streaming it takes at least %s, more "
+            "than --memory %s\n", s->input, (long long)s->w,
+            edgel_io_format_bytes(stream_bytes(s, halo, s->th), need, sizeof need),
+            edgel_io_format_bytes((double)s->memory, have, sizeof have));
+    return 0;
+}
+
 int detect_tiled(const detect_options *opt, edgel_context *ctx, int tw, int th)
 {
     stream s = {0};
-    s.input = opt->input, s.tw = tw, s.th = th, s.quiet = opt->quiet;
-    edgel_status st = edgel_row_reader_open(opt->input, &s.reader, &s.w, &s.h, &s.cn);
+    s.input = opt->input, s.memory = opt->memory, s.tw = tw, s.th = th, s.quiet = opt->quiet;
+    edgel_status st = edgel_row_reader_open(opt->input, opt->memory, &s.reader, &s.w, &s.h,
+                                            &s.cn);
     int rc = EXIT_FAILURE_RUN;
     if (st != EDGEL_OK) {
         fprintf(stderr, "edgel detect: reading: %s (%s)\n", edgel_io_last_error(),
                 edgel_status_name(st));
         return st == EDGEL_ERROR_UNSUPPORTED ? EXIT_USAGE : EXIT_FAILURE_RUN;
     }
+    if (edgel_row_reader_pages(s.reader) > 1 && !opt->quiet)
+        fprintf(stderr, "edgel detect: %s holds %d images; reading the first\n", opt->input,
+                edgel_row_reader_pages(s.reader));
     s.type = edgel_row_reader_type(s.reader);
     s.px = (size_t)s.cn * edgel_pixel_size(s.type);
-    s.cap = th + 2 * MAX_HALO;
+    int32_t halo;
+    st = edgel_canny_tile_halo(&opt->params, &halo);
+    if (st != EDGEL_OK) {
+        fprintf(stderr, "edgel detect: %s (%s)\n", edgel_last_error(), edgel_status_name(st));
+        edgel_row_reader_close(s.reader);
+        return st == EDGEL_ERROR_UNSUPPORTED ? EXIT_USAGE : EXIT_FAILURE_RUN;
+    }
+    if (!fit_tiles(&s, halo)) {
+        edgel_row_reader_close(s.reader);
+        return EXIT_FAILURE_RUN;
+    }
+    tw = s.tw, th = s.th;
+    s.cap = th + 2 * halo;
     s.rows = calloc((size_t)s.cap, sizeof *s.rows);
     s.out = malloc((size_t)th * (size_t)s.w);
     int ok = s.rows && s.out;

@@ -1,8 +1,9 @@
 /* libFuzzer target, differential: tiled Canny (edgel_canny_tiled from callbacks, and
  * edgel_canny_tiled_image on views) of any decoded image, with either preset and tiles
  * chosen by the input, must give the whole-image call's bytes; a
- * difference aborts, so the fuzzer reports it. The last 8 bytes of the input choose the
- * options; the rest is the file. */
+ * difference aborts, so the fuzzer reports it. A source whose pixels change between the
+ * callbacks' two passes must end with a result or EDGEL_ERROR_IO, never memory harm. The
+ * last 8 bytes of the input choose the options; the rest is the file. */
 #include "edgel.h"
 #include "fuzz_input.h"
 #include "io/image_io.h"
@@ -19,16 +20,25 @@ enum { OPTION_BYTES = 8 };
 typedef struct tile_mem {
     const edgel_image *src;
     uint8_t *dst;
+    /* reads past `steady` get every byte xored with `change`'s bytes (0: none) */
+    int64_t reads, steady;
+    const uint8_t *change;
+    size_t change_size;
 } tile_mem;
 
 static edgel_status tile_read(void *user, int64_t x, int64_t y, const edgel_image *d)
 {
-    const tile_mem *m = user;
+    tile_mem *m = user;
     const size_t px = (size_t)m->src->channels * edgel_pixel_size(m->src->type);
-    for (int r = 0; r < d->height; r++)
-        memcpy((uint8_t *)d->data + (size_t)r * d->pitch,
-               (const uint8_t *)m->src->data + (size_t)(y + r) * m->src->pitch + (size_t)x * px,
-               (size_t)d->width * px);
+    const size_t row = (size_t)d->width * px;
+    const int changed = m->change_size && m->reads++ >= m->steady;
+    for (int r = 0; r < d->height; r++) {
+        uint8_t *dst = (uint8_t *)d->data + (size_t)r * d->pitch;
+        memcpy(dst, (const uint8_t *)m->src->data + (size_t)(y + r) * m->src->pitch +
+                        (size_t)x * px, row);
+        for (size_t i = 0; changed && i < row; i++)
+            dst[i] ^= m->change[(i + (size_t)r * 131) % m->change_size];
+    }
     return EDGEL_OK;
 }
 
@@ -43,17 +53,26 @@ static edgel_status tile_write(void *user, int64_t x, int64_t y, const edgel_ima
 
 /* The tiled calls (callbacks, views) must give the whole call's bytes. */
 static void tiled_equals_whole(edgel_context *ctx, const edgel_canny_params *p,
-                               const edgel_image *in, const uint8_t *opt)
+                               const edgel_image *in, const uint8_t *opt, const uint8_t *data,
+                               size_t size)
 {
     const size_t n = (size_t)in->width * in->height;
     uint8_t *whole = malloc(n), *tiled = malloc(n);
     edgel_image w = edgel_image_host(whole, in->width, in->height, EDGEL_U8, 1);
     if (whole && tiled && edgel_canny(ctx, p, in, &w, NULL) == EDGEL_OK) {
-        tile_mem m = {in, tiled};
+        tile_mem m = {in, tiled, 0, 0, NULL, 0};
         edgel_tile_io io = {in->width, in->height, in->channels, in->type, tile_read,
                             tile_write, &m};
-        if (edgel_canny_tiled(ctx, p, &io, 4 + opt[4] % 61, 4 + opt[5] % 61) != EDGEL_OK ||
-            memcmp(whole, tiled, n) != 0)
+        const int tw = 4 + opt[4] % 61, th = 4 + opt[5] % 61;
+        if (edgel_canny_tiled(ctx, p, &io, tw, th) != EDGEL_OK || memcmp(whole, tiled, n) != 0)
+            abort();
+        /* the second pass (or the first, from a tile on) sees other pixels: the input's
+         * own bytes xored in, a float image's bits included */
+        m.steady = m.reads / 2 - (opt[7] % 4 == 0 ? opt[6] % (m.reads / 2 + 1) : 0);
+        m.reads = 0;
+        m.change = data, m.change_size = size;
+        const edgel_status st = edgel_canny_tiled(ctx, p, &io, tw, th);
+        if (st != EDGEL_OK && st != EDGEL_ERROR_IO)
             abort();
         /* on views, in other tiles, in one pass */
         edgel_image t = edgel_image_host(tiled, in->width, in->height, EDGEL_U8, 1);
@@ -92,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.low_threshold = opt[3] * 4.0 - 100;
         p.high_threshold = opt[6] * 4.0 - 100;
     }
-    tiled_equals_whole(ctx, &p, &img, opt);
+    tiled_equals_whole(ctx, &p, &img, opt, data, size);
     edgel_io_free(&img);
     return 0;
 }

@@ -416,8 +416,11 @@ typedef struct edgel_tile_io {
  * smaller), byte-identical to edgel_canny on the whole image: each tile is read with a halo
  * that makes its stages exact, and hysteresis joins edges across tiles through the labels of
  * the components that touch tile borders. Memory: a tile and its halo, and the border labels,
- * never the image. Every tile is read twice. Both presets, any of their options; the edges
- * come as u8 255/0 (for the itk preset too).
+ * never the image. Every tile is read twice, and must give the same pixels both times: a
+ * source that changes in between is detected where its border labels differ and ends the
+ * call with EDGEL_ERROR_IO (tiles already written may then be wrong; nothing else is
+ * harmed). Both presets, any of their options; the edges come as u8 255/0 (for the itk
+ * preset too).
  */
 EDGEL_API edgel_status edgel_canny_tiled(edgel_context *ctx, const edgel_canny_params *params,
                                          const edgel_tile_io *io, int32_t tile_width,

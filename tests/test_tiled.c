@@ -15,6 +15,8 @@ typedef struct image_io {
     int reads, writes, fail_read_at, fail_write_at;
     int tiles_in_order; /* raster order seen so far */
     int64_t last_x, last_y;
+    const uint8_t *later; /* read from `later` once `later_from` reads are done (NULL: never) */
+    int later_from;
 } image_io;
 
 static edgel_status read_region(void *user, int64_t x, int64_t y, const edgel_image *dst)
@@ -25,9 +27,10 @@ static edgel_status read_region(void *user, int64_t x, int64_t y, const edgel_im
     if (x < 0 || y < 0 || x + dst->width > io->w || y + dst->height > io->h ||
         dst->channels * (int)edgel_pixel_size(dst->type) != io->cn)
         return EDGEL_ERROR_INTERNAL; /* a request outside the image: the test fails */
+    const uint8_t *src = io->later && io->reads > io->later_from ? io->later : io->src;
     for (int r = 0; r < dst->height; r++)
         memcpy((uint8_t *)dst->data + (size_t)r * dst->pitch,
-               io->src + ((size_t)(y + r) * io->w + (size_t)x) * io->cn,
+               src + ((size_t)(y + r) * io->w + (size_t)x) * io->cn,
                (size_t)dst->width * io->cn);
     return EDGEL_OK;
 }
@@ -115,7 +118,7 @@ static void test_equal_to_whole(edgel_context *ctx, int cases)
         edgel_image d = edgel_image_host(want, w, h, EDGEL_U8, 1);
         CHECK(edgel_canny(ctx, &p, &s, &d, NULL) == EDGEL_OK);
         memset(got, 7, (size_t)w * h);
-        image_io io = {src, got, w, h, cn, 0, 0, 0, 0, 1, 0, 0};
+        image_io io = {src, got, w, h, cn, 0, 0, 0, 0, 1, 0, 0, NULL, 0};
         edgel_tile_io tio = {w, h, cn, EDGEL_U8, read_region, write_tile, &io};
         const edgel_status st = edgel_canny_tiled(ctx, &p, &tio, tw, th);
         CHECK(st == EDGEL_OK);
@@ -172,7 +175,7 @@ static void test_itk_equal_to_whole(edgel_context *ctx, int cases)
         edgel_image s = edgel_image_host(src, w, h, type, 1);
         edgel_image d = edgel_image_host(want, w, h, EDGEL_U8, 1);
         CHECK(edgel_canny(ctx, &p, &s, &d, NULL) == EDGEL_OK);
-        image_io io = {src, got, w, h, px, 0, 0, 0, 0, 1, 0, 0};
+        image_io io = {src, got, w, h, px, 0, 0, 0, 0, 1, 0, 0, NULL, 0};
         edgel_tile_io tio = {w, h, 1, type, read_region, write_tile, &io};
         const edgel_status st = edgel_canny_tiled(ctx, &p, &tio, tw, th);
         const int same = st == EDGEL_OK && !memcmp(want, got, (size_t)w * h);
@@ -199,17 +202,17 @@ static void test_errors(edgel_context *ctx)
     p.low_threshold = 20;
     p.high_threshold = 60;
     for (int fail = 1; fail <= 3; fail++) {
-        image_io io = {src, dst, W, H, 1, 0, 0, fail, 0, 1, 0, 0};
+        image_io io = {src, dst, W, H, 1, 0, 0, fail, 0, 1, 0, 0, NULL, 0};
         edgel_tile_io tio = {W, H, 1, EDGEL_U8, read_region, write_tile, &io};
         CHECK_STATUS(edgel_canny_tiled(ctx, &p, &tio, 16, 16), EDGEL_ERROR_IO, "read callback");
         CHECK(io.reads == fail && io.writes == 0); /* nothing more after the failure */
-        image_io io2 = {src, dst, W, H, 1, 0, 0, 0, fail, 1, 0, 0};
+        image_io io2 = {src, dst, W, H, 1, 0, 0, 0, fail, 1, 0, 0, NULL, 0};
         edgel_tile_io tio2 = {W, H, 1, EDGEL_U8, read_region, write_tile, &io2};
         CHECK_STATUS(edgel_canny_tiled(ctx, &p, &tio2, 16, 16), EDGEL_ERROR_IO,
                      "write callback");
         CHECK(io2.writes == fail);
     }
-    image_io io = {src, dst, W, H, 1, 0, 0, 0, 0, 1, 0, 0};
+    image_io io = {src, dst, W, H, 1, 0, 0, 0, 0, 1, 0, 0, NULL, 0};
     edgel_tile_io tio = {W, H, 1, EDGEL_U8, read_region, write_tile, &io};
     CHECK_STATUS(edgel_canny_tiled(NULL, &p, &tio, 16, 16), EDGEL_ERROR_NULL_ARGUMENT, "context");
     CHECK_STATUS(edgel_canny_tiled(ctx, &p, &tio, 0, 16), EDGEL_ERROR_INVALID_SIZE, "tiles");
@@ -235,6 +238,30 @@ static void test_errors(edgel_context *ctx)
                  "threshold");
 }
 
+/* A source whose pixels change between the two passes (a file replaced during the call):
+ * more, fewer or other open components the second time end the call with a message, never
+ * with a write outside the labels. */
+static void test_changing_source(edgel_context *ctx)
+{
+    enum { W = 300, H = 200, T = 64 };
+    static uint8_t zeros[W * H], noise[W * H], dst[W * H];
+    for (int i = 0; i < W * H; i++)
+        noise[i] = (uint8_t)next_random();
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    p.low_threshold = 5;
+    p.high_threshold = 2000;
+    const int tiles = ((W + T - 1) / T) * ((H + T - 1) / T);
+    const uint8_t *first[] = {zeros, noise}, *second[] = {noise, zeros};
+    for (int c = 0; c < 2; c++)
+        for (int at = tiles / 2; at <= tiles + 1; at += tiles / 2 + 1) {
+            image_io io = {first[c], dst, W, H, 1, 0, 0, 0, 0, 1, 0, 0, second[c], at};
+            edgel_tile_io tio = {W, H, 1, EDGEL_U8, read_region, write_tile, &io};
+            CHECK_STATUS(edgel_canny_tiled(ctx, &p, &tio, T, T), EDGEL_ERROR_IO,
+                         "changed during the call");
+        }
+}
+
 /* edgel_canny on a host image wider than EDGEL_MAX_DIMENSION goes tiled: the same edges as
  * the callback driver in other tiles; the views' own errors. */
 static void test_past_whole_image(edgel_context *ctx)
@@ -249,7 +276,7 @@ static void test_past_whole_image(edgel_context *ctx)
     const edgel_image s = edgel_image_host(src, w, h, EDGEL_U8, 3);
     const edgel_image d = edgel_image_host(a, w, h, EDGEL_U8, 1);
     CHECK(edgel_canny(ctx, &p, &s, &d, NULL) == EDGEL_OK);
-    image_io io = {src, b, w, h, 3, 0, 0, 0, 0, 1, 0, 0};
+    image_io io = {src, b, w, h, 3, 0, 0, 0, 0, 1, 0, 0, NULL, 0};
     edgel_tile_io tio = {w, h, 3, EDGEL_U8, read_region, write_tile, &io};
     CHECK(edgel_canny_tiled(ctx, &p, &tio, 1000, 9) == EDGEL_OK);
     CHECK(!memcmp(a, b, (size_t)w * h));
@@ -284,6 +311,7 @@ int main(void)
     test_equal_to_whole(ctx, 300);
     test_itk_equal_to_whole(ctx, 150);
     test_errors(ctx);
+    test_changing_source(ctx);
     test_past_whole_image(ctx);
     edgel_context_destroy(ctx);
     return check_summary("tiled");

@@ -154,6 +154,13 @@ static edgel_status oom(void)
     return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "tiled Canny: out of memory for border labels");
 }
 
+/* From callbacks every tile is read twice; a source that changes in between cannot be joined. */
+static edgel_status changed_source(void)
+{
+    return edgel_fail(EDGEL_ERROR_IO, "tiled Canny: the read callback gave other pixels the "
+                      "second time (the source changed during the call); nothing is decided");
+}
+
 /* Tile (tx, ty), and its region: the tile and the halo inside the image. */
 static void tile_geometry(const tiled *t, int64_t tx, int64_t ty, int64_t *rx0, int64_t *ry0,
                           edgel_tile_rect *region, edgel_tile_rect *tile)
@@ -286,31 +293,35 @@ static uint8_t side_pixel(const tiled *t, const edgel_image *m, int side, int i,
 }
 
 /* The open components of a tile's marks in a fixed order (their first pixel along the side
- * walk). Numbering (`base` NULL): each `from` component is turned into MARK_SEEN and becomes
+ * walk). Numbering (`first` < 0): each `from` component is turned into MARK_SEEN and becomes
  * a node, and the side arrays are filled. Deciding: the k-th becomes edges when its node's
- * set, base + k, holds node 0, else nothing. Returns 0 when out of memory. */
-static int open_components(tiled *t, const edgel_image *m, uint8_t from, const int64_t *base)
+ * set, first + k, holds node 0, else nothing; a tile whose count differs from its numbering
+ * (nodes first..end-1) means the source gave other pixels the second time. */
+static edgel_status open_components(tiled *t, const edgel_image *m, uint8_t from,
+                                    int64_t first, int64_t end)
 {
     const int cw = m->width, ch = m->height;
-    int64_t k = 0;
+    int64_t k = first;
     for (int side = 0; side < 4; side++) {
         const int n = side < 2 ? cw : ch > 2 ? ch - 2 : 0;
         for (int i = 0; i < n; i++) {
             int x, y;
             if (side_pixel(t, m, side, i, &x, &y) != from)
                 continue;
-            if (!base) {
+            if (first < 0) {
                 const int64_t node = add_node(&t->n, 0, y * cw + x);
                 if (node < 0 || !fill(t, &t->f, m, x, y, from, MARK_SEEN, node))
-                    return 0;
-            } else {
-                const uint8_t to = t->n.strong[find(&t->n, *base + k++)] ? MARK_EDGE : 0;
-                if (!fill(t, &t->f, m, x, y, from, to, -1))
-                    return 0;
+                    return oom();
+                continue;
             }
+            if (k >= end)
+                return changed_source();
+            const uint8_t to = t->n.strong[find(&t->n, k++)] ? MARK_EDGE : 0;
+            if (!fill(t, &t->f, m, x, y, from, to, -1))
+                return oom();
         }
     }
-    return 1;
+    return first >= 0 && k != end ? changed_source() : EDGEL_OK;
 }
 
 /* Deciding on views, once every join is made and t->n.strong holds each node's set's flag:
@@ -361,8 +372,7 @@ static edgel_status link_tile(tiled *t, int64_t tx, int64_t ty, const edgel_imag
     for (int y = 0; y < ch; y++)
         t->left[y] = t->right[y] = -1;
     t->node_base[ty * t->tiles_x + tx] = t->n.count;
-    if (!open_components(t, m, MARK_OPEN, NULL))
-        return oom();
+    EDGEL_TRY(open_components(t, m, MARK_OPEN, -1, -1));
     const uint8_t *d = m->data;
     for (int x = 0; x < cw; x++) { /* edges on the sides: node 0 */
         if (d[x] == MARK_EDGE)
@@ -413,11 +423,13 @@ static edgel_status run_callbacks(tiled *t)
         }
         link_rows(t, ty);
     }
+    const int64_t tiles = t->tiles_x * t->tiles_y;
     for (int64_t ty = 0; ty < t->tiles_y; ty++)
         for (int64_t tx = 0; tx < t->tiles_x; tx++) {
+            const int64_t i = ty * t->tiles_x + tx;
             EDGEL_TRY(read_marks(t, tx, ty, &m));
-            if (!open_components(t, &m, MARK_OPEN, &t->node_base[ty * t->tiles_x + tx]))
-                return oom();
+            EDGEL_TRY(open_components(t, &m, MARK_OPEN, t->node_base[i],
+                                      i + 1 < tiles ? t->node_base[i + 1] : t->n.count));
             const edgel_status st = t->io->write(t->io->user, tx * t->tw, ty * t->th, &m);
             if (st != EDGEL_OK)
                 return edgel_fail(st, "tiled Canny: the write callback failed for the tile at "

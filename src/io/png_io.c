@@ -1,8 +1,8 @@
 /* PNG through libpng: any bit depth and colour type in (palette and < 8 bit expanded,
  * gray+alpha reduced to gray); u8 or u16 out with 1, 3 or 4 channels. */
 #include "io/image_io.h"
+#include "io/png_setup.h"
 
-#include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +43,16 @@ static void warning_callback(png_structp png, png_const_charp msg)
 static const png_byte skipped_chunks[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0"
                                          "pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0tEXt\0tIME\0zTXt";
 
+void edgel_png_read_setup(png_structp png, int max_side)
+{
+    png_set_user_limits(png, (png_uint_32)max_side, (png_uint_32)max_side);
+    png_set_chunk_cache_max(png, 128);
+    png_set_chunk_malloc_max(png, 8000000); /* libpng's default */
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped_chunks,
+                                (int)(sizeof skipped_chunks / 5));
+}
+
 edgel_status edgel_png_decode(const unsigned char *bytes, size_t size,
                               const edgel_io_limits *limits, edgel_image *out)
 {
@@ -61,12 +71,7 @@ edgel_status edgel_png_decode(const unsigned char *bytes, size_t size,
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "PNG: %s", reader.message);
     }
     png_set_read_fn(png, &reader, read_callback);
-    png_set_user_limits(png, EDGEL_MAX_DIMENSION, EDGEL_MAX_DIMENSION);
-    png_set_chunk_cache_max(png, 128);
-    png_set_chunk_malloc_max(png, 8000000); /* libpng's default */
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped_chunks,
-                                (int)(sizeof skipped_chunks / 5));
+    edgel_png_read_setup(png, EDGEL_MAX_DIMENSION);
     png_read_info(png, info);
     const int depth = png_get_bit_depth(png, info);
     const int color = png_get_color_type(png, info);

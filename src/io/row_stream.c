@@ -4,8 +4,8 @@
  * in, up to EDGEL_MAX_TILED_DIMENSION a side; 8-bit gray PGM, PNG and BigTIFF out, written
  * all or nothing. */
 #include "io/row_stream.h"
+#include "io/png_setup.h"
 
-#include <png.h>
 #ifdef EDGEL_HAVE_TIFF
 #include <tiffio.h>
 #include <unistd.h>
@@ -28,10 +28,15 @@ struct edgel_row_reader {
     char message[200];
 #ifdef EDGEL_HAVE_TIFF
     TIFF *tif;
+    int tiff_kind, cmap_shift;  /* TIFF_AS_STORED, ...; a palette's entries >> cmap_shift */
+    uint16_t *cmap[3];          /* the palette (libtiff's memory) */
+    size_t stored_px;           /* bytes of a pixel as stored */
     uint32_t tile_w, tile_h; /* tiled TIFF: a row of tiles at a time into `band` */
     uint8_t *band, *tile;
     int64_t band_y; /* first row in band, -1: none */
 #endif
+    int pages;           /* images in the file (TIFF: directories), of which the first is read */
+    size_t buffer_bytes; /* what the reader holds beside the caller's rows */
 };
 
 struct edgel_row_writer {
@@ -68,7 +73,63 @@ static void tiff_quiet(void)
     TIFFSetWarningHandler(tiff_warning);
 }
 
-static edgel_status open_tiff(edgel_row_reader *r, const char *path)
+/* What tiff_row makes of the samples libtiff gives: as stored, a palette's colours, or gray
+ * inverted (as cv2.imread, which reads such files through libtiff's RGBA conversion). */
+enum { TIFF_AS_STORED, TIFF_PALETTE, TIFF_INVERTED };
+
+/* The photometric interpretations read, and what the others need. */
+static edgel_status tiff_colour(edgel_row_reader *r, const char *path, uint16_t spp,
+                                uint16_t bps, int u8)
+{
+    uint16_t photometric = spp == 1 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB;
+    uint16_t compression = COMPRESSION_NONE;
+    TIFFGetField(r->tif, TIFFTAG_PHOTOMETRIC, &photometric);
+    TIFFGetFieldDefaulted(r->tif, TIFFTAG_COMPRESSION, &compression);
+    r->tiff_kind = TIFF_AS_STORED;
+    switch (photometric) {
+    case PHOTOMETRIC_MINISBLACK:
+        if (spp == 1)
+            return EDGEL_OK;
+        break;
+    case PHOTOMETRIC_MINISWHITE:
+        if (spp == 1 && u8) {
+            r->tiff_kind = TIFF_INVERTED;
+            return EDGEL_OK;
+        }
+        break;
+    case PHOTOMETRIC_RGB:
+        if (spp == 3 || spp == 4)
+            return EDGEL_OK;
+        break;
+    case PHOTOMETRIC_YCBCR: /* libtiff's JPEG codec converts to RGB; other YCbCr is packed */
+        if (spp == 3 && u8 && compression == COMPRESSION_JPEG &&
+            TIFFSetField(r->tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB))
+            return EDGEL_OK;
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: YCbCr TIFF without JPEG "
+                             "compression; convert it to RGB (e.g. tiff2rgba)", path);
+    case PHOTOMETRIC_PALETTE:
+        if (spp == 1 && bps == 8 &&
+            TIFFGetField(r->tif, TIFFTAG_COLORMAP, &r->cmap[0], &r->cmap[1], &r->cmap[2])) {
+            /* libtiff's rule: a map with every entry below 256 holds 8-bit values */
+            int wide = 0;
+            for (int i = 0; i < 256; i++)
+                wide |= r->cmap[0][i] > 255 || r->cmap[1][i] > 255 || r->cmap[2][i] > 255;
+            r->cmap_shift = wide ? 8 : 0;
+            r->tiff_kind = TIFF_PALETTE;
+            return EDGEL_OK;
+        }
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: a palette TIFF of %u-bit indices "
+                             "(edgel reads 8-bit ones)", path, bps);
+    default:
+        break;
+    }
+    return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: TIFF of photometric interpretation %u "
+                         "with %u samples a pixel: edgel reads gray, RGB, RGBA, palette and "
+                         "JPEG-YCbCr (convert CMYK, Lab and others to RGB first)", path,
+                         photometric, spp);
+}
+
+static edgel_status open_tiff(edgel_row_reader *r, const char *path, size_t max_bytes)
 {
     tiff_quiet();
     fclose(r->file);
@@ -90,42 +151,89 @@ static edgel_status open_tiff(edgel_row_reader *r, const char *path)
     const int u8 = bps == 8 && format == SAMPLEFORMAT_UINT;
     const int u16 = bps == 16 && format == SAMPLEFORMAT_UINT && spp == 1;
     const int f32 = bps == 32 && format == SAMPLEFORMAT_IEEEFP && spp == 1;
-    if (!(u8 || u16 || f32) || (spp != 1 && spp != 3 && spp != 4) ||
+    const int palette_bits = bps != 8 && spp == 1 && format == SAMPLEFORMAT_UINT;
+    if (!(u8 || u16 || f32 || palette_bits) || (spp != 1 && spp != 3 && spp != 4) ||
         (spp > 1 && planar != PLANARCONFIG_CONTIG))
         return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: TIFF of %u-bit samples (format %u), "
                              "%u a pixel%s: edgel streams 8-bit unsigned gray, RGB or RGBA, "
                              "interleaved, and 16-bit unsigned or 32-bit float gray", path, bps,
                              format, spp, planar != PLANARCONFIG_CONTIG ? " in planes" : "");
-    r->width = w, r->height = h, r->channels = spp;
+    EDGEL_IO_TRY(tiff_colour(r, path, spp, bps, u8));
+    if (!(u8 || u16 || f32))
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: TIFF of %u-bit samples", path, bps);
+    r->width = w, r->height = h;
+    r->channels = r->tiff_kind == TIFF_PALETTE ? 3 : spp;
     r->type = u16 ? EDGEL_U16 : f32 ? EDGEL_F32 : EDGEL_U8; /* (libtiff gives host order) */
+    r->stored_px = (size_t)spp * edgel_pixel_size(r->type);
     r->band_y = -1;
-    if (TIFFIsTiled(r->tif)) {
-        TIFFGetField(r->tif, TIFFTAG_TILEWIDTH, &r->tile_w);
-        TIFFGetField(r->tif, TIFFTAG_TILELENGTH, &r->tile_h);
-        r->band = malloc((size_t)r->tile_h * (size_t)w * spp * edgel_pixel_size(r->type));
-        r->tile = malloc((size_t)TIFFTileSize(r->tif));
-        if (!r->band || !r->tile)
-            return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory for a row of "
-                                 "%ux%u tiles", path, r->tile_w, r->tile_h);
+    r->pages = TIFFNumberOfDirectories(r->tif);
+    /* libtiff's own sizes must be what the copies below assume (subsampled or packed
+     * layouts are not) */
+    const uint64_t row_bytes = (uint64_t)w * r->stored_px;
+    if (!TIFFIsTiled(r->tif)) {
+        if ((uint64_t)TIFFScanlineSize64(r->tif) != row_bytes)
+            return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: TIFF rows of %llu bytes where "
+                                 "%u pixels need %llu", path,
+                                 (unsigned long long)TIFFScanlineSize64(r->tif), w,
+                                 (unsigned long long)row_bytes);
+        return EDGEL_OK;
     }
+    TIFFGetField(r->tif, TIFFTAG_TILEWIDTH, &r->tile_w);
+    TIFFGetField(r->tif, TIFFTAG_TILELENGTH, &r->tile_h);
+    const uint64_t tile_bytes = (uint64_t)r->tile_w * r->tile_h * r->stored_px;
+    if (r->tile_w < 1 || r->tile_h < 1 || (uint64_t)TIFFTileSize64(r->tif) != tile_bytes)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: TIFF tiles of %ux%u and %llu bytes",
+                             path, r->tile_w, r->tile_h,
+                             (unsigned long long)TIFFTileSize64(r->tif));
+    const uint64_t band = (uint64_t)r->tile_h * row_bytes;
+    if (max_bytes && (band + tile_bytes > max_bytes || band / r->tile_h != row_bytes)) {
+        char need[32], have[32];
+        return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: a row of the file's %ux%u tiles "
+                             "takes %s, more than the memory limit of %s (raise --memory, "
+                             "or rewrite the file with smaller tiles: tiffcp -t -w 256 -l 256)",
+                             path, r->tile_w, r->tile_h,
+                             edgel_io_format_bytes((double)(band + tile_bytes), need,
+                                                   sizeof need),
+                             edgel_io_format_bytes((double)max_bytes, have, sizeof have));
+    }
+    r->band = malloc((size_t)band);
+    r->tile = malloc((size_t)tile_bytes);
+    if (!r->band || !r->tile)
+        return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory for a row of "
+                             "%ux%u tiles", path, r->tile_w, r->tile_h);
+    r->buffer_bytes = (size_t)(band + tile_bytes);
     return EDGEL_OK;
 }
 
-/* Row r->next_row of a TIFF: a scanline of a stripped file, or the band of a row of tiles. */
-static edgel_status tiff_row(edgel_row_reader *r, uint8_t *row)
+/* libtiff's message for a failed read, after edgel's (tiff_error stored it). */
+static edgel_status tiff_read_failed(long long x, long long y, int tile)
+{
+    char libtiff[300], what[64];
+    snprintf(libtiff, sizeof libtiff, "%s", edgel_io_last_error());
+    if (tile)
+        snprintf(what, sizeof what, "the tile at (%lld, %lld)", x, y);
+    else
+        snprintf(what, sizeof what, "row %lld", y);
+    return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s unreadable%s%s", what, libtiff[0] ? ": " : "",
+                         libtiff);
+}
+
+/* The stored samples of row r->next_row of a TIFF into `dst`: a scanline of a stripped file,
+ * or the band of a row of tiles. */
+static edgel_status tiff_stored_row(edgel_row_reader *r, uint8_t *dst)
 {
     const int64_t y = r->next_row;
+    edgel_io_fail(EDGEL_OK, "%s", ""); /* so that a message seen is libtiff's for this read */
     if (!r->band)
-        return TIFFReadScanline(r->tif, row, (uint32_t)y, 0) < 0
-                   ? edgel_io_fail(EDGEL_ERROR_FORMAT, "TIFF: row %lld unreadable", (long long)y)
+        return TIFFReadScanline(r->tif, dst, (uint32_t)y, 0) < 0
+                   ? tiff_read_failed(0, y, 0)
                    : EDGEL_OK;
-    const size_t px = (size_t)r->channels * edgel_pixel_size(r->type);
+    const size_t px = r->stored_px;
     if (r->band_y < 0 || y >= r->band_y + r->tile_h) {
         r->band_y = y - y % r->tile_h;
         for (uint32_t tx = 0; tx < r->width; tx += r->tile_w) {
             if (TIFFReadTile(r->tif, r->tile, tx, (uint32_t)r->band_y, 0, 0) < 0)
-                return edgel_io_fail(EDGEL_ERROR_FORMAT, "TIFF: tile at (%u, %lld) unreadable",
-                                     tx, (long long)r->band_y);
+                return tiff_read_failed(tx, r->band_y, 1);
             const uint32_t cols = tx + r->tile_w <= r->width ? r->tile_w
                                                              : (uint32_t)(r->width - tx);
             for (uint32_t ty = 0; ty < r->tile_h && r->band_y + ty < r->height; ty++)
@@ -133,7 +241,31 @@ static edgel_status tiff_row(edgel_row_reader *r, uint8_t *row)
                        r->tile + (size_t)ty * r->tile_w * px, cols * px);
         }
     }
-    memcpy(row, r->band + (size_t)(y - r->band_y) * r->width * px, (size_t)r->width * px);
+    memcpy(dst, r->band + (size_t)(y - r->band_y) * r->width * px, (size_t)r->width * px);
+    return EDGEL_OK;
+}
+
+/* Row r->next_row of a TIFF as edgel reads it (`row` holds width * channels samples). */
+static edgel_status tiff_row(edgel_row_reader *r, uint8_t *row)
+{
+    const size_t w = (size_t)r->width;
+    if (r->tiff_kind != TIFF_PALETTE) {
+        EDGEL_IO_TRY(tiff_stored_row(r, row));
+        for (size_t i = 0; r->tiff_kind == TIFF_INVERTED && i < w; i++)
+            row[i] = (uint8_t)(255 - row[i]);
+        return EDGEL_OK;
+    }
+    /* indices into the last third of the row, expanded forward: pixel i's colour goes to
+     * bytes 3i..3i+2, which only hold indices already read */
+    uint8_t *index = row + 2 * w;
+    EDGEL_IO_TRY(tiff_stored_row(r, index));
+    const int shift = r->cmap_shift;
+    for (size_t i = 0; i < w; i++) {
+        const uint8_t k = index[i];
+        row[3 * i] = (uint8_t)(r->cmap[0][k] >> shift);
+        row[3 * i + 1] = (uint8_t)(r->cmap[1][k] >> shift);
+        row[3 * i + 2] = (uint8_t)(r->cmap[2][k] >> shift);
+    }
     return EDGEL_OK;
 }
 #endif
@@ -182,9 +314,7 @@ static edgel_status open_png(edgel_row_reader *r, const char *path)
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: PNG: %s", path, r->message);
     rewind(r->file);
     png_init_io(r->png, r->file);
-    png_set_user_limits(r->png, EDGEL_MAX_TILED_DIMENSION, EDGEL_MAX_TILED_DIMENSION);
-    png_set_chunk_malloc_max(r->png, 8000000);
-    png_set_keep_unknown_chunks(r->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    edgel_png_read_setup(r->png, EDGEL_MAX_TILED_DIMENSION);
     png_read_info(r->png, r->info);
     const int depth = png_get_bit_depth(r->png, r->info);
     const int color = png_get_color_type(r->png, r->info);
@@ -210,11 +340,12 @@ static edgel_status open_png(edgel_row_reader *r, const char *path)
     r->height = png_get_image_height(r->png, r->info);
     if (r->channels != 1 && r->channels != 3 && r->channels != 4)
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: unsupported PNG channel layout", path);
+    r->buffer_bytes = 2 * png_get_rowbytes(r->png, r->info); /* libpng's row and the previous */
     return EDGEL_OK;
 }
 
-edgel_status edgel_row_reader_open(const char *path, edgel_row_reader **out, int64_t *width,
-                                   int64_t *height, int *channels)
+edgel_status edgel_row_reader_open(const char *path, size_t max_bytes, edgel_row_reader **out,
+                                   int64_t *width, int64_t *height, int *channels)
 {
     *out = NULL;
     edgel_row_reader *r = calloc(1, sizeof *r);
@@ -236,7 +367,7 @@ edgel_status edgel_row_reader_open(const char *path, edgel_row_reader **out, int
         st = open_pnm(r, path);
 #ifdef EDGEL_HAVE_TIFF
     else if (r->format == EDGEL_FILE_TIFF)
-        st = open_tiff(r, path);
+        st = open_tiff(r, path, max_bytes);
 #endif
     else
         st = edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
@@ -245,6 +376,8 @@ edgel_status edgel_row_reader_open(const char *path, edgel_row_reader **out, int
         edgel_row_reader_close(r);
         return st;
     }
+    if (r->pages < 1)
+        r->pages = 1;
     *out = r;
     *width = r->width;
     *height = r->height;
@@ -253,6 +386,8 @@ edgel_status edgel_row_reader_open(const char *path, edgel_row_reader **out, int
 }
 
 edgel_pixel_type edgel_row_reader_type(const edgel_row_reader *r) { return r->type; }
+int edgel_row_reader_pages(const edgel_row_reader *r) { return r->pages; }
+size_t edgel_row_reader_buffer_bytes(const edgel_row_reader *r) { return r->buffer_bytes; }
 
 edgel_status edgel_row_reader_next(edgel_row_reader *r, uint8_t *row)
 {

@@ -9,14 +9,20 @@ extern "C" {
 #endif
 
 /* 8-bit PGM/PPM and non-interlaced PNG (converted as the whole-file reader converts), and
- * TIFF/BigTIFF (8-bit gray, RGB, RGBA; 16-bit unsigned or 32-bit float gray) where libtiff
- * is built in, up to EDGEL_MAX_TILED_DIMENSION a side; rows in order, `width * channels`
- * samples of edgel_row_reader_type each. */
+ * TIFF/BigTIFF (8-bit gray, RGB, RGBA, palette (as RGB) and JPEG-YCbCr (as RGB); 16-bit
+ * unsigned or 32-bit float gray) where libtiff is built in, up to EDGEL_MAX_TILED_DIMENSION a
+ * side; rows in order, `width * channels` samples of edgel_row_reader_type each. The reader's
+ * own buffers (a TIFF's row of tiles) are refused past `max_bytes` (0: no limit), before
+ * they are allocated. */
 typedef struct edgel_row_reader edgel_row_reader;
-edgel_status edgel_row_reader_open(const char *path, edgel_row_reader **out, int64_t *width,
-                                   int64_t *height, int *channels);
+edgel_status edgel_row_reader_open(const char *path, size_t max_bytes, edgel_row_reader **out,
+                                   int64_t *width, int64_t *height, int *channels);
 edgel_status edgel_row_reader_next(edgel_row_reader *r, uint8_t *row);
 edgel_pixel_type edgel_row_reader_type(const edgel_row_reader *r);
+/* Images in the file (a multi-page TIFF's pages); the reader reads the first. */
+int edgel_row_reader_pages(const edgel_row_reader *r);
+/* Bytes the reader holds for its own buffers. */
+size_t edgel_row_reader_buffer_bytes(const edgel_row_reader *r);
 void edgel_row_reader_close(edgel_row_reader *r);
 
 /* 8-bit gray .png or .pgm, all or nothing: a temporary beside the target until commit, which
