@@ -559,6 +559,65 @@ static void test_skimage(edgel_context *ctx)
                  "opencv preset only");
 }
 
+/* Frames of a batch that share written bytes are refused, naming two of them, exactly where
+ * a pairwise check finds them (a frame's own source and edges apart); 200,000 frames take
+ * no longer to check than to run. */
+static int overlap(const edgel_image *a, const edgel_image *b)
+{
+    const uint8_t *a0 = a->data, *b0 = b->data;
+    return a0 < b0 + (size_t)b->pitch * (size_t)(b->height - 1) + (size_t)b->width &&
+           b0 < a0 + (size_t)a->pitch * (size_t)(a->height - 1) + (size_t)a->width;
+}
+
+static void test_batch_overlap(edgel_context *ctx)
+{
+    enum { ARENA = 400, MAX_FRAMES = 12 };
+    static uint8_t arena[ARENA + 64];
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    edgel_image srcs[MAX_FRAMES], outs[MAX_FRAMES];
+    int refused = 0, agreed = 0, cases = 3000;
+    for (int c = 0; c < cases; c++) {
+        const int n = 2 + (int)(next_random() % (MAX_FRAMES - 1));
+        for (int i = 0; i < n; i++)
+            do {
+                const int w = 1 + (int)(next_random() % 4), h = 1 + (int)(next_random() % 3);
+                const int pitch = w + (int)(next_random() % 3);
+                srcs[i] = edgel_image_host(arena + next_random() % ARENA, w, h, EDGEL_U8, 1);
+                outs[i] = edgel_image_host(arena + next_random() % ARENA, w, h, EDGEL_U8, 1);
+                srcs[i].pitch = outs[i].pitch = (size_t)pitch;
+            } while (overlap(&srcs[i], &outs[i]));
+        int expect = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                expect |= i != j && (overlap(&outs[i], &outs[j]) || overlap(&outs[i], &srcs[j]));
+        const edgel_status st = edgel_canny_batch(ctx, &p, srcs, outs, n);
+        int named = 0, a = -1, b = -1;
+        if (st == EDGEL_ERROR_INVALID_ARGUMENT &&
+            sscanf(edgel_last_error(), "frames %d and %d overlap", &a, &b) == 2)
+            named = a >= 0 && a < b && b < n &&
+                    (overlap(&outs[a], &outs[b]) || overlap(&outs[a], &srcs[b]) ||
+                     overlap(&outs[b], &srcs[a]));
+        agreed += expect ? named : st == EDGEL_OK;
+        refused += expect;
+    }
+    CHECK(agreed == cases && refused > cases / 10 && refused < cases - cases / 10);
+
+    enum { MANY = 200000 };
+    uint8_t *px = malloc(2 * MANY);
+    edgel_image *s = malloc(sizeof *s * MANY), *o = malloc(sizeof *o * MANY);
+    for (int i = 0; i < MANY; i++) {
+        px[i] = (uint8_t)i;
+        s[i] = edgel_image_host(px + i, 1, 1, EDGEL_U8, 1);
+        o[i] = edgel_image_host(px + MANY + i, 1, 1, EDGEL_U8, 1);
+    }
+    CHECK(edgel_canny_batch(ctx, &p, s, o, MANY) == EDGEL_OK);
+    o[MANY - 1] = s[7]; /* the last frame writes the eighth one's source */
+    CHECK_STATUS(edgel_canny_batch(ctx, &p, s, o, MANY), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "frames 7 and 199999 overlap");
+    free(px), free(s), free(o);
+}
+
 int main(void)
 {
     test_status_and_version();
@@ -573,6 +632,7 @@ int main(void)
     test_aliased_stages_and_param_checks(ctx);
     test_auto_thresholds(ctx);
     test_skimage(ctx);
+    test_batch_overlap(ctx);
     edgel_context_destroy(ctx);
     test_invariance();
     test_uneven_stripes();

@@ -240,13 +240,15 @@ edgel_status edgel_check_canny_batch(edgel_context *ctx, const edgel_canny_param
                               "frame %d differs from frame 0 in pixel type, channels or memory "
                               "(a batch holds one kind of frame; sizes may differ)",
                               (int)i);
-        for (int32_t j = 0; j < i; j++)
-            if (edgel_images_overlap(&edges[i], &edges[j]) ||
-                edgel_images_overlap(&edges[i], &srcs[j]) ||
-                edgel_images_overlap(&edges[j], &srcs[i]))
-                return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "frames %d and %d overlap",
-                                  (int)j, (int)i);
     }
+    int32_t a, b;
+    const int overlap = count > 1 ? edgel_batch_overlap(srcs, edges, count, &a, &b) : 0;
+    if (overlap < 0)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory checking %d frames",
+                          (int)count);
+    if (overlap)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "frames %d and %d overlap", (int)a,
+                          (int)b);
     return EDGEL_OK;
 }
 

@@ -3,6 +3,7 @@
 #include "core/status.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 
 size_t edgel_pixel_size(edgel_pixel_type type)
 {
@@ -98,10 +99,78 @@ edgel_status edgel_check_same_size(const edgel_image *a, const char *name_a, con
     return EDGEL_OK;
 }
 
+static uintptr_t end_of(const edgel_image *a)
+{
+    return (uintptr_t)a->data + a->pitch * (size_t)(a->height - 1) + edgel_row_bytes(a);
+}
+
 bool edgel_images_overlap(const edgel_image *a, const edgel_image *b)
 {
-    uintptr_t a0 = (uintptr_t)a->data, b0 = (uintptr_t)b->data;
-    uintptr_t a1 = a0 + a->pitch * (size_t)(a->height - 1) + edgel_row_bytes(a);
-    uintptr_t b1 = b0 + b->pitch * (size_t)(b->height - 1) + edgel_row_bytes(b);
-    return a0 < b1 && b0 < a1;
+    return (uintptr_t)a->data < end_of(b) && (uintptr_t)b->data < end_of(a);
+}
+
+typedef struct span {
+    uintptr_t start, end;
+    int32_t frame;
+    int written;
+} span;
+
+static int by_start(const void *pa, const void *pb)
+{
+    const span *a = pa, *b = pb;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The two spans seen so far that reach furthest, from different frames. */
+typedef struct reach {
+    const span *far, *next;
+} reach;
+
+static void reach_add(reach *r, const span *s)
+{
+    if (!r->far || s->end > r->far->end) {
+        if (r->far && r->far->frame != s->frame)
+            r->next = r->far;
+        r->far = s;
+    } else if (s->frame != r->far->frame && (!r->next || s->end > r->next->end)) {
+        r->next = s;
+    }
+}
+
+/* A span seen so far, of a frame other than s's, that reaches past s's start; NULL: none. */
+static const span *reach_into(const reach *r, const span *s)
+{
+    const span *o = r->far && r->far->frame != s->frame ? r->far : r->next;
+    return o && o->end > s->start ? o : NULL;
+}
+
+int edgel_batch_overlap(const edgel_image *srcs, const edgel_image *edges, int32_t count,
+                        int32_t *first, int32_t *second)
+{
+    span *spans = malloc(sizeof *spans * 2 * (size_t)count);
+    if (!spans)
+        return -1;
+    for (int32_t i = 0; i < count; i++) {
+        spans[2 * i] = (span){(uintptr_t)srcs[i].data, end_of(&srcs[i]), i, 0};
+        spans[2 * i + 1] = (span){(uintptr_t)edges[i].data, end_of(&edges[i]), i, 1};
+    }
+    qsort(spans, 2 * (size_t)count, sizeof *spans, by_start);
+    /* in order of start, a span meets an earlier one exactly when that one ends past its
+     * start: written spans meet every earlier span, sources the earlier written ones */
+    reach any = {0}, written = {0};
+    int found = 0;
+    for (size_t k = 0; k < 2 * (size_t)count && !found; k++) {
+        const span *s = &spans[k];
+        const span *o = reach_into(s->written ? &any : &written, s);
+        if (o) {
+            *first = o->frame < s->frame ? o->frame : s->frame;
+            *second = o->frame < s->frame ? s->frame : o->frame;
+            found = 1;
+        }
+        reach_add(&any, s);
+        if (s->written)
+            reach_add(&written, s);
+    }
+    free(spans);
+    return found;
 }

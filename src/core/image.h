@@ -17,6 +17,12 @@ edgel_status edgel_check_same_size(const edgel_image *a, const char *name_a,
                                    const edgel_image *b, const char *name_b);
 /* True when the byte ranges of two host views intersect. */
 bool edgel_images_overlap(const edgel_image *a, const edgel_image *b);
+/* A batch's frames that share bytes where one of them is written: edges with edges, or edges
+ * with another frame's source (sources may share bytes; a frame's own pair is checked by
+ * its call). 1 with the two frames in *first < *second, 0 for none, -1 out of memory.
+ * O(n log n) in the frames. */
+int edgel_batch_overlap(const edgel_image *srcs, const edgel_image *edges, int32_t count,
+                        int32_t *first, int32_t *second);
 /* "u8", "u16", ... ("unknown" for others). */
 const char *edgel_type_name(edgel_pixel_type t);
 /* Bytes of one row of pixels (no padding); the view has been checked. */
