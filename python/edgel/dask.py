@@ -29,6 +29,7 @@ Chunks smaller than the halo are merged (rechunked) to the halo's size first.
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 from typing import Optional
 
@@ -205,12 +206,16 @@ def _run(array, h, options):
     """The three passes over `array` with halo `h`; options: edgel.canny's or canny_itk's."""
     # Every chunk at least the halo (dask's overlap takes a halo from the neighbour alone):
     # small chunks are merged with their neighbours, as dask's overlap itself would.
+    # An axis shorter than the halo is one chunk, which needs no halo from anyone.
     from dask.array.overlap import ensure_minimum_chunksize
-    plane = tuple(ensure_minimum_chunksize(h, c) if len(c) > 1 else c for c in array.chunks[:2])
+    plane = tuple(ensure_minimum_chunksize(h, c) if len(c) > 1 and sum(c) > h else (sum(c),)
+                  for c in array.chunks[:2])
     chunks = plane + ((array.shape[2],) if array.ndim == 3 else ())
     if chunks != array.chunks:
         array = array.rechunk(chunks)
-    depth = {0: h, 1: h} if array.ndim == 2 else {0: h, 1: h, 2: 0}
+    depth = {axis: h if len(array.chunks[axis]) > 1 else 0 for axis in (0, 1)}
+    if array.ndim == 3:
+        depth[2] = 0
     grown = da.overlap.overlap(array, depth=depth, boundary="none")
     plane = array.chunks[:2]
     num = (len(plane[0]), len(plane[1]))
@@ -255,6 +260,10 @@ def from_ome_zarr(path: str, level: int = 0):
     group = zarr.open_group(path, mode="r")
     ms = _multiscales(group.attrs.asdict())[0]
     axes = [a["name"] if isinstance(a, dict) else a for a in ms.get("axes", ["y", "x"])]
+    levels = len(ms["datasets"])
+    if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or \
+            not 0 <= level < levels:
+        raise ValueError(f"level={level!r}: {path} holds resolution levels 0 to {levels - 1}")
     ds = ms["datasets"][level]
     array = da.from_zarr(path, component=ds["path"])
     if array.ndim != len(axes) or not {"y", "x"} <= set(axes) or \
@@ -279,31 +288,71 @@ def from_ome_zarr(path: str, level: int = 0):
     return array, tuple(scale)
 
 
+def _rename_no_replace(src: str, dst: str) -> None:
+    """Renames src to dst, failing with FileExistsError where dst exists (an empty directory
+    too), in one step where the system has renameat2 (Linux), so two writers never both
+    succeed."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        renameat2 = None
+    if renameat2 is not None:
+        at_fdcwd, rename_noreplace = -100, 1
+        if renameat2(at_fdcwd, os.fsencode(src), at_fdcwd, os.fsencode(dst),
+                     rename_noreplace) == 0:
+            return
+        err = ctypes.get_errno()
+        if err not in (errno.ENOSYS, errno.EINVAL):  # no such call, or a file system without
+            raise FileExistsError(err, os.strerror(err), dst) if err == errno.EEXIST else \
+                OSError(err, os.strerror(err), dst)
+    if os.path.lexists(dst):
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), dst)
+    os.rename(src, dst)
+
+
 def to_ome_zarr(edges, path: str, scale=(1.0, 1.0), chunks=None) -> None:
     """Writes a 2-D dask array of edges to `path` as an OME-Zarr image (NGFF 0.4, Zarr
-    format 2, one resolution, axes y and x with `scale`), computing it chunk by chunk. A
-    failed write leaves no group behind."""
+    format 2, one resolution, axes y and x with `scale`), computing it chunk by chunk.
+    All or nothing: the group is written beside `path` under a hidden temporary name, its
+    OME metadata last, and renamed into place once complete, so `path` never holds a partial
+    group (a killed writer leaves only its hidden temporary). `path` must not exist; of two
+    writers to one path, one succeeds and the other raises FileExistsError, and neither
+    deletes what it did not create."""
     import shutil
+    import uuid
     import zarr
     if edges.ndim != 2:
         raise ValueError("to_ome_zarr writes 2-D edge maps")
+    try:
+        sizes = [float(v) for v in scale]
+    except (TypeError, ValueError):
+        sizes = []
+    if len(sizes) != 2 or not all(np.isfinite(sizes)) or min(sizes) <= 0:
+        raise ValueError(f"scale={scale!r}: two finite numbers above 0, the y and x pixel "
+                         "sizes")
     if chunks is not None:
         edges = edges.rechunk(chunks)
     meta = getattr(edges, "_meta", None)
     if meta is not None and _xp(meta) is not np:  # CuPy chunks: to the host as they are written
         edges = edges.map_blocks(_host, meta=np.empty((0, 0), edges.dtype))
-    if os.path.exists(path):
-        raise FileExistsError(f"{path} exists")
+    path = os.fspath(path)
+    if os.path.lexists(path):
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), path)
+    parent, name = os.path.split(os.path.abspath(path))
+    # a short temporary name: valid wherever the target's name is
+    temporary = os.path.join(parent, f".edgel-{uuid.uuid4().hex[:16]}.zarr")
     try:
-        group = zarr.open_group(path, mode="w-", zarr_format=2)
+        group = zarr.open_group(temporary, mode="w-", zarr_format=2)
+        target = group.create_array("0", shape=edges.shape, dtype=edges.dtype,
+                                    chunks=tuple(max(c) for c in edges.chunks))
+        da.store(edges.rechunk(target.chunks), target, lock=False)
         group.attrs["multiscales"] = [{
             "version": "0.4", "name": "edges",
             "axes": [{"name": "y", "type": "space"}, {"name": "x", "type": "space"}],
             "datasets": [{"path": "0", "coordinateTransformations": [
-                {"type": "scale", "scale": [float(scale[0]), float(scale[1])]}]}]}]
-        target = group.create_array("0", shape=edges.shape, dtype=edges.dtype,
-                                    chunks=tuple(max(c) for c in edges.chunks))
-        da.store(edges.rechunk(target.chunks), target, lock=False)
+                {"type": "scale", "scale": sizes}]}]}]
+        _rename_no_replace(temporary, path)
     except BaseException:
-        shutil.rmtree(path, ignore_errors=True)
+        shutil.rmtree(temporary, ignore_errors=True)
         raise

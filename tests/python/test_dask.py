@@ -164,3 +164,101 @@ def test_ome_zarr_to_ome_zarr(tmp_path, layout, ngff):
     zarr.open_group(str(tmp_path / "plain.zarr"), mode="w")
     with pytest.raises(ValueError, match="not an OME-Zarr"):
         edgel.dask.from_ome_zarr(str(tmp_path / "plain.zarr"))
+
+
+def test_ome_zarr_write_is_all_or_nothing(tmp_path):
+    """A writer killed mid-write leaves no group at the target (before: a partial group that
+    read back without error); the hidden temporary it leaves is no OME-Zarr image."""
+    pytest.importorskip("zarr")
+    import os
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+    out = tmp_path / "edges.ome.zarr"
+    code = textwrap.dedent(f"""
+        import sys, time, numpy as np, dask, dask.array as da
+        sys.path.insert(0, {str(edgel.__path__[0] + '/..')!r})
+        import edgel.dask
+        def slow(block):
+            time.sleep(0.05)
+            print("chunk", flush=True)
+            return block
+        plane = da.zeros((64 * 40, 64), np.uint8, chunks=(64, 64)).map_blocks(slow)
+        with dask.config.set(scheduler="synchronous"):
+            edgel.dask.to_ome_zarr(plane, {str(out)!r})
+        print("done", flush=True)""")
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                         env={**os.environ})
+    for _ in range(5):  # some chunks are written
+        assert p.stdout.readline().strip() == "chunk"
+    p.send_signal(signal.SIGKILL)
+    p.wait(timeout=60)
+    assert not out.exists()
+    left = [f for f in tmp_path.iterdir() if f.name.startswith(".edgel-")]
+    assert len(left) == 1
+    with pytest.raises(ValueError, match="not an OME-Zarr"):
+        edgel.dask.from_ome_zarr(str(left[0]))
+
+
+def test_ome_zarr_writers_on_one_path(tmp_path):
+    """Two writers at once: one succeeds, the other raises FileExistsError, and the group
+    left is the winner's, whole (before: the loser's clean-up could delete it)."""
+    pytest.importorskip("zarr")
+    import threading
+    rng = np.random.default_rng(3)
+    img = photo(rng, 130, 170, 1)
+    for round_ in range(8):
+        out = tmp_path / f"r{round_}.ome.zarr"
+        barrier = threading.Barrier(2)
+        results = [None, None]
+
+        def write(i):
+            edges = edgel.dask.canny(da.from_array(img if i == 0 else 255 - img,
+                                                   chunks=(40, 60)))
+            barrier.wait()
+            try:
+                edgel.dask.to_ome_zarr(edges, str(out))
+                results[i] = "ok"
+            except FileExistsError:
+                results[i] = "exists"
+        threads = [threading.Thread(target=write, args=(i,)) for i in range(2)]
+        [t.start() for t in threads]
+        [t.join() for t in threads]
+        assert sorted(results) == ["exists", "ok"], results
+        winner = results.index("ok")
+        back, _ = edgel.dask.from_ome_zarr(str(out))
+        assert np.array_equal(back.compute(), edgel.canny(img if winner == 0 else 255 - img))
+    assert not [f for f in tmp_path.iterdir() if f.name.startswith(".edgel-")]
+
+
+def test_ome_zarr_bad_levels_and_scales(tmp_path):
+    pytest.importorskip("zarr")
+    img = da.from_array(np.zeros((20, 30), np.uint8), chunks=10)
+    out = tmp_path / "e.ome.zarr"
+    edgel.dask.to_ome_zarr(edgel.dask.canny(img), str(out), (0.5, 2))
+    assert edgel.dask.from_ome_zarr(str(out))[1] == (0.5, 2.0)
+    for level in (1, -1, 0.5, True):
+        with pytest.raises(ValueError, match="levels 0 to 0"):
+            edgel.dask.from_ome_zarr(str(out), level=level)
+    for scale in ((float("nan"), 1), (1, float("inf")), (0, 1), (1,), (1, 2, 3), "ab", None):
+        with pytest.raises(ValueError, match="scale"):
+            edgel.dask.to_ome_zarr(edgel.dask.canny(img), str(tmp_path / "s.ome.zarr"), scale)
+        assert not (tmp_path / "s.ome.zarr").exists()
+
+
+@pytest.mark.parametrize("shape,options,chunks", [
+    ((1, 1), {}, (1, 1)), ((5, 400), {"blur": 3}, (2, 50)), ((5, 400), {"blur": 3}, (5, 400)),
+    ((30, 30), {"blur_size": 129}, (10, 10)), ((3, 200), {}, (1, 7)),
+    ((200, 3, 3), {"gray": "rgb"}, (7, 1, 3))])
+def test_images_smaller_than_the_halo(shape, options, chunks):
+    """Axes shorter than the halo (before: dask's "overlapping depth is larger than your
+    array"), as edgel.canny takes them."""
+    img = np.random.default_rng(5).integers(0, 256, shape, dtype=np.uint8)
+    got = edgel.dask.canny(da.from_array(img, chunks=chunks), 20, 60, **options).compute()
+    assert np.array_equal(got, edgel.canny(img, 20, 60, **options))
+    if img.ndim == 2:
+        f = img.astype(np.float32)
+        got = edgel.dask.canny_itk(da.from_array(f, chunks=chunks), 4.0, 0.01, 5.0, 2.0)
+        assert np.array_equal(got.compute(), edgel.canny_itk(f, 4.0, 0.01, 5.0, 2.0,
+                                                             dtype=np.uint8))
