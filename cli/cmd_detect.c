@@ -163,6 +163,11 @@ int cmd_detect(int argc, char **argv)
                 opt.output);
         return EXIT_USAGE;
     }
+    if (opt.mask && cli_same_file(opt.mask, opt.output)) {
+        fprintf(stderr, "edgel detect: %s is the mask file; write the edges to another file\n",
+                opt.output);
+        return EXIT_USAGE;
+    }
     /* An image larger than --memory (or any, with --tile) streams through tiles, where its
      * format streams (PNG, 8-bit PGM/PPM) and edges of the opencv preset are asked for. */
     int tw = opt.tile_w, th = opt.tile_h;

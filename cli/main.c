@@ -1,6 +1,9 @@
 /* The edgel command: subcommand dispatch, --help and --version. */
+#define _POSIX_C_SOURCE 200809L /* sigaction */
 #include "cli.h"
+#include "io/image_io.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,8 +24,32 @@ static const char MAIN_HELP[] =
     "\n"
     "exit status: 0 success, 1 failure, 2 usage error\n";
 
+/* Interrupted, terminated or hung up: no temporary output left behind, then the signal's
+ * own end (the exit status a shell expects). */
+static void end_on_signal(int sig)
+{
+    edgel_io_remove_temporaries();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void handle_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = end_on_signal;
+    sigemptyset(&sa.sa_mask);
+    const int ends[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++)
+        sigaction(ends[i], &sa, NULL);
+    /* past `ulimit -f` a write fails with EFBIG and takes the ordinary error path, which
+     * removes the temporary, instead of the process ending with it on disk */
+    signal(SIGXFSZ, SIG_IGN);
+}
+
 int main(int argc, char **argv)
 {
+    handle_signals();
     if (argc < 2) {
         fputs(MAIN_HELP, stderr);
         return EXIT_USAGE;

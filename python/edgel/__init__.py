@@ -986,6 +986,9 @@ _SK_MODES = {"constant": 0, "nearest": 1, "reflect": 2, "mirror": 3, "wrap": 4}
 _SK_STAGES = ("smoothed", "dx", "dy", "magnitude", "suppressed")
 
 
+_SKIMAGE_MAX_SIGMA = 4096.0  # EDGEL_SKIMAGE_MAX_SIGMA
+
+
 @functools.lru_cache(maxsize=64)
 def _skimage_weights(sigma: float) -> np.ndarray:
     """scipy.ndimage's Gaussian weights for `sigma` (its _gaussian_kernel1d, truncate 4), with
@@ -1051,6 +1054,8 @@ def _skimage_params(image_dtype, sigma, low, high, use_quantiles, mode, cval):
     p.high_threshold = float("nan") if high is None else float(high)
     p.sigma, p.mode, p.cval = sigma, _SK_MODES[mode], float(cval)
     p.use_quantiles = int(bool(use_quantiles))
+    if not 0.0 <= sigma <= _SKIMAGE_MAX_SIGMA:  # before the weights: 1e9 would be 59.6 GiB
+        raise ValueError(f"sigma {sigma:g} must be in [0, {_SKIMAGE_MAX_SIGMA:g}]")
     weights = _skimage_weights(sigma)
     p.gaussian_weights = weights.ctypes.data
     return p, weights

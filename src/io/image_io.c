@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -228,16 +229,53 @@ edgel_file_format edgel_io_format_for_path(const char *path)
     return EDGEL_FILE_UNKNOWN;
 }
 
+/* The temporaries open now, for edgel_io_remove_temporaries: a name is complete before its
+ * slot is marked used. */
+enum { LIVE_SLOTS = 16 };
+static char live_name[LIVE_SLOTS][sizeof(((edgel_io_temporary *)0)->name)];
+static atomic_int live_used[LIVE_SLOTS];
+
+static void live_add(const char *name)
+{
+    for (int i = 0; i < LIVE_SLOTS; i++) {
+        int free_slot = 0;
+        if (atomic_load(&live_used[i]) == 0 &&
+            atomic_compare_exchange_strong(&live_used[i], &free_slot, -1)) {
+            snprintf(live_name[i], sizeof live_name[i], "%s", name);
+            atomic_store(&live_used[i], 1);
+            return;
+        }
+    }
+}
+
+static void live_remove(const char *name)
+{
+    for (int i = 0; i < LIVE_SLOTS; i++)
+        if (atomic_load(&live_used[i]) == 1 && strcmp(live_name[i], name) == 0) {
+            atomic_store(&live_used[i], 0);
+            return;
+        }
+}
+
+void edgel_io_remove_temporaries(void)
+{
+    for (int i = 0; i < LIVE_SLOTS; i++)
+        if (atomic_load(&live_used[i]) == 1)
+            unlink(live_name[i]);
+}
+
 /* A new file beside `path` (same directory, so that rename is atomic), named
- * .NAME.edgel-PID-N, created exclusively with the usual 0666 less the umask. */
+ * .NAME.edgel-PID-N (.edgel-PID-N where that would pass the longest file name), created
+ * exclusively with the usual 0666 less the umask. */
 static FILE *create_temporary(const char *path, char *tmp, size_t cap)
 {
     static atomic_uint counter;
     const char *slash = strrchr(path, '/');
     const int dir_len = slash ? (int)(slash - path + 1) : 0;
+    const char *base = strlen(path + dir_len) + 32 <= NAME_MAX ? path + dir_len : "";
     for (int attempt = 0; attempt < 100; attempt++) {
         unsigned n = atomic_fetch_add(&counter, 1);
-        if (snprintf(tmp, cap, "%.*s.%s.edgel-%ld-%u", dir_len, path, path + dir_len,
+        if (snprintf(tmp, cap, "%.*s.%s%sedgel-%ld-%u", dir_len, path, base, base[0] ? "." : "",
                      (long)getpid(), n) >= (int)cap) {
             errno = ENAMETOOLONG;
             return NULL;
@@ -248,6 +286,8 @@ static FILE *create_temporary(const char *path, char *tmp, size_t cap)
             if (!f) {
                 close(fd);
                 unlink(tmp);
+            } else {
+                live_add(tmp);
             }
             return f;
         }
@@ -322,8 +362,10 @@ edgel_status edgel_io_temporary_close(edgel_io_temporary *t, int ok, int err)
     t->file = NULL;
     if (ok && rename(t->name, t->path) != 0)
         ok = 0, err = errno;
-    if (!ok) {
+    if (!ok)
         unlink(t->name);
+    live_remove(t->name);
+    if (!ok) {
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: write failed (%s); nothing written", t->path,
                              err ? strerror(err) : "encoder error");
     }

@@ -69,6 +69,9 @@ typedef struct edgel_io_temporary {
 } edgel_io_temporary;
 edgel_status edgel_io_temporary_open(edgel_io_temporary *t, const char *path);
 edgel_status edgel_io_temporary_close(edgel_io_temporary *t, int ok, int err);
+/* Removes the temporaries open now; async-signal-safe, for a handler of SIGINT, SIGTERM or
+ * SIGHUP that then ends the process (a program's own, never the library's). */
+void edgel_io_remove_temporaries(void);
 
 #define EDGEL_IO_TRY(expr)                      \
     do {                                        \

@@ -66,6 +66,66 @@ def test_failed_write_of_a_new_file_leaves_nothing(edgel_cmd, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["k.txt"]
 
 
+@pytest.fixture(scope="module")
+def long_work(tmp_path_factory):
+    """A gray image that takes the command a few seconds to stream through small tiles."""
+    f = tmp_path_factory.mktemp("long") / "noise.pgm"
+    img = np.random.default_rng(9).integers(0, 256, (6000, 6000), dtype=np.uint8)
+    cv2.imwrite(str(f), img)
+    return f
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_signal_leaves_no_temporary(edgel_cmd, tmp_path, long_work, sig):
+    """Interrupted while the edges stream out: the target untouched and no temporary left
+    (before: a hidden .NAME.edgel-PID-N of up to 1 GB), and the signal's own exit status."""
+    target = tmp_path / "e.png"
+    target.write_bytes(b"old")
+    p = subprocess.Popen([edgel_cmd, "detect", str(long_work), "-o", str(target), "--tile",
+                          "256x256", "--blur", "2", "-q"], stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while not [f for f in tmp_path.iterdir() if ".edgel-" in f.name] and time.time() < deadline:
+        time.sleep(0.01)
+    assert p.poll() is None, p.stderr.read()
+    p.send_signal(sig)
+    assert p.wait(timeout=60) == -sig
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["e.png"]
+    assert target.read_bytes() == b"old"
+
+
+def test_file_size_limit_leaves_no_temporary(edgel_cmd, tmp_path, long_work):
+    """`ulimit -f` with SIGXFSZ's default action (before: the process died, its temporary
+    left): the write fails with a message and removes its temporary."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, resource.RLIM_INFINITY))
+    r = subprocess.run([edgel_cmd, "detect", str(long_work), "-o", str(tmp_path / "e.pgm"),
+                        "--tile", "1024x1024"], capture_output=True, text=True, timeout=120,
+                       preexec_fn=limit)
+    assert r.returncode == 1 and "File too large" in r.stderr, r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_long_output_name(edgel_cmd, tmp_path):
+    """A target name of 250 characters, valid, whose .NAME.edgel-PID-N temporary would not
+    be (before: ENAMETOOLONG)."""
+    target = tmp_path / ("a" * 246 + ".png")
+    r = run(edgel_cmd, "detect", SAMPLES / "camera.png", "-o", target)
+    assert r.returncode == 0, r.stderr
+    assert sorted(f.name for f in tmp_path.iterdir()) == [target.name]
+
+
+def test_mask_may_not_be_the_output(edgel_cmd, tmp_path):
+    img = cv2.imread(str(SAMPLES / "camera.png"), cv2.IMREAD_GRAYSCALE)
+    cv2.imwrite(str(tmp_path / "g.png"), img)
+    mask = tmp_path / "m.png"
+    cv2.imwrite(str(mask), np.full(img.shape, 255, np.uint8))
+    before = mask.read_bytes()
+    r = run(edgel_cmd, "detect", tmp_path / "g.png", "--preset", "skimage", "--mask", mask,
+            "-o", mask)
+    assert r.returncode == 2 and "is the mask file" in r.stderr, r.stderr
+    assert mask.read_bytes() == before
+
+
 def write_kernel(tmp_path):
     k = tmp_path / "k.txt"
     k.write_text("0 -1 0\n-1 5 -1\n0 -1 0\n")

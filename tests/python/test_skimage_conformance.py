@@ -203,6 +203,9 @@ def test_clear_errors():
         edgel.canny_skimage(img, stages={"gray": None})
     with pytest.raises(ValueError, match="NaN"):
         edgel.canny_skimage(img, low_threshold=float("nan"))
+    for sigma in (1e9, float("inf"), float("nan"), 4096.5):  # refused before any weight is made
+        with pytest.raises(ValueError, match="sigma"):
+            edgel.canny_skimage(img, sigma=sigma)
 
 
 def test_tiles_refused_naming_whole_images():
