@@ -54,6 +54,8 @@ extern "C" {
 /** Version of the library actually loaded (compare with EDGEL_VERSION_NUMBER). */
 EDGEL_API unsigned edgel_version_number(void);
 EDGEL_API const char *edgel_version_string(void);
+/** What this build of the library has, one line: "cuda: ...; cpu fft: ...". */
+EDGEL_API const char *edgel_build_config(void);
 
 /* ---- status ---------------------------------------------------------------------------- */
 
@@ -469,7 +471,7 @@ typedef enum edgel_conv_method {
     EDGEL_CONV_AUTO = 0,      /* the fastest for the sizes (a measured cost model), see below */
     EDGEL_CONV_DIRECT = 1,    /* every tap, shared-memory tiles / vectorised rows */
     EDGEL_CONV_SEPARABLE = 2, /* a row pass and a column pass: rank-1 kernels only */
-    EDGEL_CONV_FFT = 3        /* zero-padded FFTs (cuFFT; KissFFT on the CPU) */
+    EDGEL_CONV_FFT = 3        /* zero-padded FFTs (cuFFT; KISS FFT, compiled in, on the CPU) */
 } edgel_conv_method;
 
 #define EDGEL_MAX_KERNEL_SIZE 129 /* kernel width and height, each */

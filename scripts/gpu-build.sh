@@ -18,12 +18,6 @@ if [ ! -f /usr/include/png.h ] || ! ls /usr/include/jpeglib.h /usr/include/*/jpe
   export LD_LIBRARY_PATH="$d/lib:${LD_LIBRARY_PATH:-}"
   echo "== using carried libpng/libjpeg from deps/"
 fi
-if [ ! -d /usr/include/kissfft ] && [ -d deps/kissfft ]; then
-  cmake_args+=(-DKISSFFT_INCLUDE_DIR="$(pwd)/deps/kissfft/include"
-               -DKISSFFT_LIBRARY="$(pwd)/deps/kissfft/lib/x86_64-linux-gnu/libkissfft-float.so")
-  export LD_LIBRARY_PATH="$(pwd)/deps/kissfft/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-  echo "== using carried KissFFT from deps/"
-fi
 if [ ! -f /usr/include/tiffio.h ] && ! ls /usr/include/*/tiffconf.h >/dev/null 2>&1 && [ -d deps/tiff ]; then
   cmake_args+=(-DTIFF_INCLUDE_DIR="$(pwd)/deps/tiff/include" -DTIFF_LIBRARY="$(pwd)/deps/tiff/lib/libtiff.so")
   export LD_LIBRARY_PATH="$(pwd)/deps/tiff/lib:${LD_LIBRARY_PATH:-}"

@@ -16,9 +16,8 @@ export PYTHONPATH=$tools PATH=$tools/bin:$PATH
 d=$(pwd)/deps
 export CMAKE_ARGS="-DPNG_PNG_INCLUDE_DIR=$d/include -DPNG_LIBRARY=$d/lib/libpng16.so \
 -DZLIB_INCLUDE_DIR=$d/include -DZLIB_LIBRARY=$d/lib/libz.so -DJPEG_INCLUDE_DIR=$d/include \
--DJPEG_LIBRARY=$d/lib/libjpeg.so -DKISSFFT_INCLUDE_DIR=$d/kissfft/include \
--DKISSFFT_LIBRARY=$d/kissfft/lib/x86_64-linux-gnu/libkissfft-float.so"
-export LD_LIBRARY_PATH=$d/lib:$d/kissfft/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+-DJPEG_LIBRARY=$d/lib/libjpeg.so"
+export LD_LIBRARY_PATH=$d/lib:${LD_LIBRARY_PATH:-}
 t=$SECONDS
 python3 -m pip wheel --no-build-isolation --no-deps -w out/wheel . >"$OUT/wheel.log" 2>&1 ||
   { tail -n 30 "$OUT/wheel.log"; exit 1; }

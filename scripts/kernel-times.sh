@@ -4,7 +4,7 @@
 # On the GPU machine, after measure-variants.sh: bash scripts/kernel-times.sh N (build-var-N).
 set -u
 cd "$(dirname "$0")/.."
-export LD_LIBRARY_PATH=$PWD/deps/lib:$PWD/deps/kissfft/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+export LD_LIBRARY_PATH=$PWD/deps/lib:${LD_LIBRARY_PATH:-}
 for mode in 1920x1080 batch; do
   timeout 100 ncu --clock-control none -k "regex:canny_stream|link_tiles|finish_tiles" --launch-skip 9 \
     --launch-count 3 --metrics gpu__time_duration.sum "./build-var-${1:-0}/bench/bench_gpu" data-local/bsds500 5 $mode 2>&1 |

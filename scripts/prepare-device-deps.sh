@@ -30,14 +30,6 @@ if [ -f /usr/include/x86_64-linux-gnu/tiffconf.h ] || [ -f /usr/include/tiffconf
   ldd "$lib" | awk '/=> \// {print $3}' | grep -vE "libc\.so|libm\.so|libstdc|libgcc|ld-linux" |
     xargs -I{} cp -L {} "$t/lib/"
 fi
-# KissFFT (the CPU's FFT method): headers and library.
-if [ -d /usr/include/kissfft ]; then
-  k=deps/kissfft
-  rm -rf "$k"
-  mkdir -p "$k/include" "$k/lib/x86_64-linux-gnu"
-  cp -r /usr/include/kissfft "$k/include/"
-  cp -a /usr/lib/x86_64-linux-gnu/libkissfft-float.so* "$k/lib/x86_64-linux-gnu/"
-fi
 # bench_itk (the itk preset against ITK itself) where this machine has ITK
 # (libinsighttoolkit5-dev): the binary and the shared libraries it needs beyond the CUDA
 # toolkit's, so that the GPU machine needs no ITK.

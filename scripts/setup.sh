@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what edgel needs, where it is missing, and says what it installs.
-#   bash scripts/setup.sh build   compiler, CMake, libpng, libjpeg-turbo, libtiff, KissFFT (the CPU's
+#   bash scripts/setup.sh build   compiler, CMake, libpng, libjpeg-turbo, libtiff (TIFF files)
 #                                 FFT): enough to build the library and the edgel command
 #   bash scripts/setup.sh test    (default) also clang (fuzzers), Octave (the mex), tiffcp
 #                                 (JPEG-compressed TIFF test files), Python
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 what=${1:-test}
 case $what in build|test) ;; *) echo "usage: setup.sh [build|test]" >&2; exit 2 ;; esac
 
-packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev libtiff-dev libkissfft-dev)
+packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev libtiff-dev)
 if [ "$what" = test ]; then
   packages+=(clang libclang-rt-14-dev python3-venv python3-dev octave liboctave-dev libtiff-tools)
 fi

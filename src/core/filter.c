@@ -296,7 +296,7 @@ edgel_status edgel_filter_plan_make(const edgel_filter_params *params, const edg
     }
     if (st == EDGEL_OK && params->method == EDGEL_CONV_FFT && !fft_ok)
         st = edgel_fail(EDGEL_ERROR_UNSUPPORTED,
-                        "this build has no FFT for this backend (the CPU needs KissFFT)");
+                        "this backend has no FFT here (the GPU's needs cuFFT, which did not load)");
     if (st != EDGEL_OK) {
         edgel_filter_plan_free(plan);
         return st;

@@ -135,8 +135,6 @@ double edgel_cpu_filter_cost(struct edgel_filter_plan *plan, edgel_conv_method m
                              double bound);
 /* The FFT method's tile grid, kept in the plan (plan->fft_nx, fft_ny). */
 void edgel_cpu_fft_tiles(struct edgel_filter_plan *plan);
-/* KissFFT present (the CPU's FFT method). */
-int edgel_cpu_has_fft(void);
 edgel_status edgel_cpu_filter_fft(int threads, edgel_cpu_workspace *ws,
                                   const struct edgel_filter_plan *plan, const edgel_image *src,
                                   const edgel_image *dst);

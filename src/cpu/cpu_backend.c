@@ -213,7 +213,7 @@ static edgel_status cpu_gaussian_blur(void *state, const edgel_image *src,
 static int cpu_has_fft(void *state)
 {
     (void)state;
-    return edgel_cpu_has_fft();
+    return 1; /* KISS FFT is compiled in */
 }
 
 static double cpu_filter_cost(void *state, edgel_filter_plan *plan, edgel_conv_method m,

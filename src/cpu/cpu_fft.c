@@ -1,5 +1,5 @@
 /*
- * The FFT method on the CPU, with KissFFT (BSD-3-Clause; Debian's libkissfft-dev), by
+ * The FFT method on the CPU, with KISS FFT (BSD-3-Clause, compiled in from third_party/), by
  * overlap-save over tiles: each thread takes output blocks of By x Bx, reads the block and
  * its kernel-sized margin from the border-extended image into an Ny x Nx grid, and correlates
  * it with the kernel as IFFT(FFT(grid) * conj(FFT(kernel))). With B = N - k + 1 the kept part
@@ -21,13 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef EDGEL_HAVE_KISSFFT
-#include <kissfft/kiss_fft.h>
-#include <kissfft/kiss_fftr.h>
+#include <kiss_fft.h>
+#include <kiss_fftr.h>
 
-int edgel_cpu_has_fft(void) { return 1; }
-
-/* Transforms and buffers of one thread (KissFFT's real configurations hold scratch memory). */
+/* Transforms and buffers of one thread (KISS FFT's real configurations hold scratch memory). */
 typedef struct fft_tile {
     int nx, ny, half; /* grid sides; half = nx / 2 + 1 complex values per row */
     kiss_fftr_cfg row_fwd, row_inv;
@@ -277,15 +274,3 @@ edgel_status edgel_cpu_filter_fft(int threads, edgel_cpu_workspace *ws, const ed
     return EDGEL_OK;
 }
 
-#else
-
-int edgel_cpu_has_fft(void) { return 0; }
-
-edgel_status edgel_cpu_filter_fft(int threads, edgel_cpu_workspace *ws, const edgel_filter_plan *p,
-                                  const edgel_image *src, const edgel_image *dst)
-{
-    (void)threads, (void)ws, (void)p, (void)src, (void)dst;
-    return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "this build has no CPU FFT (KissFFT not found)");
-}
-
-#endif

@@ -80,7 +80,7 @@ void edgel_cpu_fft_tiles(edgel_filter_plan *p)
     int *nx = &p->fft_nx, *ny = &p->fft_ny;
     const int threads = EDGEL_FFT_TILE_THREADS; /* not the context's: see filter.h */
     const int ew = p->w + p->kw - 1, eh = p->h + p->kh - 1;
-    /* even products of 2, 3 and 5: KissFFT is fastest there */
+    /* even products of 2, 3 and 5: KISS FFT is fastest there */
     const int capx = edgel_smooth_size(ew, 5, 1), capy = edgel_smooth_size(eh, 5, 1);
     int xs[96], ys[96];
     const int cx = grid_sides(p->kw + 1 > 32 ? p->kw + 1 : 32, capx < 4 * p->kw + 1024 ? capx - 1
