@@ -2,6 +2,9 @@
 #define _POSIX_C_SOURCE 200809L /* sigaction */
 #include "cli.h"
 #include "io/image_io.h"
+#include "io/row_stream.h"
+
+#include <png.h>
 
 #include <signal.h>
 #include <stdio.h>
@@ -61,6 +64,16 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("edgel %s (library %s)\n", EDGEL_VERSION_STRING, edgel_version_string());
+        printf("library: %s\n", edgel_build_config());
+        const char *tiff = edgel_row_stream_tiff_version();
+        char tiff_line[96] = "no TIFF (built without libtiff)";
+        if (tiff) { /* libtiff's first line: "LIBTIFF, Version 4.5.0" */
+            const char *v = strstr(tiff, "Version ") ? strstr(tiff, "Version ") + 8 : tiff;
+            snprintf(tiff_line, sizeof tiff_line, "TIFF and BigTIFF (libtiff %.*s)",
+                     (int)strcspn(v, "\n"), v);
+        }
+        printf("files: PNG (libpng %s), JPEG (libjpeg-turbo), PGM/PPM, PFM, %s\n",
+               png_get_libpng_ver(NULL), tiff_line);
         return EXIT_OK;
     }
     if (!strcmp(cmd, "detect"))

@@ -32,11 +32,17 @@ if readelf -d "$unpacked/edgel/libedgel.so" "$unpacked/edgel/bin/edgel" | grep -
   echo "check-wheel: the wheel's library or command needs the CUDA runtime or cuFFT at load"
   exit 1
 fi
+# TIFF from the bundled libtiff, linked in: no system libtiff, and no GPL JBIG-KIT
+if grep -E "libtiff|libjbig" <<<"$listing" ||
+   readelf -d "$unpacked/edgel/bin/edgel" | grep -E "NEEDED.*(libtiff|libjbig|libkissfft)"; then
+  echo "check-wheel: the wheel carries or needs a system libtiff, JBIG-KIT or KissFFT"
+  exit 1
+fi
 rm -rf "$unpacked"
 venv=$(mktemp -d)
 python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check "$wheel" opencv-python-headless scipy \
-  scikit-image==0.26.0 pytest
+  scikit-image==0.26.0 pytest tifffile
 (cd "$venv" && "$venv/bin/python" "$root/tests/install/check_python_package.py" "$root/samples")
 EDGEL_TEST_INSTALLED=1 "$venv/bin/python" -m pytest -q -p no:warnings tests/python
 rm -rf "$venv"

@@ -7,8 +7,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh build
-echo "build: compiling edgel into build/ (a few minutes where the CUDA compiler is present)"
-bash scripts/build.sh >/dev/null
+# What this machine can run, and no more: the local GPU's architecture, or the CPU alone
+# (the portable build, every architecture, stays scripts/build.sh's and the wheel's).
+if command -v nvcc >/dev/null && command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+  echo "build: compiling edgel into build/, with CUDA code for this machine's GPU only"
+  bash scripts/build.sh -DEDGEL_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=native >/dev/null
+else
+  echo "build: compiling edgel into build/ for the CPU (no NVIDIA GPU here; a minute or two)"
+  bash scripts/build.sh -DEDGEL_WITH_CUDA=OFF >/dev/null
+fi
 mkdir -p out/samples
 for img in samples/*.png; do
   name=$(basename "$img" .png)

@@ -21,7 +21,8 @@ py=$root/.venv/bin/python
 
 echo "== build (CUDA code for every architecture from sm_75 on, where nvcc is found)"
 mkdir -p out
-bash scripts/build.sh >out/build.log 2>&1 || { cat out/build.log; exit 1; }
+bash scripts/build.sh -DEDGEL_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=all >out/build.log 2>&1 ||
+  { cat out/build.log; exit 1; }
 bash scripts/check-cuda-build.sh build out/build.log
 
 echo "== layers (includes follow src/'s layers)"

@@ -24,7 +24,8 @@ from typing import Optional
 import numpy as np
 
 __all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "canny_skimage", "auto_thresholds", "canny_batch", "cuda_device_count", "canny_gradients", "to_gray",
-           "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version"]
+           "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version",
+           "show_config"]
 
 # The oldest library whose structs this module's match (0.4.0: the skimage preset's fields);
 # newer ones read them too. The version itself is the library's (__version__ below).
@@ -192,6 +193,34 @@ def library_version() -> int:
 
 
 __version__ = _lib.edgel_version_string().decode()  # the library's: one version for both
+
+
+def show_config(print_out: bool = True) -> dict:
+    """What this installation has, as numpy.show_config tells NumPy's: the library (its file,
+    version, CUDA architectures and CPU FFT), whether NumPy calls take the compiled path, CUDA
+    devices seen, and the `edgel` command with the file formats it reads (TIFF among them).
+    Printed unless print_out is False; returned as a dict either way."""
+    import subprocess
+    try:
+        build = _lib.edgel_build_config
+        build.restype = ctypes.c_char_p
+        build = build().decode()
+    except AttributeError:  # a library older than this call
+        build = "unknown (library before 0.4.0's edgel_build_config)"
+    config = {"version": __version__, "library": _library_path(), "build": build,
+              "compiled calls": _hostcall is not None, "cuda devices": cuda_device_count()}
+    command = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "edgel")
+    if os.access(command, os.X_OK):
+        r = subprocess.run([command, "--version"], capture_output=True, text=True)
+        files = [line for line in r.stdout.splitlines() if line.startswith("files:")]
+        config["command"] = command
+        config["command files"] = files[0][len("files: "):] if files else r.stderr.strip()
+    else:
+        config["command"] = None
+    if print_out:
+        for key, value in config.items():
+            print(f"{key}: {value}")
+    return config
 
 
 class EdgelError(RuntimeError):

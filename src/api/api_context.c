@@ -157,3 +157,14 @@ edgel_status edgel_cuda_device_count(int32_t *count)
 #endif
     return EDGEL_OK;
 }
+
+const char *edgel_build_config(void)
+{
+#ifdef EDGEL_HAVE_CUDA
+#define EDGEL_CUDA_CONFIG "cuda: built for architectures " EDGEL_CUDA_ARCHITECTURES \
+                          " (cuFFT loaded where installed)"
+#else
+#define EDGEL_CUDA_CONFIG "cuda: not built (CPU only)"
+#endif
+    return EDGEL_CUDA_CONFIG "; cpu fft: KISS FFT 131.1.0 (built in)";
+}

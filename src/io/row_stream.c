@@ -385,6 +385,15 @@ edgel_status edgel_row_reader_open(const char *path, size_t max_bytes, edgel_row
     return EDGEL_OK;
 }
 
+const char *edgel_row_stream_tiff_version(void)
+{
+#ifdef EDGEL_HAVE_TIFF
+    return TIFFGetVersion();
+#else
+    return NULL;
+#endif
+}
+
 edgel_pixel_type edgel_row_reader_type(const edgel_row_reader *r) { return r->type; }
 int edgel_row_reader_pages(const edgel_row_reader *r) { return r->pages; }
 size_t edgel_row_reader_buffer_bytes(const edgel_row_reader *r) { return r->buffer_bytes; }

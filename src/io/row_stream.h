@@ -25,6 +25,9 @@ int edgel_row_reader_pages(const edgel_row_reader *r);
 size_t edgel_row_reader_buffer_bytes(const edgel_row_reader *r);
 void edgel_row_reader_close(edgel_row_reader *r);
 
+/* The TIFF library built in ("LIBTIFF, Version 4.5.0"), or NULL for a build without TIFF. */
+const char *edgel_row_stream_tiff_version(void);
+
 /* 8-bit gray .png or .pgm, all or nothing: a temporary beside the target until commit, which
  * needs every row; abort (or a failed commit) removes it. */
 typedef struct edgel_row_writer edgel_row_writer;

@@ -69,5 +69,27 @@ if command:
         check(r.returncode == 0 and np.array_equal(cv2.imread(out, cv2.IMREAD_UNCHANGED),
                                                    cv2.Canny(gray, 50, 150)),
               f"edgel detect: {r.stderr}")
+        # TIFF through the bundled libtiff: BigTIFF edges written, then read back
+        big = os.path.join(work, "e.tif")
+        r = subprocess.run([command, "detect", str(samples / "camera.png"), "-o", big, "-q"],
+                           capture_output=True, text=True, cwd=work, env=env)
+        check(r.returncode == 0 and open(big, "rb").read(4) == b"II+\0", f"BigTIFF out: {r.stderr}")
+        edges = cv2.Canny(gray, 50, 150)
+        check(r.returncode == 0 and np.array_equal(cv2.imread(big, cv2.IMREAD_UNCHANGED), edges),
+              "BigTIFF edges")
+        again = os.path.join(work, "again.png")
+        r = subprocess.run([command, "detect", big, "-o", again, "-q"], capture_output=True,
+                           text=True, cwd=work, env=env)
+        check(r.returncode == 0 and np.array_equal(cv2.imread(again, cv2.IMREAD_UNCHANGED),
+                                                   cv2.Canny(edges, 50, 150)),
+              f"BigTIFF in: {r.stderr}")
+# The CPU's FFT method is built in: equal to the direct method within float rounding
+img = np.random.default_rng(0).random((70, 90)).astype(np.float32)
+k = np.random.default_rng(1).random((9, 9)).astype(np.float32)
+fft, direct = edgel.filter2d(img, k, method="fft"), edgel.filter2d(img, k, method="direct")
+check(np.abs(fft - direct).max() < 1e-4 * np.abs(direct).max(), "filter2d fft")
+config = edgel.show_config(print_out=False)
+check("KISS FFT" in config["build"] and "TIFF" in str(config.get("command files")),
+      f"show_config: {config}")
 print(f"python_package: {checks - failures} passed, {failures} failed")
 sys.exit(1 if failures else 0)

@@ -1,0 +1,5 @@
+/*
+ * Dummy function, just to be ensure that the library always will be created.
+ */
+
+void libport_dummy_function() { return; }
