@@ -73,7 +73,7 @@ typedef enum edgel_status {
     EDGEL_ERROR_IO = 9,                  /* a file could not be opened, read or written */
     EDGEL_ERROR_FORMAT = 10,             /* a file is malformed, truncated or unsupported */
     EDGEL_ERROR_INTERNAL = 11,
-    EDGEL_ERROR_CONTEXT_BUSY = 12        /* the context is in a call on another thread */
+    EDGEL_ERROR_CONTEXT_BUSY = 12        /* the context is in another call (thread or callback) */
 } edgel_status;
 
 /** "EDGEL_OK", "EDGEL_ERROR_NULL_ARGUMENT", ...; "EDGEL_ERROR_UNKNOWN" for other values. */

@@ -5,6 +5,7 @@
 #include "test_random.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,6 +263,43 @@ static void test_changing_source(edgel_context *ctx)
         }
 }
 
+/* A read callback that calls the library with its tiled call's context: refused as a call on
+ * this thread, not another's. */
+static edgel_context *reentrant_ctx;
+static edgel_status reentrant_status;
+static char reentrant_message[256];
+
+static edgel_status read_reentrant(void *user, int64_t x, int64_t y, const edgel_image *dst)
+{
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    static uint8_t px[16], out[16];
+    const edgel_image s = edgel_image_host(px, 4, 4, EDGEL_U8, 1);
+    const edgel_image e = edgel_image_host(out, 4, 4, EDGEL_U8, 1);
+    reentrant_status = edgel_canny(reentrant_ctx, &p, &s, &e, NULL);
+    snprintf(reentrant_message, sizeof reentrant_message, "%s", edgel_last_error());
+    return read_region(user, x, y, dst);
+}
+
+static void test_reentrant_callback(edgel_context *ctx)
+{
+    enum { W = 40, H = 30 };
+    static uint8_t src[W * H], dst[W * H];
+    fill(src, W, H, 1);
+    edgel_canny_params p;
+    edgel_canny_params_default(&p);
+    image_io io = {src, dst, W, H, 1, 0, 0, 0, 0, 1, 0, 0, NULL, 0};
+    edgel_tile_io tio = {W, H, 1, EDGEL_U8, read_reentrant, write_tile, &io};
+    reentrant_ctx = ctx;
+    CHECK(edgel_canny_tiled(ctx, &p, &tio, 16, 16) == EDGEL_OK);
+    CHECK(reentrant_status == EDGEL_ERROR_CONTEXT_BUSY &&
+          strstr(reentrant_message, "on this thread already") != NULL);
+    uint8_t px[16] = {0}, out[16];
+    const edgel_image s = edgel_image_host(px, 4, 4, EDGEL_U8, 1);
+    const edgel_image e = edgel_image_host(out, 4, 4, EDGEL_U8, 1);
+    CHECK(edgel_canny(ctx, &p, &s, &e, NULL) == EDGEL_OK); /* and free again after it */
+}
+
 /* edgel_canny on a host image wider than EDGEL_MAX_DIMENSION goes tiled: the same edges as
  * the callback driver in other tiles; the views' own errors. */
 static void test_past_whole_image(edgel_context *ctx)
@@ -312,6 +350,7 @@ int main(void)
     test_itk_equal_to_whole(ctx, 150);
     test_errors(ctx);
     test_changing_source(ctx);
+    test_reentrant_callback(ctx);
     test_past_whole_image(ctx);
     edgel_context_destroy(ctx);
     return check_summary("tiled");

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Thread_local const edgel_context *edgel_context_held;
+
 /* The size of the struct's first version (0.3.0). */
 #define OPTIONS_FIRST_SIZE (offsetof(edgel_context_options, device) + sizeof(int32_t))
 

@@ -20,7 +20,11 @@ struct edgel_context {
     void *state;
 };
 
-/* Takes the context for one call: EDGEL_OK, or BUSY while another thread's call holds it. */
+/* The context the calling thread's current call holds (NULL: none), to tell a callback that
+ * reuses its call's context from another thread's call. */
+extern _Thread_local const edgel_context *edgel_context_held;
+
+/* Takes the context for one call: EDGEL_OK, or BUSY while another call holds it. */
 static inline edgel_status edgel_context_enter(edgel_context *ctx)
 {
     if (!ctx)
@@ -28,14 +32,21 @@ static inline edgel_status edgel_context_enter(edgel_context *ctx)
     int idle = 0;
     if (!atomic_compare_exchange_strong_explicit(&ctx->busy, &idle, 1, memory_order_acquire,
                                                  memory_order_relaxed))
-        return edgel_fail(EDGEL_ERROR_CONTEXT_BUSY,
-                          "the context is in a call on another thread (a context serves one "
-                          "thread at a time: give each thread its own)");
+        return edgel_context_held == ctx
+                   ? edgel_fail(EDGEL_ERROR_CONTEXT_BUSY,
+                                "the context is in a call on this thread already (a callback "
+                                "of a tiled call may not use that call's context: give it "
+                                "another)")
+                   : edgel_fail(EDGEL_ERROR_CONTEXT_BUSY,
+                                "the context is in a call on another thread (a context serves "
+                                "one thread at a time: give each thread its own)");
+    edgel_context_held = ctx;
     return EDGEL_OK;
 }
 
 static inline void edgel_context_leave(edgel_context *ctx)
 {
+    edgel_context_held = NULL;
     atomic_store_explicit(&ctx->busy, 0, memory_order_release);
 }
 
