@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from conftest import INSTALLED, ROOT
+from conftest import ROOT
 
 SAMPLES = ROOT / "samples"
 
