@@ -9,7 +9,6 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-out/arch}
 mkdir -p "$OUT/default" "$OUT/native"
 [ -d deps/lib ] && [ ! -f /usr/include/png.h ] && export LD_LIBRARY_PATH="$(pwd)/deps/lib:${LD_LIBRARY_PATH:-}"
-[ -d deps/tiff ] && export LD_LIBRARY_PATH="$(pwd)/deps/tiff/lib:${LD_LIBRARY_PATH:-}"
 native=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n1 | tr -d .)
 echo "== device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n1); sm_$native; $(date -u +%Y-%m-%d)"
 status=0

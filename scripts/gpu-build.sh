@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds build-gpu/ (Release, tests and GPU benchmark) for the default CUDA
 # architectures (every one from sm_75 on), with the system's libpng/libjpeg or, where their
-# headers are missing, the carried deps/.
+# headers are missing, the carried deps/; libtiff the system's or third_party's.
 # Argument: a folder for the configure and build logs.
 # EDGEL_CUDA_ARCHS=90: machine code for those architectures only (faster to build; the
 # comparison of a default build with a 90-only one); EDGEL_GPU_BUILD_DIR: another folder.
@@ -18,10 +18,9 @@ if [ ! -f /usr/include/png.h ] || ! ls /usr/include/jpeglib.h /usr/include/*/jpe
   export LD_LIBRARY_PATH="$d/lib:${LD_LIBRARY_PATH:-}"
   echo "== using carried libpng/libjpeg from deps/"
 fi
-if [ ! -f /usr/include/tiffio.h ] && ! ls /usr/include/*/tiffconf.h >/dev/null 2>&1 && [ -d deps/tiff ]; then
-  cmake_args+=(-DTIFF_INCLUDE_DIR="$(pwd)/deps/tiff/include" -DTIFF_LIBRARY="$(pwd)/deps/tiff/lib/libtiff.so")
-  export LD_LIBRARY_PATH="$(pwd)/deps/tiff/lib:${LD_LIBRARY_PATH:-}"
-  echo "== using carried libtiff from deps/"
+if [ ! -f /usr/include/tiffio.h ] && ! ls /usr/include/*/tiffio.h >/dev/null 2>&1; then
+  cmake_args+=(-DEDGEL_TIFF=bundled)
+  echo "== no system libtiff: building third_party/libtiff"
 fi
 dir=${EDGEL_GPU_BUILD_DIR:-build-gpu}
 [ -n "${EDGEL_CUDA_ARCHS:-}" ] && cmake_args+=(-DCMAKE_CUDA_ARCHITECTURES="$EDGEL_CUDA_ARCHS")

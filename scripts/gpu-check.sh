@@ -34,7 +34,6 @@ nvcc --version | tail -n1
 
 bash scripts/gpu-build.sh "$OUT" || exit 1
 [ -d deps/lib ] && [ ! -f /usr/include/png.h ] && export LD_LIBRARY_PATH="$(pwd)/deps/lib:${LD_LIBRARY_PATH:-}"
-[ -d deps/tiff ] && [ ! -f /usr/include/tiffio.h ] && export LD_LIBRARY_PATH="$(pwd)/deps/tiff/lib:${LD_LIBRARY_PATH:-}"
 
 log "CPU tests"
 ctest --test-dir build-gpu --output-on-failure >"$OUT/ctest.log" 2>&1 || status=1

@@ -15,7 +15,7 @@ jobs=$(( $(nproc) / $# )); [ "$jobs" -ge 1 ] || jobs=1
 libs=$PWD/deps/lib
 build() { # $1: build folder, $2: source tree, $3: flags
   rm -rf "$1"
-  cmake -S "$2" -B "$1" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEDGEL_BUILD_TESTS=ON "-DCMAKE_CUDA_FLAGS=$3" \
+  cmake -S "$2" -B "$1" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEDGEL_BUILD_TESTS=ON -DEDGEL_TIFF=off "-DCMAKE_CUDA_FLAGS=$3" \
     -DPNG_PNG_INCLUDE_DIR=$PWD/deps/include -DPNG_LIBRARY=$PWD/deps/lib/libpng16.so -DZLIB_INCLUDE_DIR=$PWD/deps/include \
     -DZLIB_LIBRARY=$PWD/deps/lib/libz.so -DJPEG_INCLUDE_DIR=$PWD/deps/include -DJPEG_LIBRARY=$PWD/deps/lib/libjpeg.so \
     >/dev/null 2>&1 &&

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Copies what scripts/gpu-check.sh needs on the GPU machine but may not find there into
 # ignored folders that travel with the device call: the BSDS500 photographs (data-local/) and
-# libpng / libjpeg-turbo / zlib / libtiff headers and shared libraries from this machine (deps/),
+# libpng / libjpeg-turbo / zlib headers and shared libraries from this machine (deps/),
 # and Python wheels (.whl/, and .whl-build/ for the wheel's check). Carry data-local, deps and
 # .whl (and .whl-build for scripts/gpu-wheel-check.sh).
 set -euo pipefail
@@ -18,18 +18,6 @@ done
 ln -sf libpng16.so.16 deps/lib/libpng16.so
 ln -sf libjpeg.so.62 deps/lib/libjpeg.so
 ln -sf libz.so.1 deps/lib/libz.so
-# libtiff (TIFF/BigTIFF streaming): headers, the library and those it needs beyond glibc.
-if [ -f /usr/include/x86_64-linux-gnu/tiffconf.h ] || [ -f /usr/include/tiffconf.h ]; then
-  t=deps/tiff
-  rm -rf "$t"
-  mkdir -p "$t/include" "$t/lib"
-  for h in tiff.h tiffio.h tiffvers.h tiffconf.h; do cp "$(find /usr/include -name "$h" | head -n1)" "$t/include/"; done
-  lib=$(ldconfig -p | awk '$1 == "libtiff.so.6" {print $NF; exit}')
-  cp -L "$lib" "$t/lib/"
-  ln -sf libtiff.so.6 "$t/lib/libtiff.so"
-  ldd "$lib" | awk '/=> \// {print $3}' | grep -vE "libc\.so|libm\.so|libstdc|libgcc|ld-linux" |
-    xargs -I{} cp -L {} "$t/lib/"
-fi
 # bench_itk (the itk preset against ITK itself) where this machine has ITK
 # (libinsighttoolkit5-dev): the binary and the shared libraries it needs beyond the CUDA
 # toolkit's, so that the GPU machine needs no ITK.
