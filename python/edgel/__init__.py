@@ -36,7 +36,28 @@ _DTYPES = {np.dtype(np.uint8): _U8, np.dtype(np.uint16): _U16, np.dtype(np.int16
            np.dtype(np.int32): _S32, np.dtype(np.float32): _F32, np.dtype(np.float64): _F64,
            np.dtype(np.bool_): _BOOL}
 _BACKENDS = {"auto": 0, "cpu": 1, "cuda": 2}
-_GRAY = {None: 0, "rgb": 1, "bgr": 2}
+_GRAY = {None: 0, "max-channel": 0, "rgb": 1, "bgr": 2}
+
+
+def _gray(gray):
+    """gray= as the library takes it: None (also "max-channel"), "rgb" or "bgr"."""
+    if gray is None or (isinstance(gray, str) and gray in _GRAY):
+        return None if gray in (None, "max-channel") else gray
+    hint = (" (an array's channel order is the caller's to say: 'rgb', or 'bgr' for "
+            "cv2.imread's arrays)" if gray == "luma" else "")
+    raise ValueError(f"gray={gray!r}: None or 'max-channel' (the channel of largest gradient, "
+                     f"as cv2.Canny on colour), 'rgb' or 'bgr' (luma first, as cv2.cvtColor)"
+                     f"{hint}")
+
+
+def _cv2_order(aperture, l2, blur, out):
+    """cv2.Canny's positional order, Canny(image, threshold1, threshold2, edges, apertureSize,
+    L2gradient), where the fourth argument is an array or None (never an aperture):
+    (aperture, l2, blur, out) as edgel's order has them."""
+    if aperture is None or getattr(aperture, "ndim", 0) > 0:
+        return (3 if l2 is False else l2), (False if blur is None else blur), None, \
+            (aperture if aperture is not None else out)
+    return aperture, l2, blur, out
 _BLUR_NONE, _BLUR_GAUSSIAN, _BLUR_5X5 = 0, 1, 2
 
 
@@ -532,7 +553,7 @@ def _params(low, high, aperture, l2, blur, blur_size, gray) -> _CannyParams:
     _lib.edgel_canny_params_init(ctypes.byref(p), ctypes.sizeof(p))
     p.low_threshold, p.high_threshold = float(low), float(high)
     p.aperture, p.l2_gradient = _int32(aperture, "aperture"), int(bool(l2))
-    p.gray = _GRAY[gray]
+    p.gray = _GRAY[_gray(gray)]
     if blur == "5x5":
         p.blur = _BLUR_5X5
     elif blur is not None or blur_size:
@@ -624,6 +645,7 @@ def _canny_cupy(a, key: tuple, out, ctx: Optional[Context]):
 
 def _canny_shapes(h: int, w: int, cn: int, gray) -> dict:
     """(shape, dtype) of each stage of the opencv preset."""
+    gray = _gray(gray)
     return {"gray": ((h, w), np.uint8),
             "smoothed": ((h, w) if gray or cn == 1 else (h, w, cn), np.uint8),
             "dx": ((h, w), np.int16), "dy": ((h, w), np.int16),
@@ -675,11 +697,16 @@ def auto_thresholds(image, rule: str = "otsu", blur=None, blur_size: int = 0,
 def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
           l2: bool = False, blur=None, blur_size: int = 0, gray: Optional[str] = None,
           stages: Optional[dict] = None, ctx: Optional[Context] = None, out=None,
-          auto: Optional[str] = None):
+          auto: Optional[str] = None, *, apertureSize: Optional[int] = None,
+          L2gradient: Optional[bool] = None):
     """Canny edges (u8 0/255) of a u8 image with 1, 3 or 4 channels, = cv2.Canny.
 
     aperture: 3, 5, 7 or -1 (Scharr, needs l2). blur: None, a Gaussian sigma or "5x5".
-    gray: None (colour: channel of largest gradient), "rgb" or "bgr" (luma first).
+    cv2.Canny's own call works as it is written: the keywords apertureSize and L2gradient,
+    and its positional order (image, threshold1, threshold2, edges, apertureSize,
+    L2gradient) where the fourth argument is an output array or None.
+    gray: None or "max-channel" (colour: the channel of largest gradient, as cv2.Canny),
+    "rgb" or "bgr" (luma first, as cv2.cvtColor of that channel order).
     stages: a dict to receive intermediate arrays (gray, smoothed, dx, dy, magnitude,
     suppressed) for the names it already contains as keys (of the image's kind: CUDA arrays
     for CUDA images).
@@ -693,6 +720,10 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3,
     arrays) instead of the values given; "quantiles" takes low and high as quantiles of the
     gradient magnitude in [0, 1] (scikit-image's use_quantiles).
     """
+    aperture, l2, blur, out = _cv2_order(aperture, l2, blur, out)
+    aperture = aperture if apertureSize is None else apertureSize
+    l2 = l2 if L2gradient is None else L2gradient
+    gray = _gray(gray)
     if auto is not None:
         low, high = auto_thresholds(image, auto, blur, blur_size, gray, aperture, l2,
                                     (low, high), ctx)
@@ -1184,6 +1215,8 @@ def canny_gradients(dx: np.ndarray, dy: np.ndarray, low: float, high: float, l2:
 
 def to_gray(image: np.ndarray, order: str = "rgb", ctx: Optional[Context] = None) -> np.ndarray:
     """Luma of a u8 RGB(A) or BGR(A) image, = cv2.cvtColor(..., COLOR_RGB2GRAY)."""
+    if order not in ("rgb", "bgr"):
+        raise ValueError(f"order={order!r}: 'rgb' or 'bgr', the image's channel order")
     image = _packed(np.asarray(image))
     out = np.empty(image.shape[:2], np.uint8)
     a, b = _view(image), _view(out)

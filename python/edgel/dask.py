@@ -18,12 +18,13 @@ joins labels across chunk faces:
   1. each chunk's 8-connected components of candidate pixels are labelled, with ids unique
      over the array, negative for components that hold a strong pixel;
   2. only the labels of each chunk's four sides leave its worker (small), and those on
-     either side of every chunk border are joined in a union-find on the client;
+     either side of every chunk border are joined in a union-find, one task;
   3. each chunk again: its pixels are edges where their component holds a strong pixel or
      is joined to one that does.
 It runs wherever dask runs: threads, processes, a dask.distributed cluster of any size, and
 with CuPy chunks on GPU workers (dask-cuda's LocalCUDACluster: one worker a GPU), where the
-chunks' work stays on their GPU and only the side labels come to the client.
+chunks' work stays on their GPU and only the side labels travel. Nothing is computed
+until the result is: canny() returns a lazy array, as dask functions do.
 Chunks smaller than the halo are merged (rechunked) to the halo's size first.
 """
 from __future__ import annotations
@@ -202,6 +203,23 @@ def canny_itk(array, variance: float = 0.0, maximum_error: float = 0.01, upper: 
     return _run(array, halo_itk(**options), options)
 
 
+def _joined_strong(sides, num, shape):
+    """The component ids joined, across chunk borders, to a component that holds a strong
+    pixel (a union-find over the chunks' side labels), sorted."""
+    by_loc = {s[0]: s[1:] for s in sides}
+    sets = _Sets()
+    for i in range(num[0] - 1):  # tile-row borders, full width: corners included
+        above = np.concatenate([by_loc[(i, j)][1] for j in range(num[1])])
+        below = np.concatenate([by_loc[(i + 1, j)][0] for j in range(num[1])])
+        _join_faces(sets, above, below, shape[1])
+    for j in range(num[1] - 1):  # tile-column borders, full height
+        left = np.concatenate([by_loc[(i, j)][3] for i in range(num[0])])
+        right = np.concatenate([by_loc[(i, j + 1)][2] for i in range(num[0])])
+        _join_faces(sets, left, right, shape[0])
+    joined = [v for v in sets.parent if sets.strong[sets.find(v)]]
+    return np.array(sorted(joined), np.int64)
+
+
 def _run(array, h, options):
     """The three passes over `array` with halo `h`; options: edgel.canny's or canny_itk's."""
     # Every chunk at least the halo (dask's overlap takes a halo from the neighbour alone):
@@ -220,23 +238,12 @@ def _run(array, h, options):
     plane = array.chunks[:2]
     num = (len(plane[0]), len(plane[1]))
     stride = max(plane[0]) * max(plane[1]) + 1
-    # Pass 1: each chunk's side labels (small), computed together.
+    # Pass 1: each chunk's side labels (small), joined in one task, all when the result is
+    # computed: nothing runs here, as Dask users expect of a function returning an array.
     blocks = grown.to_delayed().reshape(num[0], num[1], -1)[:, :, 0]
-    sides = dask.compute(*[dask.delayed(_border_lines)(blocks[i, j], h, options, stride,
-                                                       (i, j), num)
-                           for i in range(num[0]) for j in range(num[1])])
-    by_loc = {s[0]: s[1:] for s in sides}
-    sets = _Sets()
-    for i in range(num[0] - 1):  # tile-row borders, full width: corners included
-        above = np.concatenate([by_loc[(i, j)][1] for j in range(num[1])])
-        below = np.concatenate([by_loc[(i + 1, j)][0] for j in range(num[1])])
-        _join_faces(sets, above, below, array.shape[1])
-    for j in range(num[1] - 1):  # tile-column borders, full height
-        left = np.concatenate([by_loc[(i, j)][3] for i in range(num[0])])
-        right = np.concatenate([by_loc[(i, j + 1)][2] for i in range(num[0])])
-        _join_faces(sets, left, right, array.shape[0])
-    joined = [v for v in sets.parent if sets.strong[sets.find(v)]]
-    joined_strong = np.array(sorted(joined), np.int64)
+    sides = [dask.delayed(_border_lines)(blocks[i, j], h, options, stride, (i, j), num)
+             for i in range(num[0]) for j in range(num[1])]
+    joined_strong = dask.delayed(_joined_strong)(sides, num, array.shape[:2])
     # Pass 2: each chunk again, its edges.
     meta = _xp(array._meta).empty((0, 0), np.uint8)  # CuPy chunks give CuPy edges
     return da.map_blocks(_edges, grown, h, options, stride, joined_strong, dtype=np.uint8,

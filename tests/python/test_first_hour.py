@@ -1,0 +1,91 @@
+"""What a new user tries first: cv2's and the command's words in Python, `python -m edgel`,
+and the examples, run as written."""
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+import edgel
+from conftest import INSTALLED, ROOT, SAMPLES
+
+
+def test_cv2_calls_port_by_renaming_the_module():
+    img = cv2.imread(str(SAMPLES / "coffee.png"))
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    for a in (img, gray):
+        assert np.array_equal(edgel.canny(a, 30, 90, apertureSize=5, L2gradient=True),
+                              cv2.Canny(a, 30, 90, apertureSize=5, L2gradient=True))
+        assert np.array_equal(edgel.canny(a, 50, 150, None, 7), cv2.Canny(a, 50, 150, None, 7))
+        edges = np.empty(a.shape[:2], np.uint8)
+        assert edgel.canny(a, 50, 150, edges, 3, True) is edges  # cv2's `edges` argument
+        assert np.array_equal(edges, cv2.Canny(a, 50, 150, None, 3, True))
+    assert np.array_equal(edgel.canny(gray, 50, 150, 5, True),  # edgel's own order still
+                          cv2.Canny(gray, 50, 150, apertureSize=5, L2gradient=True))
+
+
+def test_gray_words():
+    img = cv2.imread(str(SAMPLES / "coffee.png"))
+    assert np.array_equal(edgel.canny(img, 50, 150, gray="max-channel"), cv2.Canny(img, 50, 150))
+    luma = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert np.array_equal(edgel.canny(img, 50, 150, gray="bgr"), cv2.Canny(luma, 50, 150))
+    for word in ("luma", "RGB", "gray", 1):
+        with pytest.raises(ValueError, match="'max-channel'.*'rgb' or 'bgr'"):
+            edgel.canny(img, 50, 150, gray=word)
+    with pytest.raises(ValueError, match="channel order"):
+        edgel.to_gray(img, "luma")
+
+
+def test_python_m_edgel():
+    env = dict(os.environ)
+    if not INSTALLED:
+        env["PYTHONPATH"] = str(ROOT / "python") + os.pathsep + env.get("PYTHONPATH", "")
+    r = subprocess.run([sys.executable, "-m", "edgel", "--version"], capture_output=True,
+                       text=True, env=env)
+    assert r.returncode == 0 and r.stdout.startswith(f"edgel {edgel.__version__}"), r.stderr
+    assert "library: " in r.stdout and "files: " in r.stdout
+
+
+def test_typed_package():
+    assert (pathlib.Path(edgel.__file__).parent / "py.typed").exists()
+
+
+EXAMPLES = ["opencv_dropin.py", "skimage_canny.py", "itk_canny.py", "bigtiff.py",
+            "dask_cluster.py", "gpu_arrays.py"]
+NEEDS = {"skimage_canny.py": "skimage", "itk_canny.py": "itk", "bigtiff.py": "tifffile",
+         "dask_cluster.py": "distributed"}
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_example_runs(name, edgel_cmd, tmp_path):
+    if name in NEEDS:
+        pytest.importorskip(NEEDS[name])
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(edgel_cmd) + os.pathsep + env.get("PATH", "")
+    if not INSTALLED:
+        env["PYTHONPATH"] = str(ROOT / "python") + os.pathsep + env.get("PYTHONPATH", "")
+    args = ["2000"] if name == "bigtiff.py" else []
+    r = subprocess.run([sys.executable, str(ROOT / "examples" / name), *args], env=env,
+                       cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_c_example(tmp_path):
+    if INSTALLED:
+        pytest.skip("the C example builds against the build tree (tests/install covers pkg-config)")
+    lib = pathlib.Path(os.environ["EDGEL_LIBRARY"]).parent
+    cc = shutil.which("cc") or shutil.which("gcc")
+    exe = tmp_path / "canny"
+    subprocess.run([cc, str(ROOT / "examples" / "canny.c"), "-I", str(ROOT / "include"),
+                    "-L", str(lib), "-ledgel", f"-Wl,-rpath,{lib}", "-o", str(exe)], check=True)
+    gray = cv2.imread(str(SAMPLES / "camera.png"), cv2.IMREAD_GRAYSCALE)
+    cv2.imwrite(str(tmp_path / "in.pgm"), gray)
+    r = subprocess.run([str(exe), str(tmp_path / "in.pgm"), str(tmp_path / "out.pgm"), "40",
+                        "120"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    expected = cv2.Canny(cv2.GaussianBlur(gray, (0, 0), 1.4), 40, 120)
+    assert np.array_equal(cv2.imread(str(tmp_path / "out.pgm"), cv2.IMREAD_UNCHANGED), expected)
