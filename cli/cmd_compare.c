@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+enum { EXIT_DIFFERENT = 1, EXIT_TROUBLE = 2 }; /* cmp's */
+
 const char COMPARE_HELP[] =
     "usage: edgel compare A B\n"
     "\n"
@@ -21,7 +23,8 @@ const char COMPARE_HELP[] =
     "  Pco  edges of A also found in B, in % of A's edges\n"
     "  Pnd  edges of A not found in B, in % of A's edges\n"
     "  Pfa  edges of B not in A, in % of A's edges\n"
-    "Exit status 0 when the comparison ran (whatever its result), 1 on errors, 2 on usage.\n";
+    "Exit status, as cmp's: 0 when the pixels are identical, 1 when they differ (sizes too),\n"
+    "2 on errors (a file unreadable) and usage errors.\n";
 
 static double sample(const edgel_image *img, int x, int y, int c)
 {
@@ -65,18 +68,17 @@ int cmd_compare(int argc, char **argv)
     edgel_image a, b;
     if (edgel_io_read(argv[0], NULL, &a) != EDGEL_OK) {
         fprintf(stderr, "edgel compare: %s\n", edgel_io_last_error());
-        return EXIT_FAILURE_RUN;
+        return EXIT_TROUBLE;
     }
     if (edgel_io_read(argv[1], NULL, &b) != EDGEL_OK) {
         fprintf(stderr, "edgel compare: %s\n", edgel_io_last_error());
         edgel_io_free(&a);
-        return EXIT_FAILURE_RUN;
+        return EXIT_TROUBLE;
     }
-    int rc = EXIT_OK;
+    int rc = EXIT_DIFFERENT;
     if (a.width != b.width || a.height != b.height) {
         fprintf(stderr, "edgel compare: sizes differ: %dx%d and %dx%d\n", (int)a.width,
                 (int)a.height, (int)b.width, (int)b.height);
-        rc = EXIT_FAILURE_RUN;
     } else {
         int identical = a.type == b.type && a.channels == b.channels;
         size_t ea = 0, eb = 0, common = 0;
@@ -92,6 +94,7 @@ int cmd_compare(int argc, char **argv)
                 }
             }
         printf("identical: %s\n", identical ? "yes" : "no");
+        rc = identical ? EXIT_OK : EXIT_DIFFERENT;
         printf("size: %dx%d\n", (int)a.width, (int)a.height);
         printf("edges A: %zu\nedges B: %zu\ncommon: %zu\n", ea, eb, common);
         print_percent("Pco", common, ea);

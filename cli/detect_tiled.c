@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Tiles smaller than this recompute their halo too often to be worth running. */
 #define MIN_TILE_SIDE 16
@@ -30,7 +31,7 @@ typedef struct stream {
     uint8_t *out; /* one row of tiles of edges, th x w */
     int64_t reads, total_reads;
     double start, last_report;
-    int quiet, reported;
+    int quiet, reported, terminal; /* terminal: stderr is one */
 } stream;
 
 static double now_s(void)
@@ -40,20 +41,21 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Once the work has run a second: done, pixels/s, time left, on one line of stderr. */
+/* Once the work has run a second: done, pixels/s, time left, on stderr: one line rewritten
+ * on a terminal, a line every 10 s into a file or pipe (no carriage returns in logs). */
 static void report(stream *s, int done)
 {
     const double t = now_s(), elapsed = t - s->start;
-    if (s->quiet || (!done && (elapsed < 1.0 || t - s->last_report < 0.25)) ||
+    const double every = !s->reported ? 1.0 : s->terminal ? 0.25 : 10.0;
+    if (s->quiet || (!done && t - s->last_report < every) ||
         (done && !s->reported))
         return;
     const double frac = (double)s->reads / (double)s->total_reads;
     const double px = 2.0 * (double)s->w * (double)s->h * frac; /* each pixel is read twice */
-    fprintf(stderr, "\redgel detect: %5.1f%% of %.2f Gpx, %.2f Gpx/s, %.0f s left  ",
-            100.0 * frac, (double)s->w * s->h / 1e9, px / elapsed / 1e9,
-            frac > 0 ? elapsed * (1 - frac) / frac : 0.0);
-    if (done)
-        fputc('\n', stderr);
+    fprintf(stderr, "%sedgel detect: %5.1f%% of %.2f Gpx, %.2f Gpx/s, %.0f s left%s",
+            s->terminal ? "\r" : "", 100.0 * frac, (double)s->w * s->h / 1e9,
+            px / elapsed / 1e9, frac > 0 ? elapsed * (1 - frac) / frac : 0.0,
+            s->terminal && !done ? "  " : "\n");
     s->last_report = t;
     s->reported = 1;
 }
@@ -145,6 +147,7 @@ int detect_tiled(const detect_options *opt, edgel_context *ctx, int tw, int th)
 {
     stream s = {0};
     s.input = opt->input, s.memory = opt->memory, s.tw = tw, s.th = th, s.quiet = opt->quiet;
+    s.terminal = isatty(fileno(stderr));
     edgel_status st = edgel_row_reader_open(opt->input, opt->memory, &s.reader, &s.w, &s.h,
                                             &s.cn);
     int rc = EXIT_FAILURE_RUN;

@@ -162,9 +162,11 @@ edgel_status edgel_skimage_thresholds(const edgel_canny_params *params, edgel_pi
     const double l = params->low_threshold, h = params->high_threshold;
     *low = isnan(l) ? 0.1 : params->use_quantiles ? l : l / max;
     *high = isnan(h) ? 0.2 : params->use_quantiles ? h : h / max;
-    if (*high < *low)
+    if (*high < *low) /* said in the caller's units (the defaults: the type's 10% and 20%) */
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
-                          "the high threshold (%g) is below the low threshold (%g)", *high, *low);
+                          "the high threshold (%g%s) is below the low threshold (%g%s)",
+                          isnan(h) ? 0.2 * max : h, isnan(h) ? ", the default" : "",
+                          isnan(l) ? 0.1 * max : l, isnan(l) ? ", the default" : "");
     return EDGEL_OK;
 }
 

@@ -236,6 +236,11 @@ def test_detect_skimage_preset(edgel_cmd, tmp_path):
             "skimage", "--quantiles", "--low", "0.9", "--high", "0.5")
     assert r.returncode != 0 and "below the low threshold" in r.stderr
     assert not (tmp_path / "x.png").exists()
+    for given, said in ((["--low", "40", "--high", "20"], "(20) is below the low threshold (40)"),
+                        (["--high", "10"], "(10) is below the low threshold (25.5, the default)")):
+        r = run(edgel_cmd, "detect", tmp_path / "g.png", "-o", tmp_path / "x.png", "--preset",
+                "skimage", *given)  # in the units typed, not skimage's scaled ones
+        assert r.returncode != 0 and said in r.stderr, r.stderr
 
 
 def test_convolve(edgel_cmd, tmp_path):
@@ -324,7 +329,7 @@ def test_compare(edgel_cmd, tmp_path):
     assert "identical: yes" in r.stdout and "Pco: 100.0000%" in r.stdout
     assert "Pnd: 0.0000%" in r.stdout and "Pfa: 0.0000%" in r.stdout
     r = run(edgel_cmd, "compare", pa, pb)
-    assert r.returncode == 0
+    assert r.returncode == 1  # as cmp: the images differ
     na, nb = np.count_nonzero(a), np.count_nonzero(b)
     common = np.count_nonzero((a > 0) & (b > 0))
     assert r.stdout == (f"identical: no\nsize: {a.shape[1]}x{a.shape[0]}\n"
@@ -335,10 +340,12 @@ def test_compare(edgel_cmd, tmp_path):
     r = run(edgel_cmd, "compare", pa, tmp_path / "small.png")
     assert r.returncode == 1 and "sizes differ" in r.stderr
     assert run(edgel_cmd, "compare", pa).returncode == 2
+    r = run(edgel_cmd, "compare", pa, tmp_path / "missing.png")
+    assert r.returncode == 2 and "missing.png" in r.stderr
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.zeros_like(a))
     r = run(edgel_cmd, "compare", blank, pa)
-    assert r.returncode == 0 and "Pco: n/a" in r.stdout
+    assert r.returncode == 1 and "Pco: n/a" in r.stdout
 
 
 def test_bench_runs(edgel_cmd):

@@ -462,6 +462,18 @@ def test_tiled_detect_equals_whole(edgel_cmd, tmp_path):
             assert mb < 60, mb
 
 
+def test_progress_into_a_log_has_no_carriage_returns(edgel_cmd, tmp_path):
+    """A streamed run longer than a second reports on stderr; into a file or pipe as whole
+    lines (before: carriage returns, one rewritten line, in every log file)."""
+    f = tmp_path / "noise.pgm"
+    cv2.imwrite(str(f), np.random.default_rng(2).integers(0, 256, (6000, 6000), np.uint8))
+    r = run(edgel_cmd, "detect", f, "-o", tmp_path / "e.pgm", "--tile", "256x256",
+            "--blur-size", "129", "--threads", "1")  # a wide blur: a few seconds of work
+    assert r.returncode == 0, r.stderr
+    assert "\r" not in r.stderr and "edgel detect: 100.0% of 0.04 Gpx" in r.stderr, r.stderr
+    assert all(line.startswith("edgel detect: ") for line in r.stderr.splitlines())
+
+
 def test_tiled_detect_failures_leave_nothing(edgel_cmd, tmp_path):
     img = np.random.default_rng(5).integers(0, 256, (500, 400), dtype=np.uint8)
     pgm = tmp_path / "in.pgm"
