@@ -12,11 +12,12 @@
 const char CONVOLVE_HELP[] =
     "usage: edgel convolve IN -o OUT --kernel FILE [options]\n"
     "\n"
-    "Correlates each channel of IN (PNG, JPEG, PGM/PPM, PFM) with a kernel, as\n"
+    "Correlates each channel of IN (PNG, JPEG, PGM/PPM, PFM, TIFF) with a kernel, as\n"
     "cv2.filter2D(img, -1, kernel) and scipy.ndimage.correlate(img, kernel): no kernel\n"
     "flip, the anchor at the kernel's centre (floor(k/2) for even sizes). OUT is .pfm\n"
-    "(float) or, for 8-bit input, .png/.pgm (rounded half to even and saturated, equal to\n"
-    "cv2.filter2D for kernels of fewer than 130 taps).\n"
+    "(float), .tif (float, or 8-bit for 8-bit input) or, for 8-bit input, .png/.pgm\n"
+    "(rounded half to even and saturated, equal to cv2.filter2D for kernels of fewer than\n"
+    "130 taps).\n"
     "\n"
     "options:\n"
     "  --kernel FILE      the kernel: a text file of whitespace-separated rows ('#' starts\n"
@@ -270,8 +271,9 @@ static int parse(int argc, char **argv, convolve_options *o)
     if (edgel_filter_params_check(&o->params) != EDGEL_OK)
         return usage("%s", edgel_last_error());
     const edgel_file_format fmt = edgel_io_format_for_path(o->output);
-    if (fmt != EDGEL_FILE_PFM && fmt != EDGEL_FILE_PNG && fmt != EDGEL_FILE_PNM)
-        return usage("%s: write .pfm, or .png/.pgm/.ppm for 8-bit input", o->output);
+    if (fmt != EDGEL_FILE_PFM && fmt != EDGEL_FILE_PNG && fmt != EDGEL_FILE_PNM &&
+        fmt != EDGEL_FILE_TIFF)
+        return usage("%s: write .pfm or .tif, or .png/.pgm/.ppm for 8-bit input", o->output);
     if (cli_same_file(o->input, o->output))
         return usage("%s is the input file; write the result to another file", o->output);
     return 0;
@@ -296,14 +298,16 @@ int cmd_convolve(int argc, char **argv)
         fprintf(stderr, "edgel convolve: kernel: %s\n", err);
         return EXIT_FAILURE_RUN;
     }
-    /* 8-bit results go to any format; float ones (16-bit and float input) to .pfm. A PGM/PPM
-     * holds 1 or 3 channels, a PFM 1 or 3: checked from the header, before decoding. */
-    const unsigned channels = fmt == EDGEL_FILE_PNG ? (1u << 1) | (1u << 3) | (1u << 4)
-                                                    : (1u << 1) | (1u << 3);
+    /* 8-bit results go to any format; float ones (16-bit and float input) to .pfm or .tif. A
+     * PGM/PPM holds 1 or 3 channels, a PFM 1 or 3: checked from the header, before decoding. */
+    const int tiff = fmt == EDGEL_FILE_TIFF;
+    const unsigned channels = fmt == EDGEL_FILE_PNG || tiff ? (1u << 1) | (1u << 3) | (1u << 4)
+                                                            : (1u << 1) | (1u << 3);
     const edgel_io_limits limits = {
-        o.memory, fmt == EDGEL_FILE_PFM ? 0u : 1u << EDGEL_U8, channels, 0,
+        o.memory, fmt == EDGEL_FILE_PFM || tiff ? 0u : 1u << EDGEL_U8, channels, 0,
         fmt == EDGEL_FILE_PFM ? "a PFM holds 1 or 3 channels"
-        : fmt == EDGEL_FILE_PNG ? "a PNG result needs 8-bit input (write .pfm for float)"
+        : tiff                ? "a TIFF result holds 1, 3 or 4 channels"
+        : fmt == EDGEL_FILE_PNG ? "a PNG result needs 8-bit input (write .pfm or .tif for float)"
                                 : "a PGM/PPM result needs 8-bit input with 1 or 3 channels"};
     edgel_status st = edgel_io_read(o.input, &limits, &in);
     if (st != EDGEL_OK) {
@@ -323,7 +327,8 @@ int cmd_convolve(int argc, char **argv)
         edgel_io_free(&in);
         in = f;
     }
-    const edgel_pixel_type out_type = fmt == EDGEL_FILE_PFM ? EDGEL_F32 : EDGEL_U8;
+    const edgel_pixel_type out_type =
+        fmt == EDGEL_FILE_PFM || (tiff && in.type != EDGEL_U8) ? EDGEL_F32 : EDGEL_U8;
     if (edgel_io_alloc(&out, in.width, in.height, in.channels, out_type, "output") != EDGEL_OK) {
         fprintf(stderr, "edgel convolve: %s\n", edgel_io_last_error());
         goto done;

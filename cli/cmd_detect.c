@@ -70,8 +70,11 @@ const char DETECT_HELP[] =
     "                     a band of rows of one row of tiles); a progress line on stderr\n"
     "                     for work longer than a second. TIFF and BigTIFF (strips or tiles,\n"
     "                     any compression libtiff reads; 8-bit gray, RGB(A), palette and\n"
-    "                     JPEG-YCbCr, and for the itk preset 16-bit and float gray) always\n"
-    "                     stream, from their first page; .tif edges are BigTIFF\n"
+    "                     JPEG-YCbCr, and for the itk preset 16-bit and float gray) stream\n"
+    "                     for edges, from their first page (stages, --auto and the skimage\n"
+    "                     preset read them whole); .tif output is BigTIFF\n"
+    "  --tiff-compression deflate|packbits|none   how .tif output is compressed (default\n"
+    "                     deflate, lossless)\n"
     "  -q, --quiet        print nothing on success\n"
     "\n"
     "OUT is written whole or not at all (a temporary file renamed over it); it may not be\n"
@@ -122,7 +125,9 @@ int cmd_detect(int argc, char **argv)
     const int sk = opt.params.preset == EDGEL_PRESET_SKIMAGE;
     const int float_stage = detect_stage_is_float(&opt);
     edgel_file_format out_format = edgel_io_format_for_path(opt.output);
-    /* TIFF in or out streams through tiles: edges (u8 0/255) of either preset. */
+    /* TIFF in or out streams through tiles where edges of the opencv or itk preset are asked
+     * for (TIFF images are often larger than memory); stages, --auto and the skimage preset
+     * read it whole, within --memory. */
     unsigned char magic[8] = {0};
     FILE *probe_file = fopen(opt.input, "rb");
     const size_t got = probe_file ? fread(magic, 1, sizeof magic, probe_file) : 0;
@@ -130,32 +135,24 @@ int cmd_detect(int argc, char **argv)
         fclose(probe_file);
     const int tiff = out_format == EDGEL_FILE_TIFF ||
                      edgel_io_sniff(magic, got) == EDGEL_FILE_TIFF;
-    if (tiff && sk) {
-        fprintf(stderr, "edgel detect: TIFF files stream through tiles; the skimage preset "
-                        "runs on whole images (convert to PNG or PFM)\n");
-        return EXIT_USAGE;
-    }
-    if (tiff && opt.stage != STAGE_EDGES) {
-        fprintf(stderr, "edgel detect: TIFF files stream through tiles, which compute edges\n");
-        return EXIT_USAGE;
-    }
-    if (tiff && !opt.tile_w)
+    if (tiff && !sk && opt.stage == STAGE_EDGES && !opt.auto_rule && !opt.tile_w &&
+        out_format != EDGEL_FILE_PFM)
         opt.tile_w = opt.tile_h = 1024;
-    if (opt.tile_w && out_format == EDGEL_FILE_TIFF)
-        out_format = EDGEL_FILE_PNG; /* (the streaming writer takes .tif too) */
+    edgel_io_set_tiff_compression((edgel_tiff_compression)opt.tiff_compression);
     if (opt.tile_w && out_format == EDGEL_FILE_PFM) {
         fprintf(stderr, "edgel detect: %s: tiles write edges as .png, .pgm or .tif (0/255)\n",
                 opt.output);
         return EXIT_USAGE;
     }
     const int float_out = float_stage || (itk && out_format == EDGEL_FILE_PFM);
-    if ((float_stage && out_format != EDGEL_FILE_PFM) || (!float_out && out_format == EDGEL_FILE_PFM) ||
-        (out_format != EDGEL_FILE_PNG && out_format != EDGEL_FILE_PNM &&
-         out_format != EDGEL_FILE_PFM)) {
+    const int u8_format = out_format == EDGEL_FILE_PNG || out_format == EDGEL_FILE_PNM ||
+                          out_format == EDGEL_FILE_TIFF;
+    if ((float_stage && out_format != EDGEL_FILE_PFM && out_format != EDGEL_FILE_TIFF) ||
+        (!float_out && !u8_format)) {
         fprintf(stderr, "edgel detect: %s: write %s\n", opt.output,
-                float_stage ? "this stage as .pfm"
-                : itk       ? "edges as .png, .pgm (0/255) or .pfm (0/1)"
-                            : "edges and 8-bit stages as .png or .pgm");
+                float_stage ? "this stage as .pfm or .tif"
+                : itk       ? "edges as .png, .pgm, .tif (0/255) or .pfm (0/1)"
+                            : "edges and 8-bit stages as .png, .pgm or .tif");
         return EXIT_USAGE;
     }
 

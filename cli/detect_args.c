@@ -86,7 +86,8 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                                                  "--stage",    "--preset", "--variance",
                                                  "--maximum-error", "--upper", "--lower",
                                                  "--memory", "--tile", "--auto", "--sigma",
-                                                 "--mode", "--cval", "--mask"};
+                                                 "--mode", "--cval", "--mask",
+                                                 "--tiff-compression"};
         size_t known = 0, nv = sizeof with_value / sizeof with_value[0];
         while (known < nv && strcmp(a, with_value[known]))
             known++;
@@ -142,6 +143,15 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                 return usage(err, errlen, "--cval wants a finite number, not '%s'", v);
         } else if (!strcmp(a, "--mask")) {
             opt->mask = v;
+        } else if (!strcmp(a, "--tiff-compression")) {
+            static const char *const codecs[] = {"deflate", "packbits", "none"};
+            int k = 0; /* in edgel_tiff_compression's order */
+            while (k < 3 && strcmp(v, codecs[k]))
+                k++;
+            if (k == 3)
+                return usage(err, errlen, "--tiff-compression is deflate, packbits or none, "
+                             "not '%s'", v);
+            opt->tiff_compression = k;
         } else if (!strcmp(a, "--variance")) {
             if (!cli_parse_double(v, &opt->params.variance) || opt->params.variance < 0 ||
                 opt->params.variance > 700)

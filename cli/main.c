@@ -17,7 +17,7 @@ static const char MAIN_HELP[] =
     "(byte-identical to OpenCV's cv2.Canny, or to ITK's Canny filter).\n"
     "\n"
     "commands:\n"
-    "  detect IN -o OUT [options]   edges of an image file (PNG, JPEG, PGM/PPM, PFM)\n"
+    "  detect IN -o OUT [options]   edges of an image file (PNG, JPEG, PGM/PPM, PFM, TIFF)\n"
     "  convolve IN -o OUT --kernel K   an image correlated with a kernel (cv2.filter2D)\n"
     "  compare A B                  agreement of two edge maps (identical?, Pco, Pnd, Pfa)\n"
     "  bench [options]              timings per stage, 640x480 to 7680x4320 (CPU or GPU)\n"

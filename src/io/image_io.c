@@ -1,6 +1,7 @@
 /* Reading and writing image files: format detection, dispatch, limits, error messages. */
 #define _XOPEN_SOURCE 700 /* fdopen, fsync, fchmod, O_CLOEXEC */
 #include "io/image_io.h"
+#include "io/row_stream.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -115,7 +116,28 @@ edgel_file_format edgel_io_sniff(const void *bytes, size_t size)
 
 static edgel_status not_an_image(void)
 {
-    return edgel_io_fail(EDGEL_ERROR_FORMAT, "not a PNG, JPEG, PGM/PPM (P5/P6) or PFM file");
+    return edgel_io_fail(EDGEL_ERROR_FORMAT,
+                         "not a PNG, JPEG, PGM/PPM (P5/P6), PFM or TIFF file");
+}
+
+/* A TIFF decoded whole, a row at a time through the row reader (libtiff reads from a file),
+ * within `limits`: its buffers too, and the image checked from the header before a row. */
+static edgel_status read_by_rows(const char *path, const edgel_io_limits *limits,
+                                 edgel_image *out)
+{
+    edgel_row_reader *r;
+    int64_t w, h;
+    int cn;
+    EDGEL_IO_TRY(edgel_row_reader_open(path, limits ? limits->max_image_bytes : 0, &r, &w, &h,
+                                       &cn));
+    edgel_status st = edgel_io_alloc_decoded(out, w, h, cn, edgel_row_reader_type(r), "TIFF",
+                                             limits);
+    for (int64_t y = 0; st == EDGEL_OK && y < h; y++)
+        st = edgel_row_reader_next(r, (uint8_t *)out->data + (size_t)y * out->pitch);
+    edgel_row_reader_close(r);
+    if (st != EDGEL_OK)
+        edgel_io_free(out);
+    return st;
 }
 
 edgel_status edgel_io_decode(const void *bytes, size_t size, const edgel_io_limits *limits,
@@ -131,7 +153,7 @@ edgel_status edgel_io_decode(const void *bytes, size_t size, const edgel_io_limi
     case EDGEL_FILE_PFM: return edgel_pfm_decode(bytes, size, limits, out);
     case EDGEL_FILE_TIFF:
         return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
-                             "TIFF is read a row at a time only (edgel detect streams it)");
+                             "TIFF is read from files (edgel_io_read), not from memory");
     case EDGEL_FILE_UNKNOWN: break;
     }
     return not_an_image();
@@ -156,6 +178,13 @@ edgel_status edgel_io_read(const char *path, const edgel_io_limits *limits, edge
     FILE *f = fopen(path, "rb");
     if (!f)
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", path, strerror(errno));
+    unsigned char magic[4];
+    const size_t got_magic = fread(magic, 1, sizeof magic, f);
+    if (edgel_io_sniff(magic, got_magic) == EDGEL_FILE_TIFF) {
+        fclose(f);
+        return read_by_rows(path, limits, out);
+    }
+    rewind(f);
     const size_t cap_bytes = max_file_bytes(limits);
     struct stat sb;
     if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
@@ -322,12 +351,14 @@ edgel_status edgel_io_write(const char *path, const edgel_image *img)
                              "%s: writing JPEG is not supported (lossy); use .png, .pgm or .pfm",
                              path);
     case EDGEL_FILE_TIFF:
-        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
-                             "%s: TIFF is written a row at a time only (edgel detect's edges)",
-                             path);
+        can_hold = edgel_tiff_can_hold, encode = edgel_tiff_write;
+        holds = edgel_row_stream_tiff_version()
+                    ? "TIFF holds u8, u16 or f32 with 1, 3 or 4 channels"
+                    : "this build reads and writes no TIFF (built without libtiff)";
+        break;
     case EDGEL_FILE_UNKNOWN:
-        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
-                             "%s: unknown output extension (use .png, .pgm, .ppm or .pfm)", path);
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: unknown output extension (use .png, "
+                             ".pgm, .ppm, .pfm or .tif)", path);
     }
     if (!can_hold(img))
         return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: %s", path, holds);

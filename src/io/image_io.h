@@ -24,7 +24,7 @@ typedef enum edgel_file_format {
     EDGEL_FILE_JPEG,
     EDGEL_FILE_PNM, /* P5 / P6 */
     EDGEL_FILE_PFM,
-    EDGEL_FILE_TIFF /* TIFF and BigTIFF: streamed only (row_stream.h) */
+    EDGEL_FILE_TIFF /* TIFF and BigTIFF, through libtiff (row_stream.c) */
 } edgel_file_format;
 
 /*
@@ -42,8 +42,9 @@ typedef struct edgel_io_limits {
 } edgel_io_limits;
 
 /* Reads a file; the format comes from its first bytes. On success `out` owns tightly packed
- * host memory (free with edgel_io_free): u8 or u16 for PNG/PNM/JPEG, f32 for PFM; 1, 3 or 4
- * channels in file order (RGB for colour). `limits` may be NULL. Regular files larger than
+ * host memory (free with edgel_io_free): u8 or u16 for PNG/PNM/JPEG, f32 for PFM, u8, u16 or
+ * f32 for TIFF (as the row reader reads it); 1, 3 or 4 channels in file order (RGB for
+ * colour). `limits` may be NULL. Regular files larger than
  * the limits allow, and streams that do not start like an image, are refused before they are
  * read whole. */
 edgel_status edgel_io_read(const char *path, const edgel_io_limits *limits, edgel_image *out);
@@ -52,7 +53,7 @@ edgel_status edgel_io_decode(const void *bytes, size_t size, const edgel_io_limi
 edgel_file_format edgel_io_sniff(const void *bytes, size_t size);
 
 /* Writes by the file name's extension: .png (u8/u16; 1, 3, 4 channels), .pgm/.ppm/.pnm
- * (u8/u16; 1 or 3), .pfm (f32; 1 or 3). All or nothing: the file is written to a temporary
+ * (u8/u16; 1 or 3), .pfm (f32; 1 or 3), .tif/.tiff (u8/u16/f32; 1, 3, 4). All or nothing: the file is written to a temporary
  * beside the target, flushed to disk and renamed over it; on any failure the temporary is
  * removed and an existing target is left as it was. */
 edgel_status edgel_io_write(const char *path, const edgel_image *img);
@@ -105,6 +106,18 @@ int edgel_pfm_can_hold(const edgel_image *img);
 int edgel_png_write(FILE *f, const edgel_image *img);
 int edgel_pnm_write(FILE *f, const edgel_image *img);
 int edgel_pfm_write(FILE *f, const edgel_image *img);
+/* TIFF (row_stream.c, where libtiff is): a BigTIFF of u8, u16 or f32 with 1, 3 or 4
+ * channels, in strips, compressed as edgel_io_set_tiff_compression says. */
+int edgel_tiff_can_hold(const edgel_image *img);
+int edgel_tiff_write(FILE *f, const edgel_image *img);
+
+/* How TIFF files are written from now on (whole and row by row): deflate by default. */
+typedef enum edgel_tiff_compression {
+    EDGEL_TIFF_DEFLATE = 0,
+    EDGEL_TIFF_PACKBITS,
+    EDGEL_TIFF_UNCOMPRESSED
+} edgel_tiff_compression;
+void edgel_io_set_tiff_compression(edgel_tiff_compression c);
 
 /* Header fields of the Netpbm family (PGM/PPM, PFM): whitespace and '#' comments between
  * decimal fields. */

@@ -12,6 +12,7 @@
 #endif
 #include <errno.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,40 @@ static void tiff_quiet(void)
 {
     TIFFSetErrorHandler(tiff_error);
     TIFFSetWarningHandler(tiff_warning);
+}
+
+static _Atomic int tiff_compression = EDGEL_TIFF_DEFLATE;
+
+/* A BigTIFF on the temporary file `f` (libtiff closes its own descriptor; the FILE stays the
+ * caller's) set up for w x h pixels of spp samples of `type`, in strips of 64 rows. */
+static TIFF *tiff_start(FILE *f, const char *name, int64_t w, int64_t h, int spp,
+                        edgel_pixel_type type)
+{
+    tiff_quiet();
+    const int fd = dup(fileno(f));
+    TIFF *tif = fd >= 0 ? TIFFFdOpen(fd, name, "w8") : NULL;
+    if (!tif) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    static const uint16_t codecs[] = {COMPRESSION_ADOBE_DEFLATE, COMPRESSION_PACKBITS,
+                                      COMPRESSION_NONE};
+    TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, (uint32_t)w);
+    TIFFSetField(tif, TIFFTAG_IMAGELENGTH, (uint32_t)h);
+    TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, spp);
+    TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, (int)(8 * edgel_pixel_size(type)));
+    TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT,
+                 type == EDGEL_F32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT);
+    TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
+    if (spp == 4) {
+        const uint16_t alpha = EXTRASAMPLE_UNASSALPHA;
+        TIFFSetField(tif, TIFFTAG_EXTRASAMPLES, 1, &alpha);
+    }
+    TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+    TIFFSetField(tif, TIFFTAG_COMPRESSION, codecs[atomic_load(&tiff_compression)]);
+    TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, 64);
+    return tif;
 }
 
 /* What tiff_row makes of the samples libtiff gives: as stored, a palette's colours, or gray
@@ -385,6 +420,45 @@ edgel_status edgel_row_reader_open(const char *path, size_t max_bytes, edgel_row
     return EDGEL_OK;
 }
 
+void edgel_io_set_tiff_compression(edgel_tiff_compression c)
+{
+#ifdef EDGEL_HAVE_TIFF
+    atomic_store(&tiff_compression, (int)c);
+#else
+    (void)c;
+#endif
+}
+
+int edgel_tiff_can_hold(const edgel_image *img)
+{
+#ifdef EDGEL_HAVE_TIFF
+    return (img->type == EDGEL_U8 || img->type == EDGEL_U16 || img->type == EDGEL_F32) &&
+           (img->channels == 1 || img->channels == 3 || img->channels == 4);
+#else
+    (void)img;
+    return 0;
+#endif
+}
+
+int edgel_tiff_write(FILE *f, const edgel_image *img)
+{
+#ifdef EDGEL_HAVE_TIFF
+    TIFF *tif = tiff_start(f, "edgel", img->width, img->height, img->channels, img->type);
+    int ok = tif != NULL;
+    for (int32_t y = 0; ok && y < img->height; y++)
+        ok = TIFFWriteScanline(tif, (uint8_t *)img->data + (size_t)y * img->pitch,
+                               (uint32_t)y, 0) >= 0;
+    if (tif) {
+        ok = ok && TIFFFlush(tif) == 1;
+        TIFFClose(tif);
+    }
+    return ok;
+#else
+    (void)f, (void)img;
+    return 0;
+#endif
+}
+
 const char *edgel_row_stream_tiff_version(void)
 {
 #ifdef EDGEL_HAVE_TIFF
@@ -463,24 +537,12 @@ edgel_status edgel_row_writer_open(const char *path, int64_t width, int64_t heig
         w->failed = fprintf(w->tmp.file, "P5\n%lld %lld\n255\n", (long long)width,
                             (long long)height) < 0;
 #ifdef EDGEL_HAVE_TIFF
-    } else if (format == EDGEL_FILE_TIFF) { /* BigTIFF, strips of 64 rows, uncompressed */
-        tiff_quiet();
-        const int fd = dup(fileno(w->tmp.file)); /* TIFFClose closes it; the FILE stays ours */
-        w->tif = fd >= 0 ? TIFFFdOpen(fd, w->tmp.name, "w8") : NULL;
+    } else if (format == EDGEL_FILE_TIFF) {
+        w->tif = tiff_start(w->tmp.file, w->tmp.name, width, height, 1, EDGEL_U8);
         if (!w->tif) {
-            if (fd >= 0)
-                close(fd);
             edgel_row_writer_abort(w);
             return edgel_io_fail(EDGEL_ERROR_IO, "%s: TIFF: cannot start", path);
         }
-        TIFFSetField(w->tif, TIFFTAG_IMAGEWIDTH, (uint32_t)width);
-        TIFFSetField(w->tif, TIFFTAG_IMAGELENGTH, (uint32_t)height);
-        TIFFSetField(w->tif, TIFFTAG_SAMPLESPERPIXEL, 1);
-        TIFFSetField(w->tif, TIFFTAG_BITSPERSAMPLE, 8);
-        TIFFSetField(w->tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
-        TIFFSetField(w->tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
-        TIFFSetField(w->tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
-        TIFFSetField(w->tif, TIFFTAG_ROWSPERSTRIP, 64);
 #endif
     } else {
         w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w->message, png_error_fn,

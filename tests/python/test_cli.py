@@ -51,7 +51,7 @@ def test_version_and_usage_errors(edgel_cmd):
                          (["a.png", "-o", "x.png", "--blur-size", "4"], "odd"),
                          (["a.png", "-o", "x.png", "--stage", "foo"], "--stage is"),
                          (["a.png", "-o", "x.png", "--wat"], "unknown option"),
-                         (["a.png", "-o", "x.jpg"], "as .png or .pgm"),
+                         (["a.png", "-o", "x.jpg"], "as .png, .pgm or .tif"),
                          (["a.png", "-o", "x.png", "--stage", "dx"], "as .pfm"),
                          (["a.png", "-o", "x.png", "--preset", "sobel"], "opencv, itk or skimage"),
                          (["a.png", "-o", "x.png", "--variance", "2"], "needs --preset itk"),
@@ -64,7 +64,7 @@ def test_version_and_usage_errors(edgel_cmd):
                           "smoothed and suppressed"),
                          (["a.png", "-o", "x.png", "--preset", "itk", "--stage", "suppressed"],
                           "as .pfm"),
-                         (["a.png", "-o", "x.pfm"], "as .png or .pgm")]:
+                         (["a.png", "-o", "x.pfm"], "as .png, .pgm or .tif")]:
         r = run(edgel_cmd, "detect", *args)
         assert r.returncode == 2, (args, r.stderr)
         assert needle in r.stderr, (args, r.stderr)

@@ -192,3 +192,56 @@ def test_memory_limit_holds_on_the_streamed_path(edgel_cmd, tmp_path):
                                          tmp_path / "t.png", "--memory", "256M")
     assert rc == 1 and "tiles takes" in err and "tiffcp" in err, err
     assert seconds < 5 and mb < 64, (seconds, mb)
+
+
+def test_tiff_wherever_files_are_read_or_written(edgel_cmd, tmp_path):
+    """compare reads detect's own .tif; convolve, the skimage preset and the stages take TIFF
+    in (whole, within --memory) and write .tif; .tif output is deflated unless asked not to
+    be (before: 900 MB for a 30000x30000 edge map)."""
+    tifffile = tiff_for_the_command()
+    gray = cv2.cvtColor(photo(), cv2.COLOR_BGR2GRAY)
+    src = tmp_path / "g.tif"
+    tifffile.imwrite(src, gray, photometric="minisblack")
+    sizes = {}
+    for codec, tag in (("deflate", 8), ("packbits", 32773), ("none", 1)):
+        out = tmp_path / f"e-{codec}.tif"
+        args = [] if codec == "deflate" else ["--tiff-compression", codec]
+        r = run(edgel_cmd, "detect", src, "-o", out, "-q", *args)
+        assert r.returncode == 0, r.stderr
+        with tifffile.TiffFile(out) as t:
+            assert t.is_bigtiff and t.pages[0].compression == tag
+            assert np.array_equal(t.asarray(), cv2.Canny(gray, 50, 150))
+        sizes[codec] = out.stat().st_size
+    assert sizes["deflate"] < sizes["none"] / 4
+    r = run(edgel_cmd, "detect", src, "-o", tmp_path / "x.tif", "--tiff-compression", "zip")
+    assert r.returncode == 2 and "deflate, packbits or none" in r.stderr
+    r = run(edgel_cmd, "compare", tmp_path / "e-deflate.tif", tmp_path / "e-none.tif")
+    assert r.returncode == 0 and "identical: yes" in r.stdout, r.stderr
+
+    kernel = tmp_path / "k.txt"
+    kernel.write_text("1 2 1\n2 4 2\n1 2 1\n")
+    k = np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], np.float32)
+    r = run(edgel_cmd, "convolve", src, "-o", tmp_path / "c.tif", "--kernel", kernel, "-q")
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(tifffile.imread(tmp_path / "c.tif"), cv2.filter2D(gray, -1, k))
+    floats = tmp_path / "f.tif"
+    tifffile.imwrite(floats, gray.astype(np.float32) / 255)
+    r = run(edgel_cmd, "convolve", floats, "-o", tmp_path / "cf.tif", "--kernel", kernel, "-q")
+    assert r.returncode == 0, r.stderr
+    got = tifffile.imread(tmp_path / "cf.tif")
+    want = cv2.filter2D(gray.astype(np.float32) / 255, -1, k)
+    assert got.dtype == np.float32 and np.abs(got - want).max() < 1e-5
+
+    skimage = pytest.importorskip("skimage.feature")
+    r = run(edgel_cmd, "detect", src, "-o", tmp_path / "s.tif", "--preset", "skimage",
+            "--sigma", "2", "-q")
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(tifffile.imread(tmp_path / "s.tif"),
+                          skimage.canny(gray, sigma=2).astype(np.uint8) * 255)
+    r = run(edgel_cmd, "detect", src, "-o", tmp_path / "dx.tif", "--stage", "dx", "-q")
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(tifffile.imread(tmp_path / "dx.tif"),
+                          cv2.Sobel(gray, cv2.CV_16S, 1, 0, borderType=cv2.BORDER_REPLICATE)
+                          .astype(np.float32))
+    r = run(edgel_cmd, "detect", src, "-o", tmp_path / "a.png", "--auto", "otsu")
+    assert r.returncode == 0, r.stderr
