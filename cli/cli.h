@@ -69,5 +69,7 @@ extern const char DETECT_HELP[];
 extern const char COMPARE_HELP[];
 extern const char BENCH_HELP[];
 extern const char CONVOLVE_HELP[];
+/* Every help text as a man page on stdout (edgel --man). */
+int cmd_man(const char *main_help);
 
 #endif

@@ -23,7 +23,8 @@ static const char MAIN_HELP[] =
     "  bench [options]              timings per stage, 640x480 to 7680x4320 (CPU or GPU)\n"
     "\n"
     "  edgel COMMAND --help         options of a command\n"
-    "  edgel --version              library and command version\n"
+    "  edgel --version              library and command version, what the build has\n"
+    "  edgel --man                  this help and every command's, as a man page\n"
     "\n"
     "exit status: 0 success, 1 failure, 2 usage error\n";
 
@@ -76,6 +77,8 @@ int main(int argc, char **argv)
                png_get_libpng_ver(NULL), tiff_line);
         return EXIT_OK;
     }
+    if (!strcmp(cmd, "--man"))
+        return cmd_man(MAIN_HELP);
     if (!strcmp(cmd, "detect"))
         return cmd_detect(argc - 2, argv + 2);
     if (!strcmp(cmd, "compare"))

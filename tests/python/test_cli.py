@@ -316,6 +316,20 @@ def test_detect_bad_files(edgel_cmd, tmp_path):
     assert r.returncode == 1 and "EDGEL_ERROR_BACKEND_UNAVAILABLE" in r.stderr
 
 
+def test_man_page_is_the_help(edgel_cmd):
+    """edgel --man: every help text, preformatted, as troff that man renders."""
+    r = run(edgel_cmd, "--man")
+    assert r.returncode == 0 and r.stdout.startswith(".TH EDGEL 1")
+    for command in ("detect", "convolve", "compare", "bench"):
+        assert f'.SH "EDGEL {command.upper()}"' in r.stdout
+        help_text = run(edgel_cmd, command, "--help").stdout
+        first = help_text.splitlines()[0]
+        assert first in r.stdout, command
+    macros = {".TH", ".SH", ".nf", ".fi", ".B", ".I"}
+    for line in r.stdout.splitlines():  # help text never read as a request
+        assert not line.startswith((".", "'")) or line.split()[0] in macros, line
+
+
 def test_compare(edgel_cmd, tmp_path):
     a = cv2.Canny(cv2.cvtColor(rgb(SAMPLES / "chelsea.png"), cv2.COLOR_RGB2GRAY), 50, 150)
     b = a.copy()
