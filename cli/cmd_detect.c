@@ -20,6 +20,7 @@ const char DETECT_HELP[] =
     "  skimage            identical to skimage.feature.canny of scikit-image 0.26: Gaussian\n"
     "                     of --sigma, Sobel, bilinear non-maximum suppression; 8-bit,\n"
     "                     16-bit or float gray input, scaled as skimage's img_as_float\n"
+    "                     (8-bit colour is converted to luma first)\n"
     "\n"
     "options:\n"
     "  --preset opencv|itk|skimage   which Canny (default opencv)\n"
@@ -196,18 +197,18 @@ int cmd_detect(int argc, char **argv)
     /* What the preset reads, checked from the file's header before its pixels are decoded:
      * opencv 8-bit with 1, 3 or 4 channels; itk also 16-bit and float gray. A smoothed
      * colour stage must fit the output format (PGM/PPM: 1 or 3 channels). */
-    const int colour_stage = !itk && opt.stage == STAGE_SMOOTHED &&
+    const int colour_stage = !itk && !sk && opt.stage == STAGE_SMOOTHED &&
                              opt.params.gray == EDGEL_GRAY_NONE;
     const unsigned any = (1u << 1) | (1u << 3) | (1u << 4);
     const edgel_io_limits limits = {
         opt.memory,
         itk || sk ? (1u << EDGEL_U8) | (1u << EDGEL_U16) | (1u << EDGEL_F32) : 1u << EDGEL_U8,
-        sk ? 1u << 1 : colour_stage && out_format == EDGEL_FILE_PNM ? (1u << 1) | (1u << 3) : any,
+        colour_stage && out_format == EDGEL_FILE_PNM ? (1u << 1) | (1u << 3) : any,
         1u << 1,
         colour_stage && out_format == EDGEL_FILE_PNM
             ? "a PGM/PPM holds 1 or 3 channels: write the stage as .png"
         : itk ? "the itk preset needs gray input (or 8-bit colour)"
-        : sk  ? "the skimage preset needs gray input (skimage.feature.canny takes 2-D images)"
+        : sk  ? "the skimage preset needs gray input (or 8-bit colour)"
               : "the opencv preset needs 8-bit input"};
     edgel_image in;
     edgel_status st = edgel_io_read(opt.input, &limits, &in);
@@ -230,7 +231,7 @@ int cmd_detect(int argc, char **argv)
         rc = fail("backend", st, edgel_last_error());
         goto done;
     }
-    if (itk && in.channels > 1) { /* 8-bit colour: luma, then ITK's filter on it */
+    if ((itk || sk) && in.channels > 1) { /* 8-bit colour: luma, then the preset on it */
         edgel_image gray;
         st = edgel_io_alloc(&gray, in.width, in.height, 1, EDGEL_U8, "gray");
         if (st == EDGEL_OK && (st = edgel_to_gray(ctx, EDGEL_GRAY_RGB, &in, &gray)) != EDGEL_OK) {

@@ -229,9 +229,17 @@ def test_detect_skimage_preset(edgel_cmd, tmp_path):
                           (["--preset", "skimage", "--stage", "gray"], "no gray stage")]:
         r = run(edgel_cmd, "detect", tmp_path / "g.png", "-o", tmp_path / "x.png", *args)
         assert r.returncode == 2 and message in r.stderr, (args, r.stderr)
-    r = run(edgel_cmd, "detect", SAMPLES / "chelsea.png", "-o", tmp_path / "x.png", "--preset",
+    r = run(edgel_cmd, "detect", SAMPLES / "chelsea.png", "-o", tmp_path / "c.png", "--preset",
+            "skimage")  # 8-bit colour: luma first, as the itk preset does
+    assert r.returncode == 0, r.stderr
+    luma = cv2.cvtColor(rgb(SAMPLES / "chelsea.png"), cv2.COLOR_RGB2GRAY)
+    assert np.array_equal(cv2.imread(str(tmp_path / "c.png"), cv2.IMREAD_UNCHANGED),
+                          feature.canny(luma).astype(np.uint8) * 255)
+    deep = np.zeros((20, 30, 3), np.uint16)
+    cv2.imwrite(str(tmp_path / "rgb16.png"), deep)
+    r = run(edgel_cmd, "detect", tmp_path / "rgb16.png", "-o", tmp_path / "x.png", "--preset",
             "skimage")
-    assert r.returncode == 1 and "gray input" in r.stderr
+    assert r.returncode == 1 and "gray input (or 8-bit colour)" in r.stderr
     r = run(edgel_cmd, "detect", tmp_path / "g.png", "-o", tmp_path / "x.png", "--preset",
             "skimage", "--quantiles", "--low", "0.9", "--high", "0.5")
     assert r.returncode != 0 and "below the low threshold" in r.stderr
