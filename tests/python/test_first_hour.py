@@ -89,3 +89,13 @@ def test_c_example(tmp_path):
     assert r.returncode == 0, r.stderr
     expected = cv2.Canny(cv2.GaussianBlur(gray, (0, 0), 1.4), 40, 120)
     assert np.array_equal(cv2.imread(str(tmp_path / "out.pgm"), cv2.IMREAD_UNCHANGED), expected)
+
+
+def test_python_api_reference_is_current():
+    """docs/python-api.md is made from the module's docstrings; a change to them remakes it."""
+    if INSTALLED:
+        pytest.skip("the reference is made from the source tree's module")
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "make-python-api.py"), "--check"],
+                       capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT / "python")})
+    assert r.returncode == 0, r.stdout + r.stderr
