@@ -99,3 +99,42 @@ def test_python_api_reference_is_current():
                        capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT / "python")})
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def readme_snippets():
+    """The README's Python examples as written: ```python blocks, and the program of each
+    `python3 -c "..."` in its shell blocks (those on CUDA arrays need a GPU: left out)."""
+    import re
+    text = (ROOT / "README.md").read_text()
+    snippets = re.findall(r"```python\n(.*?)```", text, re.S)
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        snippets += re.findall(r'python3 -c "\n(.*?)"\n', block, re.S)
+    return [s for s in snippets if "cupy" not in s and "torch" not in s]
+
+
+@pytest.mark.parametrize("snippet", readme_snippets(), ids=lambda s: s.split("\n")[0][:40])
+def test_readme_python_examples_run(snippet):
+    for module in ("skimage", "itk"):
+        if f"import {module}" in snippet or f"from {module}" in snippet:
+            pytest.importorskip(module)
+    env = dict(os.environ)
+    if not INSTALLED:
+        env["PYTHONPATH"] = str(ROOT / "python") + os.pathsep + env.get("PYTHONPATH", "")
+    r = subprocess.run([sys.executable, "-c", snippet], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_readme_convolve_example_runs(edgel_cmd, tmp_path):
+    import re
+    block = next(b for b in re.findall(r"```sh\n(.*?)```", (ROOT / "README.md").read_text(),
+                                       re.S) if "sharpen.txt" in b)
+    (tmp_path / "samples").symlink_to(SAMPLES)
+    env = {**os.environ, "PATH": os.path.dirname(edgel_cmd) + os.pathsep + os.environ["PATH"]}
+    r = subprocess.run(["bash", "-euc", block], cwd=tmp_path, env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    img = cv2.imread(str(SAMPLES / "coffee.png"))
+    k = np.array([[0, -1, 0], [-1, 5, -1], [0, -1, 0]], np.float32)
+    assert np.array_equal(cv2.imread(str(tmp_path / "out" / "sharp.png")),
+                          cv2.filter2D(img, -1, k))
