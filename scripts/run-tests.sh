@@ -13,32 +13,51 @@
 #   6. the wheel (`pip wheel .` repaired by auditwheel): its contents, then installed in a clean
 #      virtual environment, the Python tests against it
 #   7. the Octave mex (edgel_canny, CudaEdgeRGB, CudaEdge) against the edgel command
+#
+#   bash scripts/run-tests.sh --quick   the contributor's loop (a few minutes from a warm build):
+#      a CPU-only build in build-quick/, the C tests and the Python tests (API, command,
+#      conformance on the bundled samples); no sanitizers, fuzzing, wheel or Octave
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 bash scripts/setup.sh
 py=$root/.venv/bin/python
+stage() { echo "== $* (at ${SECONDS}s)"; }
 
-echo "== build (CUDA code for every architecture from sm_75 on, where nvcc is found)"
+if [ "${1:-}" = --quick ]; then
+  t=$SECONDS
+  cmake --preset quick >out-quick-configure.log 2>&1 || { cat out-quick-configure.log; exit 1; }
+  rm -f out-quick-configure.log
+  cmake --build build-quick -j"$(nproc)" >/dev/null
+  echo "== C tests (build-quick: CPU only)"
+  ctest --test-dir build-quick --output-on-failure
+  echo "== Python tests, the bundled samples"
+  EDGEL_BUILD_DIR=$root/build-quick EDGEL_BSDS500=/nonexistent "$py" -m pytest -q -p no:warnings \
+    tests/python
+  echo "quick loop passed in $((SECONDS - t)) s"
+  exit 0
+fi
+
+stage "build (CUDA code for every architecture from sm_75 on, where nvcc is found)"
 mkdir -p out
 bash scripts/build.sh -DEDGEL_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=all >out/build.log 2>&1 ||
   { cat out/build.log; exit 1; }
 bash scripts/check-cuda-build.sh build out/build.log
 
-echo "== layers (includes follow src/'s layers)"
+stage "layers (includes follow src/'s layers)"
 bash scripts/check-layers.sh
 
-echo "== C tests"
+stage "C tests"
 ctest --test-dir build --output-on-failure
 
-echo "== conformance and command-line tests"
+stage "conformance and command-line tests"
 EDGEL_REQUIRE_ITK=1 "$py" -m pytest -q -p no:warnings \
   tests/python
 
-echo "== an image over 2^30 pixels through edgel detect, against cv2.Canny"
+stage "an image over 2^30 pixels through edgel detect, against cv2.Canny"
 "$py" tests/large_image_check.py build/edgel
 
-echo "== sanitizers (ASan + UBSan)"
+stage "sanitizers (ASan + UBSan)"
 cmake --preset sanitizers >/dev/null
 cmake --build build-asan -j"$(nproc)" >/dev/null
 ctest --test-dir build-asan --output-on-failure
@@ -49,24 +68,24 @@ ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc
   EDGEL_BUILD_DIR=$root/build-asan "$py" -m pytest -q -p no:warnings tests/python/test_filter.py \
   tests/python/test_hostcall.py
 
-echo "== ThreadSanitizer (the threaded C tests: stripes, stolen rows, joins, shared contexts)"
+stage "ThreadSanitizer (the threaded C tests: stripes, stolen rows, joins, shared contexts)"
 cmake --preset tsan >/dev/null
 cmake --build build-tsan -j"$(nproc)" --target test_api test_threads >/dev/null
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R "^(api|threads)$"
 
-echo "== fuzzing (libFuzzer, ${EDGEL_FUZZ_SECONDS:=15} s per target, library instrumented)"
+stage "fuzzing (libFuzzer, ${EDGEL_FUZZ_SECONDS:=15} s per target, library instrumented)"
 JOBS=$(nproc) bash scripts/fuzz.sh "$EDGEL_FUZZ_SECONDS"
 
-echo "== install and consume"
+stage "install and consume"
 prefix=$(mktemp -d)
 cmake --install build --prefix "$prefix" >/dev/null
 bash tests/install/check-install.sh "$prefix"
 rm -rf "$prefix"
 
-echo "== the wheel: pip wheel ., auditwheel repair, its contents, the Python tests in a clean venv"
+stage "the wheel: pip wheel ., auditwheel repair, its contents, the Python tests in a clean venv"
 env -u EDGEL_LIBRARY bash scripts/check-wheel.sh
 
-echo "== Octave"
+stage "Octave"
 bash scripts/build-octave.sh
 (cd tests/octave && octave --no-gui --quiet --eval "test_edgel('$root/build', '$root/samples')")
-echo "all test stages passed"
+echo "all test stages passed in ${SECONDS}s"

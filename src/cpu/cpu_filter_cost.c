@@ -1,6 +1,6 @@
 /*
  * The CPU backend's cost model for the convolution engine's `auto` (predicted nanoseconds of
- * each method, fitted to bench/bench_filter.py on a 16-core host, 2026-11-22; only ratios
+ * each method, fitted to bench/bench_filter.py on a 16-core host; only ratios
  * matter) and the grid of its FFT method's overlap-save tiles.
  */
 #include "core/filter.h"

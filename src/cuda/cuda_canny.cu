@@ -75,7 +75,7 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 
 /* The streaming kernel's shapes, most work shared first: PX pixels (and tiles) a lane, SPLIT
  * warps a tile. A launch takes the first that gives at least EDGEL_STREAM_SM_WARPS warps an
- * SM of the device (else the last), 1,980 on an H100 or H200: wide warps share the per-row work, but
+ * SM of the device (else the last), 1,980 on 132 SMs: wide warps share the per-row work, but
  * need more registers, so fewer fit on an SM; few warps, each walking many rows, leave the
  * GPU idle; bands of part of a tile read its four halo rows again. Four pixels a lane in
  * quarter bands measured faster at 1080p than two in half bands; eight pixels a lane need
@@ -176,12 +176,12 @@ static bool early_launch_supported()
     return known[device] == 2;
 }
 
-/* Launches of at least this many tiles an SM (on an H100 or H200, 8,000 tiles: 4K frames of
- * 8,160 tiles and up; batches) run link_tiles with one warp a tile, fewer with four: a tile takes longer with one, but four
- * times as many share an SM, which pays where the tiles fill the GPU several times over.
- * Measured at 1080p (2,040 tiles: four warps 26.2 us, one 30.0) and 4K (one warp 62.5 us,
- * four 63.4) on an H200; sizes between keep four (a -D to measure others). finish_tiles
- * always takes one warp a tile. */
+/* Launches of at least this many tiles an SM (on 132 SMs, 8,000 tiles: 4K frames of 8,160
+ * tiles and up; batches) run link_tiles with one warp a tile, fewer with four: a tile takes
+ * longer with one, but four times as many share an SM, which pays where the tiles fill the
+ * GPU several times over (bench_gpu at 1080p, 2,040 tiles: four warps faster; at 4K, one);
+ * sizes between keep four (a -D to measure others). finish_tiles always takes one warp a
+ * tile. */
 #ifndef EDGEL_LINK_SOLO_SM_TILES
 #define EDGEL_LINK_SOLO_SM_TILES 60.6
 #endif

@@ -3,12 +3,13 @@
 
 #include <atomic>
 
-/* The H200 of the measurements behind the constants (132 SMs at 1.98 GHz, 4.9 TB/s). */
-static const device_info h200 = {132, 1.98, 2.0 * 3.201e9 * 6144 / 8};
+/* The device the tuning constants were fitted on (132 SMs at 1.98 GHz, 4.9 TB/s); a device
+ * whose queries fail is taken to be it. */
+static const device_info reference_device = {132, 1.98, 2.0 * 3.201e9 * 6144 / 8};
 
 static device_info ask(int device)
 {
-    device_info d = h200;
+    device_info d = reference_device;
     int sms = 0, clock = 0, mem_clock = 0, bus = 0;
     if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
         sms > 0)
@@ -29,7 +30,7 @@ const device_info &edgel_device_info(int device)
     static device_info info[MAX_DEVICES];
     static std::atomic<int> known[MAX_DEVICES]; /* 0 not asked, 1 being asked, 2 known */
     if (device < 0 || device >= MAX_DEVICES)
-        return h200;
+        return reference_device;
     if (known[device].load(std::memory_order_acquire) == 2)
         return info[device];
     int idle = 0;

@@ -293,9 +293,9 @@ static fft_tiling fft_tiling_for(int w, int h, int kw, int kh, int callbacks)
 
 /* A channel's time in ns, less the call's launches: per grid value 0.021 ns without callbacks,
  * 0.017 ns with them; grids of under 6M values run partly from L2, for less in proportion.
- * Fitted to both paths forced on an H100 (1024x1024 to 4096x4096, masks 3x3 to 129x129,
- * 2026-11-27), where it picks the faster path in every cell of 2048 and 4096 a side
- * (docs/benchmarks.md). */
+ * Fitted to both paths forced (EDGEL_CUFFT_CALLBACKS=0/1 in bench_fft_gpu, 1024x1024 to
+ * 4096x4096, masks 3x3 to 129x129): it picks the faster path in every cell of 2048 and 4096
+ * a side. */
 static double fft_time(const fft_tiling &t, int callbacks)
 {
     const double values = (double)t.tiles_x * t.nx * t.tiles_y * t.ny;

@@ -315,8 +315,8 @@ static void launch_best_band(const stream_band *bands, int count, int span, cuda
 
 /* Launches of at most this many pixels (all frames) with a symmetric kernel of up to nine taps
  * (the Canny pre-blur) run two pixels a lane: twice the warps, each half the work a row.
- * Measured on an H200 at sigma 1.4: 512x512 7.5 us against 8.8 with four; the same at 1080p
- * and 4K; slower at 8K (46 against 37 us). A -D to measure others. */
+ * bench_gpu's blur at sigma 1.4: faster at 512x512, the same at 1080p and 4K, slower at 8K
+ * than four pixels a lane. A -D to measure others. */
 #ifndef STREAM_NARROW_PIXELS
 #define STREAM_NARROW_PIXELS (1 << 20)
 #endif

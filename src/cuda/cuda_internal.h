@@ -73,7 +73,7 @@ struct workspace {
  * frame and its edges, and pinned staging buffers. A batch's frames take the slots in turn,
  * so that one frame's copy in, another's kernels and a third's copy out overlap (a 1080p
  * frame's copies over PCIe take longer than its kernels): four slots measured 1.35x the
- * frames/s of two on an H200, eight no more than four. */
+ * frames/s of two, eight no more than four (bench_gpu's host batch). */
 #ifndef EDGEL_HOST_SLOTS /* (a -D to measure others) */
 #define EDGEL_HOST_SLOTS 4
 #endif
@@ -161,13 +161,13 @@ struct marks_buffers {
 };
 
 /* What the tuning reads of a device, asked once (cuda_device.cu): launch shapes and the
- * filter's cost model scale with it from the H200 they were measured on. */
+ * filter's cost model scale with it from the reference device they were fitted on. */
 struct device_info {
     int sms;          /* streaming multiprocessors */
     double clock_ghz; /* SM clock, peak */
     double bandwidth; /* memory bandwidth, peak, bytes/s */
 };
-/* The info of `device` (cached; an H200's where a query fails). */
+/* The info of `device` (cached; the reference device's where a query fails). */
 const device_info &edgel_device_info(int device);
 /* The info of the calling thread's current device. */
 const device_info &edgel_current_device_info();

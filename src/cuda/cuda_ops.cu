@@ -76,14 +76,13 @@ edgel_status cuda_canny_gradients(void *state, const edgel_canny_params *params,
 
 int cuda_has_fft(void *) { return edgel_cufft() != NULL; /* cuFFT, where it loads */ }
 
-/* Predicted time of a method in nanoseconds, fitted to bench/bench_filter.py on an NVIDIA
- * H200 (2026-11-22, docs/benchmarks.md) and scaled to the device: arithmetic by its SMs and
- * clock, memory traffic by its bandwidth (the FFT's own model in cuda_filter.cu); only ratios
- * matter. */
+/* Predicted time of a method in nanoseconds, fitted to bench/bench_filter.py on the reference
+ * device (cuda_device.cu) and scaled to the device: arithmetic by its SMs and clock, memory
+ * traffic by its bandwidth (the FFT's own model in cuda_filter.cu); only ratios matter. */
 double cuda_filter_cost(void *state, edgel_filter_plan *p, edgel_conv_method m, double)
 {
     const device_info &d = edgel_device_info(cuda(state)->device);
-    const double math = 132 * 1.98 / (d.sms * d.clock_ghz); /* 1 on the H200 */
+    const double math = 132 * 1.98 / (d.sms * d.clock_ghz); /* 1 on the reference device */
     const double memory = 4.917e12 / d.bandwidth;
     const double values = (double)p->w * p->h * p->cn;
     if (m == EDGEL_CONV_DIRECT) { /* throughput, or one block's chain of taps when few */

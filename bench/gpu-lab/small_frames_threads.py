@@ -4,7 +4,7 @@ call, median of 15 rounds of loops, each round starting with the next contender 
 always runs first). Shows where a second thread starts to pay and how the call's fixed costs
 compare with OpenCV's.
 
-  EDGEL_LIBRARY=build/libedgel.so PYTHONPATH=python python3 bench/small_frames_threads.py
+  EDGEL_LIBRARY=build/libedgel.so PYTHONPATH=python python3 bench/gpu-lab/small_frames_threads.py
 """
 import os
 import time

@@ -3,7 +3,7 @@
 # kernels' warps stall, occupancy, and instruction mix. Needs build-gpu/ from
 # scripts/gpu-check.sh. Full reports go to $OUT.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 OUT=${OUT:-out/gpu-profile}
 mkdir -p "$OUT"
 size=${1:-1920x1080}
@@ -25,6 +25,6 @@ timeout 200 ncu --clock-control none -k "regex:$sass" --launch-skip 10 --launch-
 cuobjdump -sass -fun "$sass" build-gpu/libedgel.so >"$OUT/tile.sass" 2>&1 ||
   cuobjdump -sass build-gpu/libedgel.so >"$OUT/tile.sass" 2>&1
 echo "== $sass by SASS instruction"
-python3 scripts/ncu-lines.py "$OUT/ncu_tile_sass.csv" 30 || head -n 20 "$OUT/ncu_tile_sass.csv" | cut -c1-300
+python3 bench/gpu-lab/ncu-lines.py "$OUT/ncu_tile_sass.csv" 30 || head -n 20 "$OUT/ncu_tile_sass.csv" | cut -c1-300
 echo "== $sass by stall samples"
-python3 scripts/ncu-lines.py "$OUT/ncu_tile_sass.csv" 40 stall
+python3 bench/gpu-lab/ncu-lines.py "$OUT/ncu_tile_sass.csv" 40 stall

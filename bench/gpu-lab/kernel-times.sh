@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Per-kernel device times (Nsight Compute, three launches each) of the Canny kernels of a
-# variant that scripts/measure-variants.sh built: one 1080p frame and the 1080p batch of 64.
-# On the GPU machine, after measure-variants.sh: bash scripts/kernel-times.sh N (build-var-N).
+# variant that bench/gpu-lab/measure-variants.sh built: one 1080p frame and the 1080p batch of 64.
+# On the GPU machine, after measure-variants.sh: bash bench/gpu-lab/kernel-times.sh N (build-var-N).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export LD_LIBRARY_PATH=$PWD/deps/lib:${LD_LIBRARY_PATH:-}
 for mode in 1920x1080 batch; do
   timeout 100 ncu --clock-control none -k "regex:canny_stream|link_tiles|finish_tiles" --launch-skip 9 \

@@ -6,9 +6,9 @@
 #
 # A variant is an argument: the -D flags of the kernels' tuning macros ('' for the defaults),
 # optionally after a source tree and a colon, to time another commit's export beside this one:
-#   bash scripts/measure-variants.sh '' '-DEDGEL_FINISH_COMPRESS=1' 'build-old-src:'
+#   bash bench/gpu-lab/measure-variants.sh '' '-DEDGEL_FINISH_COMPRESS=1' 'build-old-src:'
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 [ $# -gt 0 ] || set -- "" "-DEDGEL_LINK_FULL=0" "-DEDGEL_STREAM_WARPS=8"
 rounds=${EDGEL_VARIANT_ROUNDS:-2}
 jobs=$(( $(nproc) / $# )); [ "$jobs" -ge 1 ] || jobs=1

@@ -8,7 +8,7 @@ many floods remain when the last component of a tile needs none (its side pixels
 the only ones left, all connected along the sides).
 
     EDGEL_LIBRARY=build/libedgel.so PYTHONPATH=python \\
-        python3 bench/hysteresis_tile_stats.py data-local/bsds500 [WxH]
+        python3 bench/gpu-lab/hysteresis_tile_stats.py data-local/bsds500 [WxH]
 
 Frames: the first 16 BSDS500 training photographs (gray) tiled to WxH (default 1920x1080);
 Canny 50/150, Sobel 3x3, L1."""
