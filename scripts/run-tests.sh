@@ -6,8 +6,8 @@
 #      ../shared/data/bsds500)
 #   2b. a 33000x33000 image (over 2^30 pixels) streamed through tiles, against cv2.Canny
 #   3. the same C tests in an ASan + UBSan build, and a sanitized run of the randomised
-#      conformance tests and the convolution tests through that library; the threaded C tests
-#      in a ThreadSanitizer build
+#      conformance tests, the convolution tests, the TIFF readers and the tiled driver through
+#      that library and command; the threaded C tests in a ThreadSanitizer build
 #   4. each libFuzzer target for a short run (clang; scripts/fuzz.sh, the library instrumented)
 #   5. install, then build a small program against it with pkg-config and with CMake
 #   6. the wheel (`pip wheel .` repaired by auditwheel): its contents, then installed in a clean
@@ -67,6 +67,11 @@ ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc
 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
   EDGEL_BUILD_DIR=$root/build-asan "$py" -m pytest -q -p no:warnings tests/python/test_filter.py \
   tests/python/test_hostcall.py
+# the streaming readers (TIFF layouts, refusals) and the tiled driver, through the sanitized
+# command and library (memory limits are measured without the sanitizers' shadow memory)
+ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
+  EDGEL_BUILD_DIR=$root/build-asan "$py" -m pytest -q -p no:warnings tests/python/test_tiff_input.py \
+  tests/python/test_tiled.py -k "not memory_limit"
 
 stage "ThreadSanitizer (the threaded C tests: stripes, stolen rows, joins, shared contexts)"
 cmake --preset tsan >/dev/null
