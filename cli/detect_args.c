@@ -201,12 +201,16 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             if (!cli_parse_size(v, &opt->memory))
                 return usage(err, errlen, "--memory is a size such as 512M or 2G, not '%s'", v);
         } else if (!strcmp(a, "--gray")) {
-            if (!strcmp(v, "luma"))
+            /* the Python module's words too: rgb and bgr name the channel order */
+            if (!strcmp(v, "luma") || !strcmp(v, "rgb"))
                 opt->params.gray = EDGEL_GRAY_RGB;
+            else if (!strcmp(v, "bgr"))
+                opt->params.gray = EDGEL_GRAY_BGR;
             else if (!strcmp(v, "max-channel"))
                 opt->params.gray = EDGEL_GRAY_NONE;
             else
-                return usage(err, errlen, "--gray is luma or max-channel, not '%s'", v);
+                return usage(err, errlen, "--gray is luma (or rgb), bgr or max-channel, not "
+                             "'%s'", v);
         } else if (!strcmp(a, "--backend")) {
             if (!strcmp(v, "auto"))
                 opt->backend = EDGEL_BACKEND_AUTO;

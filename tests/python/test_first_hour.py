@@ -40,6 +40,21 @@ def test_gray_words():
         edgel.to_gray(img, "luma")
 
 
+def test_command_takes_the_same_gray_words(edgel_cmd, tmp_path):
+    img = cv2.imread(str(SAMPLES / "coffee.png"))  # BGR as read; the file holds RGB
+    rgb = img[..., ::-1]
+    for word, expected in (("rgb", edgel.canny(rgb, 50, 150, gray="rgb")),
+                           ("luma", edgel.canny(rgb, 50, 150, gray="rgb")),
+                           ("bgr", edgel.canny(rgb, 50, 150, gray="bgr")),
+                           ("max-channel", edgel.canny(rgb, 50, 150, gray="max-channel"))):
+        r = subprocess.run([edgel_cmd, "detect", str(SAMPLES / "coffee.png"), "-o",
+                            str(tmp_path / "e.png"), "--gray", word, "-q"], capture_output=True,
+                           text=True)
+        assert r.returncode == 0, r.stderr
+        assert np.array_equal(cv2.imread(str(tmp_path / "e.png"), cv2.IMREAD_UNCHANGED),
+                              expected), word
+
+
 def test_python_m_edgel():
     env = dict(os.environ)
     if not INSTALLED:
