@@ -22,14 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     edgel_context *ctx = fuzz_context();
     edgel_canny_params p;
-    edgel_canny_params_default(&p);
-    static const int apertures[] = {3, 5, 7, EDGEL_APERTURE_SCHARR};
-    p.aperture = apertures[opt[0] & 3];
-    p.l2_gradient = (opt[0] >> 2) & 1 || p.aperture == EDGEL_APERTURE_SCHARR;
-    p.blur = (edgel_blur)((opt[0] >> 3) % 3);
-    p.blur_sigma = opt[1] / 64.0;
-    p.low_threshold = opt[2] * 2.0;
-    p.high_threshold = opt[3] * 4.0;
+    fuzz_opencv_params(&p, opt[0], opt[1], opt[2], opt[3]);
     if (img.type != EDGEL_U8) {
         edgel_io_free(&img);
         return 0;

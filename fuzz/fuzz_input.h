@@ -23,6 +23,23 @@ static edgel_context *fuzz_context(void)
     return ctx;
 }
 
+/* The opencv preset's options from four input bytes: `shape` holds the aperture (bits 0-1),
+ * L2 (bit 2), the gray rule (bits 3-4) and the blur (bits 5-7); `sigma` / 64 is the blur's
+ * sigma; `low` and `high` give thresholds from -100 to 920. */
+static inline void fuzz_opencv_params(edgel_canny_params *p, uint8_t shape, uint8_t sigma,
+                                      uint8_t low, uint8_t high)
+{
+    static const int apertures[] = {3, 5, 7, EDGEL_APERTURE_SCHARR};
+    edgel_canny_params_default(p);
+    p->aperture = apertures[shape & 3];
+    p->l2_gradient = (shape >> 2) & 1 || p->aperture == EDGEL_APERTURE_SCHARR;
+    p->gray = (edgel_gray)((shape >> 3) % 3);
+    p->blur = (edgel_blur)((shape >> 5) % 3);
+    p->blur_sigma = sigma / 64.0;
+    p->low_threshold = low * 4.0 - 100;
+    p->high_threshold = high * 4.0 - 100;
+}
+
 /* 1 with *img decoded (free with edgel_io_free) and *opt the option bytes, else 0. */
 static int fuzz_decode(const uint8_t *data, size_t size, size_t option_bytes, edgel_image *img,
                        const uint8_t **opt)

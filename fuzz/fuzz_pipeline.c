@@ -20,15 +20,7 @@ static void canny_opencv(edgel_context *ctx, const uint8_t *opt, const edgel_ima
                          const edgel_image *edges)
 {
     edgel_canny_params p;
-    edgel_canny_params_default(&p);
-    static const int apertures[] = {3, 5, 7, EDGEL_APERTURE_SCHARR};
-    p.low_threshold = opt[0] * 4.0 - 100;
-    p.high_threshold = opt[1] * 4.0 - 100;
-    p.aperture = apertures[opt[2] & 3];
-    p.l2_gradient = (opt[2] >> 2) & 1 || p.aperture == EDGEL_APERTURE_SCHARR;
-    p.gray = (edgel_gray)((opt[2] >> 3) % 3);
-    p.blur = (edgel_blur)((opt[2] >> 5) % 3);
-    p.blur_sigma = opt[3] / 64.0;
+    fuzz_opencv_params(&p, opt[2], opt[3], opt[0], opt[1]);
     p.blur_ksize = opt[3] & 1 ? (opt[4] % 16) * 2 + 1 : 0;
     edgel_canny(ctx, &p, in, edges, NULL);
 }

@@ -8,7 +8,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define READER_LIMIT ((size_t)16 << 20)
-#define READ_LIMIT ((size_t)1 << 20) /* the bytes of rows read in one pass */
+#define READ_LIMIT ((size_t)1 << 18) /* the bytes of rows read in one pass */
 
 /* Rows of the file at `path` into `rows` (NULL: allocated, *bytes set), `*row` bytes each;
  * the rows read, or -1 where the file is refused. */
@@ -24,7 +24,7 @@ static int64_t read_rows(const char *path, uint8_t **rows, size_t *bytes, size_t
     }
     const size_t row = (size_t)w * (size_t)cn * edgel_pixel_size(edgel_row_reader_type(r));
     *row_bytes = row;
-    int64_t n = h < 16 ? h : 16;
+    int64_t n = h < 8 ? h : 8;
     if (row * (size_t)n > READ_LIMIT)
         n = (int64_t)(READ_LIMIT / row);
     if (!*rows) {

@@ -102,14 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.low_threshold = opt[3] / 8.0;
         p.high_threshold = opt[6] / 8.0;
     } else {
-        static const int apertures[] = {3, 5, 7, EDGEL_APERTURE_SCHARR};
-        p.aperture = apertures[opt[1] & 3];
-        p.l2_gradient = (opt[1] >> 2) & 1 || p.aperture == EDGEL_APERTURE_SCHARR;
-        p.gray = (edgel_gray)((opt[1] >> 3) % 3);
-        p.blur = (edgel_blur)((opt[1] >> 5) % 3);
-        p.blur_sigma = opt[2] / 64.0;
-        p.low_threshold = opt[3] * 4.0 - 100;
-        p.high_threshold = opt[6] * 4.0 - 100;
+        fuzz_opencv_params(&p, opt[1], opt[2], opt[3], opt[6]);
     }
     tiled_equals_whole(ctx, &p, &img, opt, data, size);
     edgel_io_free(&img);
