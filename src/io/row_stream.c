@@ -259,14 +259,19 @@ static edgel_status tiff_stored_row(edgel_row_reader *r, uint8_t *dst)
 {
     const int64_t y = r->next_row;
     edgel_io_fail(EDGEL_OK, "%s", ""); /* so that a message seen is libtiff's for this read */
-    if (!r->band)
+    /* A codec may fill less than it was asked for without an error (a JPEG stream smaller
+     * than its strip): what it leaves is zero, never the buffer's last contents. */
+    if (!r->band) {
+        memset(dst, 0, (size_t)r->width * r->stored_px);
         return TIFFReadScanline(r->tif, dst, (uint32_t)y, 0) < 0
                    ? tiff_read_failed(0, y, 0)
                    : EDGEL_OK;
+    }
     const size_t px = r->stored_px;
     if (r->band_y < 0 || y >= r->band_y + r->tile_h) {
         r->band_y = y - y % r->tile_h;
         for (uint32_t tx = 0; tx < r->width; tx += r->tile_w) {
+            memset(r->tile, 0, (size_t)r->tile_w * r->tile_h * px);
             if (TIFFReadTile(r->tif, r->tile, tx, (uint32_t)r->band_y, 0, 0) < 0)
                 return tiff_read_failed(tx, r->band_y, 1);
             const uint32_t cols = tx + r->tile_w <= r->width ? r->tile_w
