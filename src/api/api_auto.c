@@ -4,55 +4,13 @@
  * from a histogram, as the references compute them.
  */
 #include "api/context.h"
+#include "core/auto_math.h"
 #include "core/image.h"
 #include "core/params.h"
 #include "core/status.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
-
-/* cv2.threshold's Otsu value (OpenCV's getThreshVal_Otsu_8u, in its order of operations). */
-static double otsu(const int64_t h[256], int64_t n)
-{
-    const double scale = 1.0 / (double)n;
-    double mu = 0;
-    for (int i = 0; i < 256; i++)
-        mu += i * (double)h[i];
-    mu *= scale;
-    double mu1 = 0, q1 = 0, max_sigma = 0, max_val = 0;
-    for (int i = 0; i < 256; i++) {
-        const double p_i = (double)h[i] * scale;
-        mu1 *= q1;
-        q1 += p_i;
-        const double q2 = 1. - q1;
-        if ((q1 < q2 ? q1 : q2) < FLT_EPSILON || (q1 > q2 ? q1 : q2) > 1. - FLT_EPSILON)
-            continue;
-        mu1 = (mu1 + i * p_i) / q1;
-        const double mu2 = (mu - q1 * mu1) / q2;
-        const double sigma = q1 * q2 * (mu1 - mu2) * (mu1 - mu2);
-        if (sigma > max_sigma) {
-            max_sigma = sigma;
-            max_val = i;
-        }
-    }
-    return max_val;
-}
-
-/* The k-th smallest value (from 0) of a histogram. */
-static int kth(const int64_t h[256], int64_t k)
-{
-    int v = 0;
-    for (int64_t seen = h[0]; seen <= k; seen += h[++v]) {
-    }
-    return v;
-}
-
-/* numpy.median: the middle value, or the mean of the two middle ones. */
-static double median(const int64_t h[256], int64_t n)
-{
-    return n % 2 ? kth(h, n / 2) : (kth(h, n / 2 - 1) + kth(h, n / 2)) / 2.0;
-}
 
 /* One stage of the backend's pipeline on src into a new buffer (*out, freed by the caller):
  * the image Canny reads (u8) or, with `magnitude`, the gradient magnitude (s32). */
@@ -88,21 +46,6 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* numpy.percentile(values, 100 * q) with its linear method, in its order of operations;
- * `sorted` ascending; with l2, an entry's value is its square root (L2 magnitudes). */
-static double percentile(const int32_t *sorted, size_t n, double q, int l2)
-{
-    const double index = (100.0 * q) / 100.0 * (double)(n - 1);
-    size_t below = (size_t)floor(index), above = below + 1;
-    if (index >= (double)(n - 1))
-        below = above = n - 1;
-    const double t = index - floor(index);
-    const double a = l2 ? sqrt((double)sorted[below]) : sorted[below];
-    const double b = l2 ? sqrt((double)sorted[above]) : sorted[above];
-    const double diff = b - a;
-    return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
-}
-
 /* The quantile thresholds (params' thresholds in [0, 1]) of the magnitude stage. */
 static edgel_status quantiles(edgel_context *ctx, const edgel_canny_params *params,
                               const edgel_image *src, double *low, double *high)
@@ -118,8 +61,8 @@ static edgel_status quantiles(edgel_context *ctx, const edgel_canny_params *para
     qsort(mag, n, sizeof *mag, by_value);
     /* aperture 7: OpenCV's magnitude is of gradients / 16, compared with thresholds / 16 */
     const double unit = params->aperture == 7 ? 16 : 1;
-    *low = unit * percentile(mag, n, ql, params->l2_gradient);
-    *high = unit * percentile(mag, n, qh, params->l2_gradient);
+    *low = unit * edgel_percentile(mag, n, ql, params->l2_gradient);
+    *high = unit * edgel_percentile(mag, n, qh, params->l2_gradient);
     free(mag);
     return EDGEL_OK;
 }
@@ -152,10 +95,11 @@ static edgel_status auto_held(edgel_context *ctx, const edgel_canny_params *para
         hist[smoothed[i]]++;
     free(stage);
     if (rule == EDGEL_AUTO_OTSU) {
-        *high = otsu(hist, (int64_t)n);
+        *high = edgel_otsu(hist, (int64_t)n);
         *low = *high / 2;
     } else {
-        const double v = median(hist, (int64_t)n), l = (1.0 - 0.33) * v, u = (1.0 + 0.33) * v;
+        const double v = edgel_hist_median(hist, (int64_t)n);
+        const double l = (1.0 - 0.33) * v, u = (1.0 + 0.33) * v;
         *low = (double)(int)(l > 0 ? l : 0);
         *high = (double)(int)(u < 255 ? u : 255);
     }
