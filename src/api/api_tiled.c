@@ -7,8 +7,9 @@
  *   1. the backend gives each tile's marks (core/backend.h, canny_marks): edges where the
  *      tile alone makes them, OPEN on the other candidates whose component inside the tile
  *      touches its sides, none elsewhere; only those open components are left to decide;
- *   2. each open component becomes a node of a union-find, and an edge on a side the strong
- *      node 0; nodes on either side of each tile border are joined where their pixels touch
+ *   2. each open component becomes a node of a union-find (core/union_find.c), and an edge
+ *      on a side the strong node 0; nodes on either side of each tile border are joined
+ *      where their pixels touch
  *      (the rows above and below a tile-row border, full width, so corners are included; the
  *      columns beside a tile-column border, their rows and the rows either side);
  *   3. each open component becomes edges when its set holds node 0, else nothing.
@@ -25,6 +26,7 @@
 #include "core/itk_gaussian.h"
 #include "core/params.h"
 #include "core/status.h"
+#include "core/union_find.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -34,63 +36,6 @@
 #define MARK_EDGE 255
 #define MARK_OPEN 128 /* from the backend: a candidate of an open component */
 #define MARK_SEEN 129 /* on views, between the two steps: an open component numbered */
-
-typedef struct nodes {
-    int64_t *parent;
-    uint8_t *strong;
-    int32_t *seed; /* a pixel of the component inside its tile (y * width + x) */
-    int64_t count, cap;
-} nodes;
-
-static int64_t find(nodes *n, int64_t a)
-{
-    while (n->parent[a] != a) {
-        n->parent[a] = n->parent[n->parent[a]];
-        a = n->parent[a];
-    }
-    return a;
-}
-
-static void join(nodes *n, int64_t a, int64_t b)
-{
-    if (a < 0 || b < 0)
-        return;
-    a = find(n, a);
-    b = find(n, b);
-    if (a == b)
-        return;
-    if (a > b) {
-        const int64_t t = a;
-        a = b;
-        b = t;
-    }
-    n->parent[b] = a;
-    n->strong[a] |= n->strong[b];
-}
-
-static int64_t add_node(nodes *n, int strong, int32_t seed)
-{
-    if (n->count == n->cap) {
-        const int64_t cap = n->cap ? 2 * n->cap : 4096;
-        int64_t *p = realloc(n->parent, sizeof *p * (size_t)cap);
-        if (!p)
-            return -1;
-        n->parent = p;
-        uint8_t *s = realloc(n->strong, (size_t)cap);
-        if (!s)
-            return -1;
-        n->strong = s;
-        int32_t *seeds = realloc(n->seed, sizeof *seeds * (size_t)cap);
-        if (!seeds)
-            return -1;
-        n->seed = seeds;
-        n->cap = cap;
-    }
-    n->parent[n->count] = n->count;
-    n->strong[n->count] = (uint8_t)strong;
-    n->seed[n->count] = seed;
-    return n->count++;
-}
 
 /* A flood fill's stack, and the side columns it keeps up to date. */
 typedef struct flood {
@@ -119,7 +64,7 @@ typedef struct tiled {
     int64_t *node_base;               /* the first node of each tile */
     int64_t *row_above, *row_top, *row_bottom; /* node of each column, full width */
     int64_t *col_right;               /* the last tile's right column */
-    nodes n;
+    edgel_nodes n;
 } tiled;
 
 /* The halo that makes a tile's classes exact. opencv: the blur's radius, the Sobel's, and
@@ -309,14 +254,14 @@ static edgel_status open_components(tiled *t, const edgel_image *m, uint8_t from
             if (side_pixel(t, m, side, i, &x, &y) != from)
                 continue;
             if (first < 0) {
-                const int64_t node = add_node(&t->n, 0, y * cw + x);
+                const int64_t node = edgel_nodes_add(&t->n, 0, y * cw + x);
                 if (node < 0 || !fill(t, &t->f, m, x, y, from, MARK_SEEN, node))
                     return oom();
                 continue;
             }
             if (k >= end)
                 return changed_source();
-            const uint8_t to = t->n.strong[find(&t->n, k++)] ? MARK_EDGE : 0;
+            const uint8_t to = t->n.strong[edgel_nodes_find(&t->n, k++)] ? MARK_EDGE : 0;
             if (!fill(t, &t->f, m, x, y, from, to, -1))
                 return oom();
         }
@@ -392,7 +337,7 @@ static edgel_status link_tile(tiled *t, int64_t tx, int64_t ty, const edgel_imag
     for (int y = 0; tx > 0 && y < ch; y++) /* the last tile's right column, rows y-1..y+1 */
         for (int dy = -1; dy <= 1; dy++)
             if (t->left[y] >= 0 && y + dy >= 0 && y + dy < ch)
-                join(&t->n, t->left[y], t->col_right[y + dy]);
+                edgel_nodes_join(&t->n, t->left[y], t->col_right[y + dy]);
     memcpy(t->col_right, t->right, sizeof(int64_t) * (size_t)ch);
     return EDGEL_OK;
 }
@@ -405,7 +350,7 @@ static void link_rows(tiled *t, int64_t ty)
             continue;
         for (int dx = -1; dx <= 1; dx++)
             if (x + dx >= 0 && x + dx < t->w)
-                join(&t->n, t->row_top[x], t->row_above[x + dx]);
+                edgel_nodes_join(&t->n, t->row_top[x], t->row_above[x + dx]);
     }
     int64_t *swap = t->row_above;
     t->row_above = t->row_bottom;
@@ -497,7 +442,7 @@ static edgel_status run_views(tiled *t)
     if (st != EDGEL_OK) /* (the links fail only for memory; their message was the thread's) */
         return st == EDGEL_ERROR_OUT_OF_MEMORY ? oom() : st;
     for (int64_t k = 1; k < t->n.count; k++) /* each node's set's flag, before the workers read */
-        t->n.strong[k] = t->n.strong[find(&t->n, k)];
+        t->n.strong[k] = t->n.strong[edgel_nodes_find(&t->n, k)];
     decide_job d;
     d.t = t;
     atomic_init(&d.failed, 0);
@@ -542,7 +487,8 @@ static void free_tiled(tiled *t)
     free(t->sides), free(t->side_of);
     free(t->f.stack), free(t->top), free(t->bottom), free(t->left), free(t->right);
     free(t->node_base), free(t->row_above), free(t->row_top), free(t->row_bottom);
-    free(t->col_right), free(t->n.parent), free(t->n.strong), free(t->n.seed);
+    free(t->col_right);
+    edgel_nodes_free(&t->n);
 }
 
 /* Geometry and the buffers both ways share; node 0 (strong). */
@@ -560,7 +506,7 @@ static edgel_status start_tiled(tiled *t, int32_t tw, int32_t th)
     t->row_top = malloc(sizeof(int64_t) * (size_t)t->w);
     t->row_bottom = malloc(sizeof(int64_t) * (size_t)t->w);
     if (!t->top || !t->bottom || !t->left || !t->right || !t->col_right || !t->node_base ||
-        !t->row_above || !t->row_top || !t->row_bottom || add_node(&t->n, 1, 0) != 0)
+        !t->row_above || !t->row_top || !t->row_bottom || edgel_nodes_add(&t->n, 1, 0) != 0)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "tiled Canny: out of memory for %dx%d tiles",
                           (int)tw, (int)th);
     return EDGEL_OK;

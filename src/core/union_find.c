@@ -1,0 +1,61 @@
+/* The tiled driver's union-find (core/union_find.h). */
+#include "core/union_find.h"
+
+#include <stdlib.h>
+
+int64_t edgel_nodes_find(edgel_nodes *n, int64_t a)
+{
+    while (n->parent[a] != a) {
+        n->parent[a] = n->parent[n->parent[a]];
+        a = n->parent[a];
+    }
+    return a;
+}
+
+void edgel_nodes_join(edgel_nodes *n, int64_t a, int64_t b)
+{
+    if (a < 0 || b < 0)
+        return;
+    a = edgel_nodes_find(n, a);
+    b = edgel_nodes_find(n, b);
+    if (a == b)
+        return;
+    if (a > b) {
+        const int64_t t = a;
+        a = b;
+        b = t;
+    }
+    n->parent[b] = a;
+    n->strong[a] |= n->strong[b];
+}
+
+int64_t edgel_nodes_add(edgel_nodes *n, int strong, int32_t seed)
+{
+    if (n->count == n->cap) {
+        const int64_t cap = n->cap ? 2 * n->cap : 4096;
+        int64_t *p = realloc(n->parent, sizeof *p * (size_t)cap);
+        if (!p)
+            return -1;
+        n->parent = p;
+        uint8_t *s = realloc(n->strong, (size_t)cap);
+        if (!s)
+            return -1;
+        n->strong = s;
+        int32_t *seeds = realloc(n->seed, sizeof *seeds * (size_t)cap);
+        if (!seeds)
+            return -1;
+        n->seed = seeds;
+        n->cap = cap;
+    }
+    n->parent[n->count] = n->count;
+    n->strong[n->count] = (uint8_t)strong;
+    n->seed[n->count] = seed;
+    return n->count++;
+}
+
+void edgel_nodes_free(edgel_nodes *n)
+{
+    free(n->parent), free(n->strong), free(n->seed);
+    n->parent = NULL, n->strong = NULL, n->seed = NULL;
+    n->count = n->cap = 0;
+}
