@@ -186,8 +186,10 @@ static edgel_status open_tiff(edgel_row_reader *r, const char *path, size_t max_
     const int u8 = bps == 8 && format == SAMPLEFORMAT_UINT;
     const int u16 = bps == 16 && format == SAMPLEFORMAT_UINT && spp == 1;
     const int f32 = bps == 32 && format == SAMPLEFORMAT_IEEEFP && spp == 1;
-    const int palette_bits = bps != 8 && spp == 1 && format == SAMPLEFORMAT_UINT;
-    if (!(u8 || u16 || f32 || palette_bits) || (spp != 1 && spp != 3 && spp != 4) ||
+    /* one integer sample of another depth: tiff_colour names what it is (a 4-bit palette,
+     * say) before the depth is refused below */
+    const int other_depth = bps != 8 && spp == 1 && format == SAMPLEFORMAT_UINT;
+    if (!(u8 || u16 || f32 || other_depth) || (spp != 1 && spp != 3 && spp != 4) ||
         (spp > 1 && planar != PLANARCONFIG_CONTIG))
         return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: TIFF of %u-bit samples (format %u), "
                              "%u a pixel%s: edgel streams 8-bit unsigned gray, RGB or RGBA, "
