@@ -23,7 +23,8 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["__version__", "EdgelError", "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "canny_skimage", "auto_thresholds", "canny_batch", "cuda_device_count", "canny_gradients", "to_gray",
+__all__ = ["__version__", "EdgelError", "EdgelValueError", "EdgelTypeError", "EdgelMemoryError",
+           "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "canny_skimage", "auto_thresholds", "canny_batch", "cuda_device_count", "canny_gradients", "to_gray",
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version",
            "show_config"]
 
@@ -254,9 +255,28 @@ class EdgelError(RuntimeError):
         super().__init__(f"{self.status}: {self.message}")
 
 
+class EdgelValueError(EdgelError, ValueError):
+    """A value the library refused (a NULL or out-of-range argument, a size or pitch): the
+    caller's to mend. Also an EdgelError and a ValueError."""
+
+
+class EdgelTypeError(EdgelError, TypeError):
+    """A valid but unsupported kind of input (a pixel type, channel count or memory kind the
+    call does not take). Also an EdgelError and a TypeError."""
+
+
+class EdgelMemoryError(EdgelError, MemoryError):
+    """Out of memory, host or device. Also an EdgelError and a MemoryError."""
+
+
+# edgel_status values -> the Python error each raises (others: EdgelError itself)
+_ERRORS = {1: EdgelValueError, 2: EdgelValueError, 3: EdgelValueError, 4: EdgelValueError,
+           5: EdgelTypeError, 6: EdgelMemoryError}
+
+
 def _check(status: int) -> None:
     if status != 0:
-        raise EdgelError(status)
+        raise _ERRORS.get(status, EdgelError)(status)
 
 
 def _int32(value, name: str) -> int:
@@ -518,9 +538,25 @@ class Context:
         self._handle = handle
 
     def close(self) -> None:
+        """Releases the context's memory and threads (also at the end of a `with` block)."""
         if self._handle:
             _lib.edgel_context_destroy(self._handle)
             self._handle = None
+
+    def __enter__(self) -> "Context":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if not self._handle:
+            return "Context(closed)"
+        backend, threads = ctypes.c_int(), ctypes.c_int32()
+        _check(_lib.edgel_context_backend(self._handle, ctypes.byref(backend)))
+        _check(_lib.edgel_context_threads(self._handle, ctypes.byref(threads)))
+        name = {v: k for k, v in _BACKENDS.items()}.get(backend.value, backend.value)
+        return f"Context({name!r}, threads={threads.value})"
 
     def __del__(self):
         self.close()

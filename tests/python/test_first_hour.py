@@ -153,3 +153,27 @@ def test_readme_convolve_example_runs(edgel_cmd, tmp_path):
     k = np.array([[0, -1, 0], [-1, 5, -1], [0, -1, 0]], np.float32)
     assert np.array_equal(cv2.imread(str(tmp_path / "out" / "sharp.png")),
                           cv2.filter2D(img, -1, k))
+
+
+def test_errors_are_python_errors_too():
+    """The caller's mistakes are ValueError or TypeError, memory MemoryError, and all of them
+    EdgelError with the library's status (what existing code catches)."""
+    img = np.zeros((8, 8), np.uint8)
+    with pytest.raises(ValueError) as e:
+        edgel.canny(img, float("nan"), 1)
+    assert isinstance(e.value, edgel.EdgelError)
+    assert e.value.status == "EDGEL_ERROR_INVALID_ARGUMENT"
+    with pytest.raises(TypeError) as e:  # the itk preset reads one channel
+        edgel.canny_itk(np.zeros((8, 8, 3), np.float32), 1.0)
+    assert isinstance(e.value, edgel.EdgelTypeError)
+    assert e.value.status == "EDGEL_ERROR_UNSUPPORTED"
+    assert issubclass(edgel.EdgelMemoryError, MemoryError)
+    assert issubclass(edgel.EdgelMemoryError, edgel.EdgelError)
+
+
+def test_context_in_a_with_block():
+    with edgel.Context("cpu", threads=1) as ctx:
+        assert repr(ctx) == "Context('cpu', threads=1)"
+        img = cv2.imread(str(SAMPLES / "camera.png"), cv2.IMREAD_GRAYSCALE)
+        assert np.array_equal(edgel.canny(img, 50, 150, ctx=ctx), cv2.Canny(img, 50, 150))
+    assert repr(ctx) == "Context(closed)"
