@@ -53,12 +53,12 @@ def canny_latency(cupy, gctx):
     what the Python binding adds to a frame's latency."""
     gray = cupy.asarray(np.random.default_rng(2).integers(0, 256, (1080, 1920), dtype=np.uint8))
     out = cupy.empty_like(gray)
-    p = edgel._params(50, 150, 3, False, None, 0, None)
-    src, _ = edgel._device_view(gray)
-    dst, _ = edgel._device_view(out)
-    edgel._ctx(gctx, "cuda", cupy.cuda.get_current_stream().ptr or 1)
+    p = edgel._params._params(50, 150, 3, False, None, 0, None)
+    src, _ = edgel._arrays._device_view(gray)
+    dst, _ = edgel._arrays._device_view(out)
+    edgel._context._ctx(gctx, "cuda", cupy.cuda.get_current_stream().ptr or 1)
     h = gctx._handle
-    c_call = event_median(cupy, lambda: edgel._lib.edgel_canny(
+    c_call = event_median(cupy, lambda: edgel._capi._lib.edgel_canny(
         h, ctypes.byref(p), ctypes.byref(src), ctypes.byref(dst), None))
     rows = [("1920x1080 GPU", "Canny: edgel_canny (the C call through ctypes, views made once)",
              c_call)]
@@ -69,8 +69,8 @@ def canny_latency(cupy, gctx):
                       lambda: edgel.canny(gray, 50, 150, out=out))):
         t = event_median(cupy, fn)
         rows.append(("1920x1080 GPU", f"Canny: {what}: {t - c_call:+.1f} us over the C call", t))
-    pb = edgel._params(50, 150, 3, False, 1.4, 0, None)  # with the Gaussian pre-blur
-    c_blur = event_median(cupy, lambda: edgel._lib.edgel_canny(
+    pb = edgel._params._params(50, 150, 3, False, 1.4, 0, None)  # with the Gaussian pre-blur
+    c_blur = event_median(cupy, lambda: edgel._capi._lib.edgel_canny(
         h, ctypes.byref(pb), ctypes.byref(src), ctypes.byref(dst), None))
     rows.append(("1920x1080 GPU", "Canny, blur=1.4: edgel_canny (the C call through ctypes)", c_blur))
     t = event_median(cupy, lambda: edgel.canny(gray, 50, 150, blur=1.4, ctx=gctx, out=out))
@@ -89,23 +89,23 @@ def main():
     for n in (1, 64, 256):
         img = np.random.default_rng(1).random((n, n), dtype=np.float32)
         out = np.empty_like(img)
-        p = edgel._filter_params("direct", "reflect-101", 0.0, None, False)
-        s, d, kv = edgel._view(img), edgel._view(out, output=True), edgel._view(k3)
+        p = edgel._filters._filter_params("direct", "reflect-101", 0.0, None, False)
+        s, d, kv = edgel._arrays._view(img), edgel._arrays._view(out, output=True), edgel._arrays._view(k3)
         h = ctx._handle
-        path = "compiled call path" if edgel._hostcall else "no compiled call path: ctypes"
+        path = "compiled call path" if edgel._capi._hostcall else "no compiled call path: ctypes"
         rows.append((f"{n}x{n} host", f"edgel.filter2d (Python, {path})", per_call(
             lambda: edgel.filter2d(img, k3, method="direct", ctx=ctx, out=out), a.calls)))
-        compiled, edgel._hostcall = edgel._hostcall, None
+        compiled, edgel._capi._hostcall = edgel._capi._hostcall, None
         rows.append((f"{n}x{n} host", "edgel.filter2d (Python, ctypes only)", per_call(
             lambda: edgel.filter2d(img, k3, method="direct", ctx=ctx, out=out), a.calls)))
-        edgel._hostcall = compiled
+        edgel._capi._hostcall = compiled
         rows.append((f"{n}x{n} host", "edgel_filter2d (the C call through ctypes, views made once)", per_call(
-            lambda: edgel._lib.edgel_filter2d(h, ctypes.byref(p), ctypes.byref(s),
+            lambda: edgel._capi._lib.edgel_filter2d(h, ctypes.byref(p), ctypes.byref(s),
                                               ctypes.byref(d), ctypes.byref(kv)), a.calls)))
-        if edgel._hostcall:
-            fn, pa = edgel._ADDRESS["edgel_filter2d"], ctypes.addressof(p)
+        if edgel._capi._hostcall:
+            fn, pa = edgel._capi._ADDRESS["edgel_filter2d"], ctypes.addressof(p)
             rows.append((f"{n}x{n} host", "_hostcall.filter2d (the compiled call alone: views and C call)",
-                         per_call(lambda: edgel._hostcall.filter2d(fn, h.value, pa, img, out, k3),
+                         per_call(lambda: edgel._capi._hostcall.filter2d(fn, h.value, pa, img, out, k3),
                                   a.calls)))
         try:
             import cv2
@@ -114,7 +114,7 @@ def main():
                 lambda: cv2.filter2D(img, -1, k3, dst=out), a.calls)))
         except ImportError:
             pass
-    rows.append(("-", "edgel._view of one array", per_call(lambda: edgel._view(k3), a.calls)))
+    rows.append(("-", "edgel._view of one array", per_call(lambda: edgel._arrays._view(k3), a.calls)))
     try:
         import cupy
         import torch
@@ -133,17 +133,17 @@ def main():
             rows.append((f"{n}x{n} GPU", "edgel.filter2d (CuPy, new output)", per_call(
                 lambda: edgel.filter2d(g, k3, method="direct", border="constant", ctx=gctx),
                 a.calls, sync)))
-            src, _ = edgel._device_view(g)
-            dst, _ = edgel._device_view(gout)
-            p = edgel._filter_params("direct", "constant", 0.0, None, False)
-            kv = edgel._view(k3)
+            src, _ = edgel._arrays._device_view(g)
+            dst, _ = edgel._arrays._device_view(gout)
+            p = edgel._filters._filter_params("direct", "constant", 0.0, None, False)
+            kv = edgel._arrays._view(k3)
             h = gctx._handle
             rows.append((f"{n}x{n} GPU", "edgel_filter2d (the C call, views made once)", per_call(
-                lambda: edgel._lib.edgel_filter2d(h, ctypes.byref(p), ctypes.byref(src),
+                lambda: edgel._capi._lib.edgel_filter2d(h, ctypes.byref(p), ctypes.byref(src),
                                                   ctypes.byref(dst), ctypes.byref(kv)),
-                a.calls, lambda: edgel._lib.edgel_context_synchronize(h))))
-            rows.append((f"{n}x{n} GPU", "edgel._device_view (CuPy)", per_call(
-                lambda: edgel._device_view(g), a.calls)))
+                a.calls, lambda: edgel._capi._lib.edgel_context_synchronize(h))))
+            rows.append((f"{n}x{n} GPU", "edgel._arrays._device_view (CuPy)", per_call(
+                lambda: edgel._arrays._device_view(g), a.calls)))
             rows.append((f"{n}x{n} GPU", "cupy.empty", per_call(
                 lambda: cupy.empty((n, n), cupy.float32), a.calls)))
             t = torch.from_dlpack(g)[None, None]

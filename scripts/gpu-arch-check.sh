@@ -3,7 +3,7 @@
 # architecture alone, on a machine with an NVIDIA GPU: both built, the default one's
 # architectures and warnings checked, the GPU suite on the default build, then the NPP
 # benchmark table from each build, twice, interleaved (logs under $OUT, default out/arch).
-# Prepare the carried folders first (scripts/prepare-device-deps.sh).
+# On a GPU host without network access, prepare the copied-in folders first (scripts/prepare-device-deps.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out/arch}

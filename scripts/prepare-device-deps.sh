@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Copies what scripts/gpu-check.sh needs on the GPU machine but may not find there into
-# ignored folders that travel with the device call: the BSDS500 photographs (data-local/) and
+# For a GPU host without network access: copies what scripts/gpu-check.sh needs and may not find there into
+# ignored folders that go with the tree: the BSDS500 photographs (data-local/) and
 # libpng / libjpeg-turbo / zlib headers and shared libraries from this machine (deps/),
-# and Python wheels (.whl/, and .whl-build/ for the wheel's check). Carry data-local, deps and
+# and Python wheels (.whl/, and .whl-build/ for the wheel's check). Copy data-local, deps and
 # .whl (and .whl-build for scripts/gpu-wheel-check.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +20,7 @@ ln -sf libjpeg.so.62 deps/lib/libjpeg.so
 ln -sf libz.so.1 deps/lib/libz.so
 # bench_itk (the itk preset against ITK itself) where this machine has ITK
 # (libinsighttoolkit5-dev): the binary and the shared libraries it needs beyond the CUDA
-# toolkit's, so that the GPU machine needs no ITK.
+# toolkit's, so that the GPU host needs no ITK.
 if [ -f /usr/lib/cmake/ITK-5.2/ITKConfig.cmake ] || ls /usr/lib/cmake/ITK-* >/dev/null 2>&1; then
   cmake -S . -B build-itk -DCMAKE_BUILD_TYPE=Release -DEDGEL_BUILD_TESTS=OFF -DEDGEL_BENCH_ITK=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
@@ -30,8 +30,8 @@ if [ -f /usr/lib/cmake/ITK-5.2/ITKConfig.cmake ] || ls /usr/lib/cmake/ITK-* >/de
   ldd build-itk/bench/bench_itk | awk '/=> \// {print $3}' |
     grep -E "libITK|libitk|libstdc\+\+|libgomp" | xargs -I{} cp -L {} deps/itk/
 fi
-# Dask, distributed and dask-cuda for the CuPy-chunked Dask test (not in the GPU machine's
-# image), as wheels (.whl/, git-ignored through .git/info/exclude); carry .whl too.
+# Dask, distributed and dask-cuda for the CuPy-chunked Dask test (perhaps not on the GPU host
+# image), as wheels (.whl/, git-ignored through .git/info/exclude); copy .whl too.
 grep -qx "/.whl/" .git/info/exclude 2>/dev/null || echo "/.whl/" >> .git/info/exclude
 rm -rf .whl
 python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
@@ -41,7 +41,7 @@ python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
   zarr==3.1.6 numcodecs==0.16.6 donfig==0.8.1.post1 google-crc32c==1.9.0 ||
   echo "no wheels: the GPU check skips the Dask test"
 # scikit-image 0.26.0 and cuCIM for the skimage preset's table in the GPU check, and pyFFTW
-# for bench_filter.py --fft-peers (.whl-sk/, git-ignored; 33 MB: carry it with the BSDS500
+# for bench_filter.py --fft-peers (.whl-sk/, git-ignored; 33 MB: copy it with the BSDS500
 # validation set alone, as the 64 MiB allow).
 grep -qx "/.whl-sk/" .git/info/exclude 2>/dev/null || echo "/.whl-sk/" >> .git/info/exclude
 rm -rf .whl-sk

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Per-kernel device times (Nsight Compute, three launches each) of the Canny kernels of a
 # variant that bench/gpu-lab/measure-variants.sh built: one 1080p frame and the 1080p batch of 64.
-# On the GPU machine, after measure-variants.sh: bash bench/gpu-lab/kernel-times.sh N (build-var-N).
+# On a GPU host, after measure-variants.sh: bash bench/gpu-lab/kernel-times.sh N (build-var-N).
 set -u
 cd "$(dirname "$0")/../.."
 export LD_LIBRARY_PATH=$PWD/deps/lib:${LD_LIBRARY_PATH:-}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times variants of the CUDA kernels against each other in one run, on the GPU machine (carry
+# Times variants of the CUDA kernels against each other in one run, on a GPU host (copy in
 # data-local and deps): builds bench_gpu once per variant (all at once), then prints its Canny
 # table for each variant in turn, EDGEL_VARIANT_ROUNDS times (default 2), so that drift of the
 # machine falls on every variant alike.

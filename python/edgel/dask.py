@@ -39,7 +39,10 @@ import numpy as np
 import dask
 import dask.array as da
 
-from . import _check, _itk_params, _lib, _params, canny as _canny, canny_itk as _canny_itk
+from ._canny import canny as _canny
+from ._capi import _check, _lib
+from ._itk import canny_itk as _canny_itk
+from ._params import _itk_params, _params
 
 __all__ = ["canny", "canny_itk", "halo", "halo_itk", "from_ome_zarr", "to_ome_zarr"]
 

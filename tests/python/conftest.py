@@ -5,9 +5,13 @@ is a different implementation).
 Photographs: every run tests the bundled samples (CC0, samples/) and JPEG versions of them;
 the 500 BSDS500 photographs are an extended set, added where ../shared/data/bsds500 (or
 $EDGEL_BSDS500) holds them, and required with EDGEL_REQUIRE_BSDS=1."""
+import atexit
+import functools
 import os
 import pathlib
+import shutil
 import sys
+import tempfile
 
 import pytest
 
@@ -54,16 +58,23 @@ def bsds_images():
     return files
 
 
-@pytest.fixture(scope="session")
-def photo_files(tmp_path_factory):
+@functools.lru_cache(maxsize=None)
+def _photos() -> list:
+    """The photographs, written once a test process into a folder removed at its exit."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="edgel-photos-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return default_photos(folder) + bsds_images()
+
+
+@pytest.fixture
+def photo_files():
     """Every photograph of this run: the default set, then BSDS500 where present."""
-    return default_photos(tmp_path_factory.mktemp("photos")) + bsds_images()
+    return _photos()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def edgel_cmd():
     if INSTALLED:
-        import shutil
         exe = shutil.which("edgel", path=os.path.dirname(sys.executable))
         assert exe, "the installed package has no edgel command"
         return exe

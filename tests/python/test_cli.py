@@ -185,7 +185,7 @@ def test_detect_skimage_preset(edgel_cmd, tmp_path):
     from skimage import feature
     from test_skimage_conformance import _libm_weights
     sigma = next(s for s in (1.0, 3.0, 2.0, 0.8) if
-                 np.array_equal(edgel._skimage_weights(s), _libm_weights(s)))
+                 np.array_equal(edgel._skimage._skimage_weights(s), _libm_weights(s)))
     gray = cv2.imread(str(SAMPLES / "camera.png"), cv2.IMREAD_GRAYSCALE)[:200, :240]
     cv2.imwrite(str(tmp_path / "g.png"), gray)
     r = run(edgel_cmd, "detect", tmp_path / "g.png", "-o", tmp_path / "e.png", "--preset",

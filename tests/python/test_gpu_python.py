@@ -48,8 +48,8 @@ def test_cupy_through_the_compiled_call(photos, monkeypatch):
     the general path; both give cv2.Canny's bytes, and the params cache keeps each call's
     own arguments."""
     calls = []
-    compiled = edgel._hostcall.canny_device
-    monkeypatch.setattr(edgel._hostcall, "canny_device",
+    compiled = edgel._capi._hostcall.canny_device
+    monkeypatch.setattr(edgel._capi._hostcall, "canny_device",
                         lambda *a: calls.append(a) or compiled(*a), raising=False)
     for i, bgr in enumerate(photos[:6]):
         gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
@@ -94,8 +94,8 @@ def test_cupy_fields_read_as_its_interface_says():
     base = cupy.zeros((40, 60, 3), dtype=cupy.uint8)
     with cupy.cuda.Stream(non_blocking=True):
         arrays = [base, base[5:, 2:], base[:, :, 1]]
-        views = [(a, a.__cuda_array_interface__, edgel._cuda_fields(a)) for a in arrays]
-    views += [(a, a.__cuda_array_interface__, edgel._cuda_fields(a)) for a in arrays]
+        views = [(a, a.__cuda_array_interface__, edgel._arrays._cuda_fields(a)) for a in arrays]
+    views += [(a, a.__cuda_array_interface__, edgel._arrays._cuda_fields(a)) for a in arrays]
     for a, cai, (shape, dtype, strides, ptr, stream) in views:
         assert tuple(cai["shape"]) == shape and np.dtype(cai["typestr"]) == dtype
         assert cai["data"][0] == ptr and cai["stream"] == stream

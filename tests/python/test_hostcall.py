@@ -21,19 +21,20 @@ def outcome(fn):
 def both_paths(monkeypatch, fn):
     compiled = outcome(fn)
     with monkeypatch.context() as m:
-        m.setattr(edgel, "_hostcall", None)
+        for module in (edgel._canny, edgel._filters):  # the modules that call it
+            m.setattr(module, "_hostcall", None)
         plain = outcome(fn)
     assert compiled == plain
     return compiled
 
 
 def test_the_build_has_it_and_calls_go_through_it(monkeypatch):
-    assert edgel._hostcall is not None, "built without Python headers? (scripts/setup.sh)"
+    assert edgel._capi._hostcall is not None, "built without Python headers? (scripts/setup.sh)"
 
     def boom(*args):
         raise AssertionError("the ctypes path ran")
     for name in ("edgel_filter2d", "edgel_sep_filter2d", "edgel_canny"):
-        monkeypatch.setattr(edgel._lib, name, boom)
+        monkeypatch.setattr(edgel._capi._lib, name, boom)
     img = np.random.default_rng(0).integers(0, 256, (20, 30), dtype=np.uint8)
     edgel.filter2d(img, np.ones((3, 3), np.float32) / 9)
     edgel.sep_filter2d(img, [0.25, 0.5, 0.25], [1.0])
@@ -85,7 +86,7 @@ def test_same_bytes_and_errors_as_ctypes(monkeypatch):
 
 
 def test_arguments_it_cannot_take():
-    h = edgel._hostcall
+    h = edgel._capi._hostcall
     with pytest.raises(TypeError):
         h.filter2d(1, 2, 3)
     with pytest.raises(TypeError):
@@ -102,16 +103,16 @@ def test_arguments_it_cannot_take():
     # the device call: its arguments are checked; the library refuses what it cannot take
     with pytest.raises(TypeError):
         h.canny_device(1, 2, 3)
-    fn = edgel._ADDRESS["edgel_canny"]
+    fn = edgel._capi._ADDRESS["edgel_canny"]
     ctx = edgel.Context("cpu")
-    p = edgel._params(50, 150, 3, False, None, 0, None)
-    args = [fn, edgel._address(ctx._handle), ctypes.addressof(p), 0, 4, 4, 1, 0]
+    p = edgel._params._params(50, 150, 3, False, None, 0, None)
+    args = [fn, edgel._capi._address(ctx._handle), ctypes.addressof(p), 0, 4, 4, 1, 0]
     for i, bad in ((4, 0), (5, -1), (6, 2**31)):
         with pytest.raises(ValueError):
             h.canny_device(*args[:i], bad, *args[i + 1:])
-    assert edgel._lib.edgel_status_name(h.canny_device(*args)) == b"EDGEL_ERROR_NULL_ARGUMENT"
+    assert edgel._capi._lib.edgel_status_name(h.canny_device(*args)) == b"EDGEL_ERROR_NULL_ARGUMENT"
     args[3] = args[7] = 64  # device frames on a CPU context: refused before any read
-    assert edgel._lib.edgel_status_name(h.canny_device(*args)) == b"EDGEL_ERROR_UNSUPPORTED"
+    assert edgel._capi._lib.edgel_status_name(h.canny_device(*args)) == b"EDGEL_ERROR_UNSUPPORTED"
 
 
 @pytest.mark.skipif(os.environ.get("EDGEL_TEST_INSTALLED") == "1",
@@ -125,6 +126,6 @@ def test_found_beside_a_library_named_by_a_relative_path():
     root = pathlib.Path(edgel.__file__).resolve().parents[2]
     env = dict(os.environ, EDGEL_LIBRARY=os.path.relpath(lib, root),
                PYTHONPATH=str(root / "python"))
-    r = subprocess.run([sys.executable, "-c", "import edgel; print(edgel._hostcall is not None)"],
+    r = subprocess.run([sys.executable, "-c", "import edgel; print(edgel._capi._hostcall is not None)"],
                        cwd=root, env=env, capture_output=True, text=True)
     assert r.stdout.strip() == "True", r.stderr

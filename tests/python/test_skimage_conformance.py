@@ -210,10 +210,10 @@ def test_clear_errors():
 
 def test_tiles_refused_naming_whole_images():
     import ctypes
-    p, _w = edgel._skimage_params(np.dtype(np.uint8), 1.0, None, None, False, "constant", 0.0)
+    p, _w = edgel._skimage._skimage_params(np.dtype(np.uint8), 1.0, None, None, False, "constant", 0.0)
     halo = ctypes.c_int32()
     with pytest.raises(edgel.EdgelError, match="whole images"):
-        edgel._check(edgel._lib.edgel_canny_tile_halo(ctypes.byref(p), ctypes.byref(halo)))
+        edgel._capi._check(edgel._capi._lib.edgel_canny_tile_halo(ctypes.byref(p), ctypes.byref(halo)))
 
 
 def test_c_library_kernel_agrees_where_exp_agrees():
@@ -223,15 +223,15 @@ def test_c_library_kernel_agrees_where_exp_agrees():
     import ctypes
     img = np.random.default_rng(9).random((60, 50))
     agree = [s for s in (1.0, 3.0, 2.0, 1.4, 0.8, 5.0)
-             if np.array_equal(edgel._skimage_weights(s), _libm_weights(s))]
+             if np.array_equal(edgel._skimage._skimage_weights(s), _libm_weights(s))]
     if not agree:
         pytest.skip("NumPy's exp differs from the C library's at every sigma tried")
     for sigma in agree:
-        p, _w = edgel._skimage_params(img.dtype, sigma, None, None, False, "constant", 0.0)
+        p, _w = edgel._skimage._skimage_params(img.dtype, sigma, None, None, False, "constant", 0.0)
         p.gaussian_weights = None
         edges = np.empty(img.shape, bool)
-        src, dst = edgel._view(img), edgel._view(edges, output=True)
-        edgel._check(edgel._lib.edgel_canny_masked(edgel._ctx(None)._handle, ctypes.byref(p),
+        src, dst = edgel._arrays._view(img), edgel._arrays._view(edges, output=True)
+        edgel._capi._check(edgel._capi._lib.edgel_canny_masked(edgel._context._ctx(None)._handle, ctypes.byref(p),
                                                    ctypes.byref(src), None, ctypes.byref(dst),
                                                    None))
         assert_same(edges, feature.canny(img, sigma=sigma), f"C kernel sigma {sigma}")

@@ -88,7 +88,7 @@ def test_shared_context_refuses_overlapping_calls():
 def test_threads_through_ctypes_alone():
     """The same default-context test in a process where the compiled call path is off."""
     code = ("import sys; sys.path[:0] = [%r, %r]; import test_threads as t, edgel; "
-            "assert edgel._hostcall is None; "
+            "assert edgel._capi._hostcall is None; "
             "[t.test_default_contexts_from_many_threads(n) for n in ('canny', 'filter2d')]; "
             "t.test_shared_context_refuses_overlapping_calls(); print('ok')"
             % (os.path.dirname(os.path.abspath(__file__)), os.path.dirname(edgel.__file__) + "/.."))
