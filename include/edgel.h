@@ -449,6 +449,48 @@ EDGEL_API edgel_status edgel_canny_tiled_image(edgel_context *ctx,
  */
 EDGEL_API edgel_status edgel_canny_tile_halo(const edgel_canny_params *params, int32_t *halo);
 
+/**
+ * Cross-tile hysteresis, for drivers of their own (edgel.dask's; the tiled calls above use
+ * the same code): a union-find over the components of candidates that touch tile borders.
+ * A driver labels each tile's candidates (the suppressed stage's weak and strong pixels,
+ * 8-connected), adds the components that reach the tile's sides as nodes (strong where one
+ * holds a strong pixel), joins the two facing lines of nodes either side of each border, and
+ * reads back which nodes' sets hold a strong node: those components are edges, with every
+ * component that holds a strong pixel itself. Corners are joined by the full-length lines of
+ * a border (the rows either side of a tile-row border over the whole width).
+ *
+ * An edgel_components object serves one thread at a time: a call while another thread's call
+ * runs returns EDGEL_ERROR_CONTEXT_BUSY (nothing changes). Memory: 17 bytes a node.
+ */
+typedef struct edgel_components edgel_components;
+
+/** A new, empty set of nodes in *components (NULL on failure). */
+EDGEL_API edgel_status edgel_components_create(edgel_components **components);
+/** Releases it (NULL is accepted). */
+EDGEL_API void edgel_components_destroy(edgel_components *components);
+/**
+ * Adds `count` nodes (0 or more), node i strong where strong[i] is not 0 (strong may be NULL
+ * for none strong); *first receives the first's index (the others follow it). Indices start
+ * at 0 and grow by one a node; at most 2^40 nodes in all.
+ */
+EDGEL_API edgel_status edgel_components_add(edgel_components *components, int64_t count,
+                                            const uint8_t *strong, int64_t *first);
+/**
+ * Joins the nodes of two facing lines of `length` pixels either side of a border, in order
+ * along it, where their pixels touch (8-connected): near[i] with far[i - 1], far[i] and
+ * far[i + 1]. A negative entry is no component; others must be added nodes
+ * (EDGEL_ERROR_INVALID_ARGUMENT, naming the first that is not, before any join).
+ */
+EDGEL_API edgel_status edgel_components_join(edgel_components *components, const int64_t *near,
+                                             const int64_t *far, int64_t length);
+/**
+ * strong[i] = 1 where node nodes[i]'s set holds a strong node, else 0 (0 for a negative
+ * entry); nodes must be added ones, as for edgel_components_join.
+ */
+EDGEL_API edgel_status edgel_components_strong(edgel_components *components,
+                                               const int64_t *nodes, int64_t count,
+                                               uint8_t *strong);
+
 /* ---- building blocks --------------------------------------------------------------------- */
 
 /* The building blocks: host views run on the CPU (on a CUDA context too, on all cores); on a

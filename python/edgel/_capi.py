@@ -122,6 +122,15 @@ def _load() -> ctypes.CDLL:
                                        ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32]
     lib.edgel_filter2d_method.argtypes = [ctypes.c_void_p, ctypes.POINTER(_FilterParams), _IMG_P,
                                           _IMG_P, _IMG_P, ctypes.POINTER(ctypes.c_int)]
+    lib.edgel_components_create.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+    lib.edgel_components_destroy.argtypes = [ctypes.c_void_p]
+    lib.edgel_components_destroy.restype = None
+    lib.edgel_components_add.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p,
+                                         ctypes.POINTER(ctypes.c_int64)]
+    lib.edgel_components_join.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                          ctypes.c_int64]
+    lib.edgel_components_strong.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64,
+                                            ctypes.c_void_p]
     lib.edgel_context_set_stream.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
     lib.edgel_context_synchronize.argtypes = [ctypes.c_void_p]
     if lib.edgel_version_number() < MIN_VERSION_NUMBER:

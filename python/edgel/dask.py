@@ -15,10 +15,11 @@ The stages before hysteresis are local: each chunk's classes (none, weak, strong
 the chunk and a halo of its neighbours (dask's overlap, none beyond the image), cropped,
 exactly as the whole image's. Hysteresis is global, and resolved as dask-image's `label`
 joins labels across chunk faces:
-  1. each chunk's 8-connected components of candidate pixels are labelled, with ids unique
-     over the array, negative for components that hold a strong pixel;
-  2. only the labels of each chunk's four sides leave its worker (small), and those on
-     either side of every chunk border are joined in a union-find, one task;
+  1. each chunk's 8-connected components of candidate pixels are labelled, each with a flag
+     where it holds a strong pixel;
+  2. only the labels of each chunk's four sides and their flags leave its worker (small),
+     and those on either side of every chunk border are joined in one task by the library's
+     cross-tile hysteresis (edgel_components, the union-find its own tiled driver uses);
   3. each chunk again: its pixels are edges where their component holds a strong pixel or
      is joined to one that does.
 It runs wherever dask runs: threads, processes, a dask.distributed cluster of any size, and
@@ -41,6 +42,7 @@ import dask.array as da
 
 from ._canny import canny as _canny
 from ._capi import _check, _lib
+from ._hysteresis import _Components
 from ._itk import canny_itk as _canny_itk
 from ._params import _itk_params, _params
 
@@ -104,79 +106,61 @@ def _classes(block, depth, options, loc, num):
 _EIGHT = np.ones((3, 3), bool)
 
 
-def _labels(classes, stride, loc, num):
-    """The chunk's components: local labels (0 off candidates) and, per label, an id unique
-    over the array (block number * stride + label), negative where it holds a strong pixel
-    (ids[0] = 0)."""
+def _labels(classes):
+    """The chunk's components: local labels (0 off candidates, 8-connected) and, per label, a
+    flag set where it holds a strong pixel (index 0: False)."""
     xp = _xp(classes)
     if xp is np:
         from scipy import ndimage
     else:
         from cupyx.scipy import ndimage
     local, count = ndimage.label(classes > 0, structure=xp.asarray(_EIGHT))
-    count = int(count)
-    strong = xp.zeros(count + 1, bool)
+    strong = xp.zeros(int(count) + 1, bool)
     strong[local[classes == 255]] = True
-    ids = xp.arange(count + 1, dtype=np.int64) + (loc[0] * num[1] + loc[1]) * stride
-    ids[strong] = -ids[strong]
-    ids[0] = 0
-    return local, ids
+    strong[0] = False
+    return local, strong
 
 
-def _chunk_labels(block, depth, options, stride, loc, num):
-    return _labels(_classes(block, depth, options, loc, num), stride, loc, num)
+def _border_lines(block, depth, options, loc, num):
+    """Pass 1 of a chunk: only its sides leave the worker: the labels found there (sorted),
+    their strong flags, and the top, bottom, left and right lines of labels."""
+    local, strong = _labels(_classes(block, depth, options, loc, num))
+    lines = [_host(x) for x in (local[0], local[-1], local[:, 0], local[:, -1])]
+    labels = np.unique(np.concatenate(lines))
+    labels = labels[labels > 0]
+    return (tuple(loc[:2]), labels, _host(strong)[labels], *lines)
 
 
-def _border_lines(block, depth, options, stride, loc, num):
-    """Pass 1 of a chunk: only the ids of its four sides' pixels leave the worker."""
-    local, ids = _chunk_labels(block, depth, options, stride, loc, num)
-    return (tuple(loc[:2]), _host(ids[local[0]]), _host(ids[local[-1]]),
-            _host(ids[local[:, 0]]), _host(ids[local[:, -1]]))
+def _joined_strong(sides, num) -> dict:
+    """Cross-chunk hysteresis over the chunks' sides (edgel_components, the tiled driver's
+    union-find): chunk location -> its labels joined to a strong component elsewhere."""
+    comps = _Components()
+    by_loc, first = {}, {}
+    for loc, labels, strong, *lines in sorted(sides, key=lambda s: s[0]):
+        first[loc] = comps.add(strong)
+        by_loc[loc] = (labels, [np.where(x > 0, first[loc] + np.searchsorted(labels, x), -1)
+                                for x in lines])
+    for i in range(num[0] - 1):  # tile-row borders, full width: corners included
+        above = np.concatenate([by_loc[(i, j)][1][1] for j in range(num[1])])
+        below = np.concatenate([by_loc[(i + 1, j)][1][0] for j in range(num[1])])
+        comps.join(below, above)
+    for j in range(num[1] - 1):  # tile-column borders, full height
+        left = np.concatenate([by_loc[(i, j)][1][3] for i in range(num[0])])
+        right = np.concatenate([by_loc[(i, j + 1)][1][2] for i in range(num[0])])
+        comps.join(right, left)
+    return {loc: labels[comps.strong(first[loc] + np.arange(labels.size))]
+            for loc, (labels, _) in by_loc.items()}
 
 
-def _edges(block, depth, options, stride, joined_strong, block_info=None):
+def _edges(block, depth, options, joined_strong, block_info=None):
     """Pass 2 of a chunk: its components again; edges where strong or joined to strong,
     decided once a component and looked up per pixel."""
     loc = block_info[None]["chunk-location"]
     num = block_info[None]["num-chunks"]
-    local, ids = _chunk_labels(block, depth, options, stride, loc, num)
+    local, edge = _labels(_classes(block, depth, options, loc, num))
     xp = _xp(local)
-    edge = (ids < 0) | ((ids > 0) & xp.isin(ids, xp.asarray(joined_strong)))
-    edge[0] = False
+    edge[xp.asarray(joined_strong[tuple(loc[:2])])] = True
     return xp.where(edge, np.uint8(255), np.uint8(0)).astype(np.uint8)[local]
-
-
-class _Sets:
-    """A union-find over component ids, each with a strong flag."""
-
-    def __init__(self):
-        self.parent, self.strong = {}, {}
-
-    def find(self, a):
-        root = a
-        while self.parent.setdefault(root, root) != root:
-            root = self.parent[root]
-        while a != root:
-            self.parent[a], a = root, self.parent[a]
-        return root
-
-    def join(self, a, b):
-        for v in (a, b):
-            self.strong[abs(v)] = self.strong.get(abs(v), False) or v < 0
-        ra, rb = self.find(abs(a)), self.find(abs(b))
-        if ra != rb:
-            self.parent[rb] = ra
-            self.strong[ra] = self.strong[ra] or self.strong[rb]
-
-
-def _join_faces(sets, near, far, axis_len):
-    """Joins the components of two facing lines of labels that touch (8-connected)."""
-    for d in (-1, 0, 1):
-        a = near[max(0, -d):axis_len - max(0, d)]
-        b = far[max(0, d):axis_len - max(0, -d)]
-        both = (a != 0) & (b != 0)
-        for x, y in zip(a[both].tolist(), b[both].tolist()):
-            sets.join(x, y)
 
 
 def canny(array, low: float = 50, high: float = 150, aperture: int = 3, l2: bool = False,
@@ -206,23 +190,6 @@ def canny_itk(array, variance: float = 0.0, maximum_error: float = 0.01, upper: 
     return _run(array, halo_itk(**options), options)
 
 
-def _joined_strong(sides, num, shape):
-    """The component ids joined, across chunk borders, to a component that holds a strong
-    pixel (a union-find over the chunks' side labels), sorted."""
-    by_loc = {s[0]: s[1:] for s in sides}
-    sets = _Sets()
-    for i in range(num[0] - 1):  # tile-row borders, full width: corners included
-        above = np.concatenate([by_loc[(i, j)][1] for j in range(num[1])])
-        below = np.concatenate([by_loc[(i + 1, j)][0] for j in range(num[1])])
-        _join_faces(sets, above, below, shape[1])
-    for j in range(num[1] - 1):  # tile-column borders, full height
-        left = np.concatenate([by_loc[(i, j)][3] for i in range(num[0])])
-        right = np.concatenate([by_loc[(i, j + 1)][2] for i in range(num[0])])
-        _join_faces(sets, left, right, shape[0])
-    joined = [v for v in sets.parent if sets.strong[sets.find(v)]]
-    return np.array(sorted(joined), np.int64)
-
-
 def _run(array, h, options):
     """The three passes over `array` with halo `h`; options: edgel.canny's or canny_itk's."""
     # Every chunk at least the halo (dask's overlap takes a halo from the neighbour alone):
@@ -240,16 +207,15 @@ def _run(array, h, options):
     grown = da.overlap.overlap(array, depth=depth, boundary="none")
     plane = array.chunks[:2]
     num = (len(plane[0]), len(plane[1]))
-    stride = max(plane[0]) * max(plane[1]) + 1
     # Pass 1: each chunk's side labels (small), joined in one task, all when the result is
     # computed: nothing runs here, as Dask users expect of a function returning an array.
     blocks = grown.to_delayed().reshape(num[0], num[1], -1)[:, :, 0]
-    sides = [dask.delayed(_border_lines)(blocks[i, j], h, options, stride, (i, j), num)
+    sides = [dask.delayed(_border_lines)(blocks[i, j], h, options, (i, j), num)
              for i in range(num[0]) for j in range(num[1])]
-    joined_strong = dask.delayed(_joined_strong)(sides, num, array.shape[:2])
+    joined_strong = dask.delayed(_joined_strong)(sides, num)
     # Pass 2: each chunk again, its edges.
     meta = _xp(array._meta).empty((0, 0), np.uint8)  # CuPy chunks give CuPy edges
-    return da.map_blocks(_edges, grown, h, options, stride, joined_strong, dtype=np.uint8,
+    return da.map_blocks(_edges, grown, h, options, joined_strong, dtype=np.uint8,
                          chunks=plane, drop_axis=2 if array.ndim == 3 else None, meta=meta)
 
 

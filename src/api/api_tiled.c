@@ -7,9 +7,9 @@
  *   1. the backend gives each tile's marks (core/backend.h, canny_marks): edges where the
  *      tile alone makes them, OPEN on the other candidates whose component inside the tile
  *      touches its sides, none elsewhere; only those open components are left to decide;
- *   2. each open component becomes a node of a union-find (core/union_find.c), and an edge
- *      on a side the strong node 0; nodes on either side of each tile border are joined
- *      where their pixels touch
+ *   2. each open component becomes a node of a union-find (core/union_find.c, which
+ *      edgel_components exposes to drivers of their own), and an edge on a side the strong
+ *      node 0; nodes on either side of each tile border are joined where their pixels touch
  *      (the rows above and below a tile-row border, full width, so corners are included; the
  *      columns beside a tile-column border, their rows and the rows either side);
  *   3. each open component becomes edges when its set holds node 0, else nothing.
@@ -334,10 +334,8 @@ static edgel_status link_tile(tiled *t, int64_t tx, int64_t ty, const edgel_imag
     const int64_t x0 = tx * t->tw;
     memcpy(t->row_top + x0, t->top, sizeof(int64_t) * (size_t)cw);
     memcpy(t->row_bottom + x0, t->bottom, sizeof(int64_t) * (size_t)cw);
-    for (int y = 0; tx > 0 && y < ch; y++) /* the last tile's right column, rows y-1..y+1 */
-        for (int dy = -1; dy <= 1; dy++)
-            if (t->left[y] >= 0 && y + dy >= 0 && y + dy < ch)
-                edgel_nodes_join(&t->n, t->left[y], t->col_right[y + dy]);
+    if (tx > 0) /* the last tile's right column */
+        edgel_nodes_join_faces(&t->n, t->left, t->col_right, ch);
     memcpy(t->col_right, t->right, sizeof(int64_t) * (size_t)ch);
     return EDGEL_OK;
 }
@@ -345,13 +343,8 @@ static edgel_status link_tile(tiled *t, int64_t tx, int64_t ty, const edgel_imag
 /* The tile-row border above row ty: columns x-1..x+1 over the full width. */
 static void link_rows(tiled *t, int64_t ty)
 {
-    for (int64_t x = 0; ty > 0 && x < t->w; x++) {
-        if (t->row_top[x] < 0)
-            continue;
-        for (int dx = -1; dx <= 1; dx++)
-            if (x + dx >= 0 && x + dx < t->w)
-                edgel_nodes_join(&t->n, t->row_top[x], t->row_above[x + dx]);
-    }
+    if (ty > 0)
+        edgel_nodes_join_faces(&t->n, t->row_top, t->row_above, t->w);
     int64_t *swap = t->row_above;
     t->row_above = t->row_bottom;
     t->row_bottom = swap;

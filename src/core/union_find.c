@@ -1,4 +1,4 @@
-/* The tiled driver's union-find (core/union_find.h). */
+/* The union-find of cross-tile hysteresis (core/union_find.h). */
 #include "core/union_find.h"
 
 #include <stdlib.h>
@@ -27,6 +27,17 @@ void edgel_nodes_join(edgel_nodes *n, int64_t a, int64_t b)
     }
     n->parent[b] = a;
     n->strong[a] |= n->strong[b];
+}
+
+void edgel_nodes_join_faces(edgel_nodes *n, const int64_t *near, const int64_t *far,
+                            int64_t length)
+{
+    for (int64_t i = 0; i < length; i++) {
+        if (near[i] < 0)
+            continue;
+        for (int64_t j = i > 0 ? i - 1 : 0; j <= i + 1 && j < length; j++)
+            edgel_nodes_join(n, near[i], far[j]);
+    }
 }
 
 int64_t edgel_nodes_add(edgel_nodes *n, int strong, int32_t seed)

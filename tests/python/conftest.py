@@ -66,13 +66,13 @@ def _photos() -> list:
     return default_photos(folder) + bsds_images()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def photo_files():
     """Every photograph of this run: the default set, then BSDS500 where present."""
     return _photos()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def edgel_cmd():
     if INSTALLED:
         exe = shutil.which("edgel", path=os.path.dirname(sys.executable))
