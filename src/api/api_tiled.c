@@ -13,7 +13,9 @@
  *      (the rows above and below a tile-row border, full width, so corners are included; the
  *      columns beside a tile-column border, their rows and the rows either side);
  *   3. each open component becomes edges when its set holds node 0, else nothing.
- * The host touches only the open components' pixels; the backend does the rest in parallel.
+ * The host touches only the open components' pixels (core/tile_flood.c); the backend does the
+ * rest in parallel, and on views a row's links overlap the next row's marks
+ * (core/host_pipeline.c).
  * From callbacks every tile is computed twice (its marks are not kept); on views the edges
  * hold the marks between the two steps, and each tile is computed once.
  * Memory: a region or a row of regions' views, and a node per open component, never the
@@ -26,9 +28,10 @@
 #include "core/itk_gaussian.h"
 #include "core/params.h"
 #include "core/status.h"
+#include "core/host_pipeline.h"
+#include "core/tile_flood.h"
 #include "core/union_find.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +39,6 @@
 #define MARK_EDGE 255
 #define MARK_OPEN 128 /* from the backend: a candidate of an open component */
 #define MARK_SEEN 129 /* on views, between the two steps: an open component numbered */
-
-/* A flood fill's stack, and the side columns it keeps up to date. */
-typedef struct flood {
-    int32_t *stack;
-    size_t cap;
-    uint8_t *side;
-} flood;
 
 /* One tiled call's geometry and buffers. */
 typedef struct tiled {
@@ -59,8 +55,8 @@ typedef struct tiled {
     uint8_t **side_of;                /* views: sides + 2 * th * tx, two rows' */
     edgel_image *regions, *views;     /* views: two rows of tiles */
     edgel_tile_rect *rects;
-    flood f;                          /* the numbering's (f.side: the current tile's sides) */
-    int64_t *top, *bottom, *left, *right; /* the node of each side pixel of a tile, -1: none */
+    edgel_flood f;                    /* the numbering's (f.side: the current tile's sides) */
+    edgel_side_nodes nodes;           /* the node of each side pixel of a tile, -1: none */
     int64_t *node_base;               /* the first node of each tile */
     int64_t *row_above, *row_top, *row_bottom; /* node of each column, full width */
     int64_t *col_right;               /* the last tile's right column */
@@ -169,62 +165,6 @@ static edgel_status row_marks(tiled *t, int64_t ty, int buf)
                                     t->views + first, t->side_of + first, (int)t->tiles_x);
 }
 
-static int push(flood *f, size_t *top, int32_t v)
-{
-    if (*top == f->cap) {
-        const size_t cap = f->cap ? 2 * f->cap : 4096;
-        int32_t *s = realloc(f->stack, sizeof *s * cap);
-        if (!s)
-            return 0;
-        f->stack = s;
-        f->cap = cap;
-    }
-    f->stack[(*top)++] = v;
-    return 1;
-}
-
-/* Turns the 8-connected component of `from` pixels at (x, y) inside the tile into `to`, in
- * the marks and in f->side, noting `node` for its pixels on the tile's sides (node >= 0).
- * Returns 0 when out of memory. */
-static int fill(tiled *t, flood *f, const edgel_image *m, int x, int y, uint8_t from,
-                uint8_t to, int64_t node)
-{
-    const int cw = m->width, ch = m->height;
-    uint8_t *base = m->data;
-    size_t top = 0;
-    base[(size_t)y * m->pitch + x] = to;
-    if (!push(f, &top, y * cw + x))
-        return 0;
-    while (top) {
-        const int32_t p = f->stack[--top];
-        const int px = p % cw, py = p / cw;
-        if (px == 0)
-            f->side[py] = to;
-        if (px == cw - 1)
-            f->side[ch + py] = to;
-        if (node >= 0) {
-            if (py == 0)
-                t->top[px] = node;
-            if (py == ch - 1)
-                t->bottom[px] = node;
-            if (px == 0)
-                t->left[py] = node;
-            if (px == cw - 1)
-                t->right[py] = node;
-        }
-        for (int qy = py > 0 ? py - 1 : 0; qy <= py + 1 && qy < ch; qy++)
-            for (int qx = px > 0 ? px - 1 : 0; qx <= px + 1 && qx < cw; qx++) {
-                uint8_t *q = base + (size_t)qy * m->pitch + qx;
-                if (*q == from) {
-                    *q = to;
-                    if (!push(f, &top, qy * cw + qx))
-                        return 0;
-                }
-            }
-    }
-    return 1;
-}
-
 /* The value of the k-th side pixel of a tile in the walk's order: the top row, the bottom
  * row, then the left and right columns without their ends (from t->f.side: a column of a
  * large image is a cache miss a pixel). */
@@ -255,14 +195,14 @@ static edgel_status open_components(tiled *t, const edgel_image *m, uint8_t from
                 continue;
             if (first < 0) {
                 const int64_t node = edgel_nodes_add(&t->n, 0, y * cw + x);
-                if (node < 0 || !fill(t, &t->f, m, x, y, from, MARK_SEEN, node))
+                if (node < 0 || !edgel_flood_fill(&t->f, m, x, y, from, MARK_SEEN, node, &t->nodes))
                     return oom();
                 continue;
             }
             if (k >= end)
                 return changed_source();
             const uint8_t to = t->n.strong[edgel_nodes_find(&t->n, k++)] ? MARK_EDGE : 0;
-            if (!fill(t, &t->f, m, x, y, from, to, -1))
+            if (!edgel_flood_fill(&t->f, m, x, y, from, to, -1, NULL))
                 return oom();
         }
     }
@@ -272,7 +212,7 @@ static edgel_status open_components(tiled *t, const edgel_image *m, uint8_t from
 /* Deciding on views, once every join is made and t->n.strong holds each node's set's flag:
  * tile i's nodes from the seeds noted while numbering (no side walk). Returns 0 when out of
  * memory. */
-static int decide_tile(tiled *t, flood *f, int64_t i)
+static int decide_tile(tiled *t, edgel_flood *f, int64_t i)
 {
     const int64_t ty = i / t->tiles_x, tx = i % t->tiles_x, y0 = ty * t->th, x0 = tx * t->tw;
     const edgel_image m = sub_view(t->dst, x0, y0, (int)(t->w - x0 < t->tw ? t->w - x0 : t->tw),
@@ -281,7 +221,7 @@ static int decide_tile(tiled *t, flood *f, int64_t i)
     for (int64_t k = t->node_base[i]; k < end; k++) {
         const int x = t->n.seed[k] % m.width, y = t->n.seed[k] / m.width;
         if (((uint8_t *)m.data)[(size_t)y * m.pitch + x] == MARK_SEEN &&
-            !fill(t, f, &m, x, y, MARK_SEEN, t->n.strong[k] ? MARK_EDGE : 0, -1))
+            !edgel_flood_fill(f, &m, x, y, MARK_SEEN, t->n.strong[k] ? MARK_EDGE : 0, -1, NULL))
             return 0;
     }
     return 1;
@@ -297,14 +237,15 @@ static void decide_tiles(void *arg, int thread, int n)
 {
     decide_job *job = arg;
     tiled *t = job->t;
-    flood f = {0};
-    f.side = malloc(2 * (size_t)t->th); /* fill keeps a column nobody reads any more */
+    edgel_flood f = {0};
+    f.side = malloc(2 * (size_t)t->th); /* the fill keeps a column nobody reads any more */
     int ok = f.side != NULL;
     for (int64_t i = thread; ok && i < t->tiles_x * t->tiles_y; i += n)
         ok = decide_tile(t, &f, i);
     if (!ok)
         atomic_store(&job->failed, 1);
-    free(f.side), free(f.stack);
+    free(f.side);
+    edgel_flood_free(&f);
 }
 
 /* Step 2 for tile (tx, ty) of marks `m`: its nodes, and the joins across the borders on its
@@ -312,31 +253,32 @@ static void decide_tiles(void *arg, int thread, int n)
 static edgel_status link_tile(tiled *t, int64_t tx, int64_t ty, const edgel_image *m)
 {
     const int cw = m->width, ch = m->height;
+    const edgel_side_nodes *sn = &t->nodes;
     for (int x = 0; x < cw; x++)
-        t->top[x] = t->bottom[x] = -1;
+        sn->top[x] = sn->bottom[x] = -1;
     for (int y = 0; y < ch; y++)
-        t->left[y] = t->right[y] = -1;
+        sn->left[y] = sn->right[y] = -1;
     t->node_base[ty * t->tiles_x + tx] = t->n.count;
     EDGEL_TRY(open_components(t, m, MARK_OPEN, -1, -1));
     const uint8_t *d = m->data;
     for (int x = 0; x < cw; x++) { /* edges on the sides: node 0 */
         if (d[x] == MARK_EDGE)
-            t->top[x] = 0;
+            sn->top[x] = 0;
         if (d[(size_t)(ch - 1) * m->pitch + x] == MARK_EDGE)
-            t->bottom[x] = 0;
+            sn->bottom[x] = 0;
     }
     for (int y = 0; y < ch; y++) {
         if (t->f.side[y] == MARK_EDGE)
-            t->left[y] = 0;
+            sn->left[y] = 0;
         if (t->f.side[ch + y] == MARK_EDGE)
-            t->right[y] = 0;
+            sn->right[y] = 0;
     }
     const int64_t x0 = tx * t->tw;
-    memcpy(t->row_top + x0, t->top, sizeof(int64_t) * (size_t)cw);
-    memcpy(t->row_bottom + x0, t->bottom, sizeof(int64_t) * (size_t)cw);
+    memcpy(t->row_top + x0, sn->top, sizeof(int64_t) * (size_t)cw);
+    memcpy(t->row_bottom + x0, sn->bottom, sizeof(int64_t) * (size_t)cw);
     if (tx > 0) /* the last tile's right column */
-        edgel_nodes_join_faces(&t->n, t->left, t->col_right, ch);
-    memcpy(t->col_right, t->right, sizeof(int64_t) * (size_t)ch);
+        edgel_nodes_join_faces(&t->n, sn->left, t->col_right, ch);
+    memcpy(t->col_right, sn->right, sizeof(int64_t) * (size_t)ch);
     return EDGEL_OK;
 }
 
@@ -377,27 +319,23 @@ static edgel_status run_callbacks(tiled *t)
     return EDGEL_OK;
 }
 
-/* Step 2 for a row of tiles on views, whose marks and sides are in buffer `buf`. */
-typedef struct link_job {
-    tiled *t;
-    int64_t ty;
-    int buf;
-    edgel_status st;
-} link_job;
-
-static void *link_row(void *arg)
+/* Step 1 for row ty of tiles on views, into buffer ty & 1 of two. */
+static edgel_status marks_row(void *arg, int64_t ty)
 {
-    link_job *job = arg;
-    tiled *t = job->t;
-    const int64_t first = job->buf * t->tiles_x;
-    job->st = EDGEL_OK;
-    for (int64_t tx = 0; tx < t->tiles_x && job->st == EDGEL_OK; tx++) {
+    return row_marks(arg, ty, (int)(ty & 1));
+}
+
+/* Step 2 for row ty of tiles on views, whose marks and sides are in buffer ty & 1. */
+static edgel_status link_row(void *arg, int64_t ty)
+{
+    tiled *t = arg;
+    const int64_t first = (ty & 1) * t->tiles_x;
+    for (int64_t tx = 0; tx < t->tiles_x; tx++) {
         t->f.side = t->side_of[first + tx];
-        job->st = link_tile(t, tx, job->ty, &t->views[first + tx]);
+        EDGEL_TRY(link_tile(t, tx, ty, &t->views[first + tx]));
     }
-    if (job->st == EDGEL_OK)
-        link_rows(t, job->ty);
-    return NULL;
+    link_rows(t, ty);
+    return EDGEL_OK;
 }
 
 /* On views: steps 1 and 2 a row of tiles at a time into the edges, the links of a row on a
@@ -405,33 +343,7 @@ static void *link_row(void *arg)
  * edges); then step 3 in place, tiles in parallel. */
 static edgel_status run_views(tiled *t)
 {
-    link_job job = {t, 0, 0, EDGEL_OK};
-    pthread_t thread;
-    int running = 0;
-    edgel_status st = EDGEL_OK;
-    for (int64_t ty = 0; ty < t->tiles_y && st == EDGEL_OK; ty++) {
-        st = row_marks(t, ty, (int)(ty & 1));
-        if (running) {
-            pthread_join(thread, NULL);
-            running = 0;
-            if (job.st != EDGEL_OK)
-                st = job.st;
-        }
-        if (st != EDGEL_OK)
-            break;
-        job.ty = ty;
-        job.buf = (int)(ty & 1);
-        running = pthread_create(&thread, NULL, link_row, &job) == 0;
-        if (!running) /* no thread to be had: link here */
-            link_row(&job);
-        if (!running && job.st != EDGEL_OK)
-            st = job.st;
-    }
-    if (running) {
-        pthread_join(thread, NULL);
-        if (st == EDGEL_OK)
-            st = job.st;
-    }
+    const edgel_status st = edgel_host_pipeline(t->tiles_y, marks_row, link_row, t);
     if (st != EDGEL_OK) /* (the links fail only for memory; their message was the thread's) */
         return st == EDGEL_ERROR_OUT_OF_MEMORY ? oom() : st;
     for (int64_t k = 1; k < t->n.count; k++) /* each node's set's flag, before the workers read */
@@ -478,7 +390,8 @@ static void free_tiled(tiled *t)
 {
     free(t->region), free(t->marks), free(t->regions), free(t->views), free(t->rects);
     free(t->sides), free(t->side_of);
-    free(t->f.stack), free(t->top), free(t->bottom), free(t->left), free(t->right);
+    edgel_flood_free(&t->f);
+    free(t->nodes.top), free(t->nodes.bottom), free(t->nodes.left), free(t->nodes.right);
     free(t->node_base), free(t->row_above), free(t->row_top), free(t->row_bottom);
     free(t->col_right);
     edgel_nodes_free(&t->n);
@@ -489,16 +402,16 @@ static edgel_status start_tiled(tiled *t, int32_t tw, int32_t th)
 {
     t->tw = tw, t->th = th;
     t->tiles_x = (t->w + tw - 1) / tw, t->tiles_y = (t->h + th - 1) / th;
-    t->top = malloc(sizeof(int64_t) * (size_t)tw);
-    t->bottom = malloc(sizeof(int64_t) * (size_t)tw);
-    t->left = malloc(sizeof(int64_t) * (size_t)th);
-    t->right = malloc(sizeof(int64_t) * (size_t)th);
+    t->nodes.top = malloc(sizeof(int64_t) * (size_t)tw);
+    t->nodes.bottom = malloc(sizeof(int64_t) * (size_t)tw);
+    t->nodes.left = malloc(sizeof(int64_t) * (size_t)th);
+    t->nodes.right = malloc(sizeof(int64_t) * (size_t)th);
     t->col_right = malloc(sizeof(int64_t) * (size_t)th);
     t->node_base = malloc(sizeof(int64_t) * (size_t)(t->tiles_x * t->tiles_y));
     t->row_above = malloc(sizeof(int64_t) * (size_t)t->w);
     t->row_top = malloc(sizeof(int64_t) * (size_t)t->w);
     t->row_bottom = malloc(sizeof(int64_t) * (size_t)t->w);
-    if (!t->top || !t->bottom || !t->left || !t->right || !t->col_right || !t->node_base ||
+    if (!t->nodes.top || !t->nodes.bottom || !t->nodes.left || !t->nodes.right || !t->col_right || !t->node_base ||
         !t->row_above || !t->row_top || !t->row_bottom || edgel_nodes_add(&t->n, 1, 0) != 0)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "tiled Canny: out of memory for %dx%d tiles",
                           (int)tw, (int)th);
