@@ -1,7 +1,7 @@
 /*
  * The opencv preset on the GPU: its launch sequence (kernels in cuda_kernels.cuh, hysteresis
- * in cuda_hysteresis.cuh) and the staging of host images (workspaces and streams are
- * cuda_context.cu's).
+ * in cuda_hysteresis.cu) and the pipelining of host frames over the host slots (workspaces
+ * and streams are cuda_context.cu's, one-frame staging cuda_staging.cu's).
  *
  * Where the host waits, and only there:
  *  - calls on host images wait for their own results (cudaStreamSynchronize on the slot's
@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <atomic>
 
 #include "core/filter.h"
 #include "core/image.h"
@@ -27,6 +26,7 @@
 #include "core/host_pool.h"
 #include "cuda/cuda_internal.h"
 #include "cuda/cuda_kernels.cuh"
+#include "cuda/cuda_launch.cuh"
 
 /* The hysteresis arrays of a workspace for w x h frames. */
 static canny_bits bits_of(const workspace *ws, int w, int h)
@@ -75,15 +75,10 @@ static void launch_tile(int aperture, int cn, dim3 grid, cudaStream_t stream, co
 
 /* The streaming kernel's shapes, most work shared first: PX pixels (and tiles) a lane, SPLIT
  * warps a tile. A launch takes the first that gives at least EDGEL_STREAM_SM_WARPS warps an
- * SM of the device (else the last), 1,980 on 132 SMs: wide warps share the per-row work, but
- * need more registers, so fewer fit on an SM; few warps, each walking many rows, leave the
- * GPU idle; bands of part of a tile read its four halo rows again. Four pixels a lane in
- * quarter bands measured faster at 1080p than two in half bands; eight pixels a lane need
- * 182 registers (8 warps an SM) and measured slower than four in batches and at 8K (a -D
- * to measure others). */
-#ifndef EDGEL_STREAM_SM_WARPS
-#define EDGEL_STREAM_SM_WARPS 15
-#endif
+ * SM of the device (else the last): wide warps share the per-row work, but need more
+ * registers, so fewer fit on an SM; few warps, each walking many rows, leave the GPU idle;
+ * bands of part of a tile read its four halo rows again. Eight pixels a lane would need too
+ * many registers for a full SM. */
 struct stream_shape {
     int px, split;
     void (*kernel[2][2])(frame_table, canny_bits, canny_geometry, bool); /* [L2][varied] */
@@ -108,24 +103,6 @@ static bool rows_aligned(const frame_table &t, int nframes, int bytes)
     return ok;
 }
 
-/* Launches `kernel` on `stream`; with `early`, as a programmatic dependent launch: it may
- * start before the kernel before it ends, and waits for it in wait_for_previous_kernel(). */
-template <typename... Params, typename... Args>
-static cudaError_t launch_after(bool early, void (*kernel)(Params...), dim3 grid, dim3 block,
-                                cudaStream_t stream, Args... args)
-{
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = grid;
-    cfg.blockDim = block;
-    cfg.stream = stream;
-    cudaLaunchAttribute attr = {};
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = early ? 1 : 0;
-    return cudaLaunchKernelEx(&cfg, kernel, args...);
-}
-
 /* With `early`, a programmatic dependent launch (after the pre-blur: the kernel readies its
  * tiles' nodes while the blur ends). */
 static cudaError_t launch_stream(bool early, cudaStream_t stream, const frame_table &t,
@@ -148,65 +125,6 @@ static cudaError_t launch_stream(bool early, cudaStream_t stream, const frame_ta
                         dim3(32 * EDGEL_STREAM_WARPS), stream, t, b, g, aligned);
 }
 
-/* Blocks of `per_block` tiles along each row of tiles (blockIdx.y the row), for nframes frames. */
-static dim3 tile_blocks(const canny_bits &b, int per_block, int nframes)
-{
-    return dim3((unsigned)((b.tiles_x + per_block - 1) / per_block), (unsigned)b.tiles_y, (unsigned)nframes);
-}
-
-/* Programmatic dependent launch needs compute capability 9.0, and kernels compiled for it: a
- * build for an older architecture, JIT-compiled for this device, lacks the wait in
- * wait_for_previous_kernel() and must be launched in order. Known per device once asked. */
-static bool early_launch_supported()
-{
-    static std::atomic<int> known[64]; /* per device: 0 not asked yet, 1 no, 2 yes */
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64)
-        return false;
-    if (!known[device]) {
-        int major = 0;
-        cudaFuncAttributes a;
-        const bool yes =
-            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-            major >= 9 && cudaFuncGetAttributes(&a, (const void *)link_tiles<4>) == cudaSuccess &&
-            cudaFuncGetAttributes(&a, (const void *)finish_tiles<false>) == cudaSuccess &&
-            a.ptxVersion >= 90;
-        known[device] = yes ? 2 : 1;
-    }
-    return known[device] == 2;
-}
-
-/* Launches of at least this many tiles an SM (on 132 SMs, 8,000 tiles: 4K frames of 8,160
- * tiles and up; batches) run link_tiles with one warp a tile, fewer with four: a tile takes
- * longer with one, but four times as many share an SM, which pays where the tiles fill the
- * GPU several times over (bench_gpu at 1080p, 2,040 tiles: four warps faster; at 4K, one);
- * sizes between keep four (a -D to measure others). finish_tiles always takes one warp a
- * tile. */
-#ifndef EDGEL_LINK_SOLO_SM_TILES
-#define EDGEL_LINK_SOLO_SM_TILES 60.6
-#endif
-
-template <int W>
-static cudaError_t launch_link_tiles(bool early, cudaStream_t stream, const canny_bits &b, int nframes)
-{
-    return launch_after(early, link_tiles<W>, tile_blocks(b, tiles_per_block<W>(), nframes),
-                        dim3(32 * W * tiles_per_block<W>()), stream, b);
-}
-
-/* Hysteresis after a tile kernel: links inside and across tiles, then the edges. */
-static edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_bits &b,
-                                      const canny_geometry &g, int nframes)
-{
-    const bool early = early_launch_supported();
-    const bool solo = (double)b.tiles_x * b.tiles_y * nframes >=
-                      EDGEL_LINK_SOLO_SM_TILES * edgel_current_device_info().sms;
-    CUDA_TRY(solo ? launch_link_tiles<1>(early, stream, b, nframes) : launch_link_tiles<4>(early, stream, b, nframes));
-    CUDA_TRY(launch_after(early, t.varied ? finish_tiles<true> : finish_tiles<false>,
-                          tile_blocks(b, tiles_per_block<1>(), nframes),
-                          dim3(32 * tiles_per_block<1>()), stream, t, b, g.width, g.height));
-    return EDGEL_OK;
-}
-
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,
                                      size_t classes_pitch, uint8_t *edges, size_t edges_pitch,
                                      int w, int h)
@@ -224,7 +142,7 @@ edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const u
     memset(&none, 0, sizeof none);
     const dim3 tiles(b.tiles_x, b.tiles_y, 1);
     launch_tile<TILE_FROM_CLASSES>(3, 1, tiles, stream, t, NULL, 0, b, g, none);
-    EDGEL_TRY(launch_hysteresis(stream, t, b, g, 1));
+    EDGEL_TRY(launch_hysteresis(stream, t, b, w, h, 1));
     CUDA_TRY(cudaGetLastError());
     return EDGEL_OK;
 }
@@ -297,7 +215,7 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
         launch_tile<TILE_FROM_IMAGE>(p->aperture, cn, tiles, stream, cur, NULL, 0, b, g, so);
     }
     if (frames.dst[0]) /* none: the stages only (the tiled driver's classes) */
-        EDGEL_TRY(launch_hysteresis(stream, frames, b, g, nframes));
+        EDGEL_TRY(launch_hysteresis(stream, frames, b, w, h, nframes));
     CUDA_TRY(cudaGetLastError());
     return EDGEL_OK;
 }
@@ -469,35 +387,6 @@ static edgel_status finish_slot(host_slot *slot, int threads)
     CUDA_TRY(cudaStreamSynchronize(slot->stream));
     if (!slot->pending_direct)
         unpack_rows(threads, slot->h_out, view);
-    return EDGEL_OK;
-}
-
-/* Page-locked host memory can be copied by DMA straight from or into the caller's view,
- * without the staging copy through our pinned buffers. */
-int is_pinned(const void *p)
-{
-    cudaPointerAttributes a;
-    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return a.type == cudaMemoryTypeHost;
-}
-
-edgel_status check_view_device(const edgel_cuda_state *s, const edgel_image *v, const char *name)
-{
-    if (s->devices < 2 || v->memory != EDGEL_MEMORY_DEVICE)
-        return EDGEL_OK;
-    cudaPointerAttributes a;
-    if (cudaPointerGetAttributes(&a, v->data) != cudaSuccess) {
-        cudaGetLastError();
-        return EDGEL_OK; /* not the runtime's: the kernels will say */
-    }
-    if (a.type == cudaMemoryTypeDevice && a.device != s->device)
-        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
-                          "the %s are on CUDA device %d but the context is on device %d (create "
-                          "a context on the views' device)",
-                          name, a.device, s->device);
     return EDGEL_OK;
 }
 
@@ -687,7 +576,7 @@ extern "C" edgel_status edgel_cuda_canny_gradients(edgel_cuda_state *s,
     canny_geometry g = {w, h, cn, th.low, th.high, p->l2_gradient};
     const dim3 tiles(b.tiles_x, b.tiles_y, 1);
     launch_tile<TILE_FROM_GRADIENTS>(3, cn, tiles, stream, t, ddy, dy_pitch, b, g, ds.out);
-    EDGEL_TRY(launch_hysteresis(stream, t, b, g, 1));
+    EDGEL_TRY(launch_hysteresis(stream, t, b, w, h, 1));
     CUDA_TRY(cudaGetLastError());
     if (on_host) {
         if (stages) {

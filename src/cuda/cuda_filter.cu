@@ -247,7 +247,7 @@ static edgel_status run_fixed(filter_buffers *b, const filter_geometry &g,
 /* The tile side for n outputs and a kernel of k taps, and the tiles: the power of two whose
  * tiles cover the outputs with the fewest grid values. Without callbacks, from 16 to 1024, the
  * smaller on ties; with them 512 or 128, the larger on ties: with callbacks, cuFFT's tiles of
- * 256 and 1024 measured 1.3x to 2.5x slower than these (docs/benchmarks.md). */
+ * 256 and 1024 are slower than these (bench/bench_fft_gpu.cu). */
 static int fft_tile_side(int n, int k, int callbacks, int *tiles)
 {
     static const int plain[] = {16, 32, 64, 128, 256, 512, 1024}, linked[] = {512, 128};
@@ -543,29 +543,20 @@ extern "C" edgel_status edgel_cuda_filter(edgel_cuda_state *s, const edgel_filte
                                           const edgel_image *src, const edgel_image *dst)
 {
     ON_DEVICE(s->device);
-    const int on_host = src->memory == EDGEL_MEMORY_HOST;
-    cudaStream_t stream = on_host ? s->slots[0].stream : s->stream;
-    host_slot *slot = &s->slots[0];
+    const frame_call call = frame_call_of(s, src);
+    cudaStream_t stream = call.stream;
     filter_geometry g;
     g.w = p->w, g.h = p->h, g.cn = p->cn, g.kw = p->kw, g.kh = p->kh, g.ax = p->ax, g.ay = p->ay;
     g.border = p->border;
     g.border_value = p->border_value;
     g.in_u8 = p->in_type == EDGEL_U8;
     g.out_u8 = p->out_type == EDGEL_U8;
-    g.src = (const uint8_t *)src->data;
-    g.src_pitch = src->pitch;
-    g.dst = (uint8_t *)dst->data;
-    g.dst_pitch = dst->pitch;
-    const size_t in_row = edgel_row_bytes(src), out_row = edgel_row_bytes(dst);
-    if (on_host) {
-        EDGEL_TRY(ensure_slot(slot, in_row * p->h, out_row * p->h));
-        CUDA_TRY(cudaMemcpy2DAsync(slot->d_in, in_row, src->data, src->pitch, in_row, p->h,
-                                   cudaMemcpyHostToDevice, stream));
-        g.src = slot->d_in;
-        g.src_pitch = in_row;
-        g.dst = slot->d_out;
-        g.dst_pitch = out_row;
-    }
+    staged_frame f;
+    EDGEL_TRY(stage_frame_in(call, src, dst, &f));
+    g.src = f.src;
+    g.src_pitch = f.src_pitch;
+    g.dst = f.dst;
+    g.dst_pitch = f.dst_pitch;
     filter_buffers *b = &s->filter;
     EDGEL_TRY(upload_taps(b, p, stream));
     if (p->method == EDGEL_CONV_DIRECT)
@@ -578,10 +569,5 @@ extern "C" edgel_status edgel_cuda_filter(edgel_cuda_state *s, const edgel_filte
         EDGEL_TRY(run_fft(b, g, stream));
     CUDA_TRY(cudaGetLastError());
     CUDA_TRY(cudaEventRecord(b->done[b->slot], stream));
-    if (on_host) {
-        CUDA_TRY(cudaMemcpy2DAsync(dst->data, dst->pitch, slot->d_out, out_row, out_row, p->h,
-                                   cudaMemcpyDeviceToHost, stream));
-        CUDA_TRY(cudaStreamSynchronize(stream));
-    }
-    return EDGEL_OK;
+    return stage_frame_out(call, dst, f);
 }

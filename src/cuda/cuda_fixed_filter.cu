@@ -313,13 +313,9 @@ static void launch_best_band(const stream_band *bands, int count, int span, cuda
     bands[best].kernel<<<grid, 32 * STREAM_WARPS, 0, stream>>>(frames, f, aligned);
 }
 
-/* Launches of at most this many pixels (all frames) with a symmetric kernel of up to nine taps
- * (the Canny pre-blur) run two pixels a lane: twice the warps, each half the work a row.
- * bench_gpu's blur at sigma 1.4: faster at 512x512, the same at 1080p and 4K, slower at 8K
- * than four pixels a lane. A -D to measure others. */
-#ifndef STREAM_NARROW_PIXELS
-#define STREAM_NARROW_PIXELS (1 << 20)
-#endif
+/* Launches of at most STREAM_NARROW_PIXELS pixels (all frames; cuda_tuning.h) with a
+ * symmetric kernel of up to nine taps (the Canny pre-blur) run two pixels a lane: twice the
+ * warps, each half the work a row. */
 
 template <int R, bool SYM> static void launch_stream_radius(cudaStream_t stream, const frame_table &frames,
                                                             int nframes, const fixed_filter &f, bool aligned)

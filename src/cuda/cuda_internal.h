@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cuda/cuda_backend.h"
+#include "cuda/cuda_tuning.h"
 #include "core/status.h"
 
 #define CUDA_TRY(call)                                                                       \
@@ -70,13 +71,8 @@ struct workspace {
 };
 
 /* What a call on host images needs besides the workspace: a stream, device copies of the
- * frame and its edges, and pinned staging buffers. A batch's frames take the slots in turn,
- * so that one frame's copy in, another's kernels and a third's copy out overlap (a 1080p
- * frame's copies over PCIe take longer than its kernels): four slots measured 1.35x the
- * frames/s of two, eight no more than four (bench_gpu's host batch). */
-#ifndef EDGEL_HOST_SLOTS /* (a -D to measure others) */
-#define EDGEL_HOST_SLOTS 4
-#endif
+ * frame and its edges, and pinned staging buffers. A batch's frames take the slots in turn
+ * (EDGEL_HOST_SLOTS of them, cuda_tuning.h). */
 struct host_slot {
     cudaStream_t stream;
     workspace ws;
@@ -211,11 +207,26 @@ static inline frame_call frame_call_of(edgel_cuda_state *s, const edgel_image *s
             &s->slots[0]};
 }
 
+/* Host staging and view checks (cuda_staging.cu). */
 /* True for page-locked host memory (copied by DMA without staging). */
 int is_pinned(const void *p);
-/* EDGEL_OK when the device view `v` (named `name`) lives on the context's device; checked
- * only on hosts of several devices, where a view of another GPU would fault there. */
+/* EDGEL_OK when the device view `v` (named `name`; NULL: none) lives on the context's device;
+ * checked only on hosts of several devices, where a view of another GPU would fault there. */
 edgel_status check_view_device(const edgel_cuda_state *s, const edgel_image *v, const char *name);
+/* A one-frame call's input and output as its kernels read and write them. */
+struct staged_frame {
+    const uint8_t *src;
+    size_t src_pitch;
+    uint8_t *dst;
+    size_t dst_pitch;
+};
+/* Device views: the views themselves. Host views: the slot's device buffers (packed rows),
+ * the input copied up on the call's stream. */
+edgel_status stage_frame_in(const frame_call &call, const edgel_image *src,
+                            const edgel_image *dst, staged_frame *f);
+/* Host views: the output copied back into `dst`, and the call waits for its stream. */
+edgel_status stage_frame_out(const frame_call &call, const edgel_image *dst,
+                             const staged_frame &f);
 
 /* Hysteresis of one frame of classes (EDGEL_MAP_* bytes) into u8 edges (255/0). */
 edgel_status launch_class_hysteresis(cudaStream_t stream, workspace *ws, const uint8_t *classes,

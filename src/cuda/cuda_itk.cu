@@ -151,25 +151,13 @@ extern "C" edgel_status edgel_cuda_canny_itk(edgel_cuda_state *s, const edgel_ca
     const int on_host = call.on_host;
     cudaStream_t stream = call.stream;
     workspace *ws = call.ws;
-    host_slot *slot = call.slot;
     itk_buffers *b = &s->itk;
     EDGEL_TRY(ensure_itk_buffers(b, px));
-
-    const size_t in_row = (size_t)w * edgel_pixel_size(src->type);
-    const size_t out_row = (size_t)w * edgel_pixel_size(edges->type);
-    const uint8_t *d_src = (const uint8_t *)src->data;
-    size_t src_pitch = src->pitch;
-    uint8_t *d_edges = (uint8_t *)edges->data;
-    size_t edges_pitch = edges->pitch;
-    if (on_host) {
-        EDGEL_TRY(ensure_slot(slot, in_row * h, out_row * h));
-        CUDA_TRY(cudaMemcpy2DAsync(slot->d_in, in_row, src->data, src->pitch, in_row, h,
-                                   cudaMemcpyHostToDevice, stream));
-        d_src = slot->d_in;
-        src_pitch = in_row;
-        d_edges = slot->d_out;
-        edges_pitch = out_row;
-    }
+    staged_frame f;
+    EDGEL_TRY(stage_frame_in(call, src, edges, &f));
+    const uint8_t *d_src = f.src;
+    const size_t src_pitch = f.src_pitch, edges_pitch = f.dst_pitch;
+    uint8_t *d_edges = f.dst;
 
     itk_taps k;
     k.radius = edgel_itk_gaussian_kernel(p->variance, p->maximum_error, k.c);
@@ -211,10 +199,5 @@ extern "C" edgel_status edgel_cuda_canny_itk(edgel_cuda_state *s, const edgel_ca
         if (on_host)
             EDGEL_TRY(copy_stage(stream, sup_view, b->sup, w, h));
     }
-    if (on_host) {
-        CUDA_TRY(cudaMemcpy2DAsync(edges->data, edges->pitch, d_edges, edges_pitch, out_row, h,
-                                   cudaMemcpyDeviceToHost, stream));
-        CUDA_TRY(cudaStreamSynchronize(stream));
-    }
-    return EDGEL_OK;
+    return stage_frame_out(call, edges, f);
 }

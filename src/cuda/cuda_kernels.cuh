@@ -23,6 +23,7 @@
 
 #include "core/opencv_math.h"
 #include "cuda/cuda_internal.h"
+#include "cuda/cuda_tuning.h"
 
 #define EDGEL_TILE_ROWS 8     /* blockDim.y of canny_tile_kernel; blockDim.x = EDGEL_TILE */
 
@@ -220,14 +221,6 @@ __global__ void __launch_bounds__(EDGEL_TILE * EDGEL_TILE_ROWS)
  * PX * l + p) are kept in shared memory; at the end lane r turns those of band row r into its
  * tiles' bitmap words (tile_word).
  */
-#ifndef EDGEL_STREAM_WARPS /* warps per block (a -D to measure others) */
-#define EDGEL_STREAM_WARPS 4
-#endif
-
-#ifndef EDGEL_STREAM_PREFETCH /* rows ahead a row is prefetched into L2, where the kernel loads fewer ahead */
-#define EDGEL_STREAM_PREFETCH 9
-#endif
-
 /* A lane's PX pixels of a row as the bytes of a word (pixel p in byte p): one load at `at`
  * where `whole` (the PX pixels inside the row and the address aligned), else a load a pixel
  * from the row's clamped columns xo (the image's right edge, unaligned frames). */
@@ -298,19 +291,6 @@ template <int PX> __device__ __forceinline__ uint32_t tile_word(const uint32_t (
         return delta_swap(x, 0x22222222u, 1);
     }
 }
-
-/* 1: skip the NMS of rows with no magnitude above the low threshold. Without the skip the
- * loop is 7% shorter, but measured no faster in batches and slower at 1080p (28.9 against
- * 27.4 us; a -D to measure others). */
-#ifndef EDGEL_STREAM_SKIP_FLAT
-#define EDGEL_STREAM_SKIP_FLAT 1
-#endif
-
-/* Blocks an SM the register allocation aims for: 4 (128 registers) and 5 (96) measured no
- * faster than the compiler's choice (-stream-float.txt, -stream-float-2.txt; a -D). */
-#ifndef EDGEL_STREAM_MIN_BLOCKS
-#define EDGEL_STREAM_MIN_BLOCKS 1
-#endif
 
 /* VARIED: frames of different sizes (frame_table's per-frame sizes); a template parameter,
  * so that launches of one size keep their code as it was (a runtime choice costs them). */

@@ -456,14 +456,12 @@ extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edge
     ON_DEVICE(s->device);
     EDGEL_TRY(check_view_device(s, src, "input"));
     EDGEL_TRY(check_view_device(s, edges, "edges"));
-    if (mask)
-        EDGEL_TRY(check_view_device(s, mask, "mask"));
+    EDGEL_TRY(check_view_device(s, mask, "mask"));
     const int w = src->width, h = src->height;
     const size_t px = (size_t)w * h;
     const frame_call call = frame_call_of(s, src);
     const int on_host = call.on_host;
     cudaStream_t stream = call.stream;
-    host_slot *slot = call.slot;
     skimage_buffers *b = &s->skimage;
     const int r = edgel_skimage_radius(p->sigma);
     double low, high;
@@ -471,20 +469,12 @@ extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edge
     EDGEL_TRY(ensure_skimage_buffers(b, px, h, r));
     EDGEL_TRY(upload_weights(b, stream, p, r));
 
-    const size_t in_row = (size_t)w * edgel_pixel_size(src->type);
-    const uint8_t *d_src = (const uint8_t *)src->data, *d_mask = NULL;
-    size_t src_pitch = src->pitch, mask_pitch = 0;
-    uint8_t *d_edges = (uint8_t *)edges->data;
-    size_t edges_pitch = edges->pitch;
-    if (on_host) {
-        EDGEL_TRY(ensure_slot(slot, in_row * h, (size_t)w * h));
-        CUDA_TRY(cudaMemcpy2DAsync(slot->d_in, in_row, src->data, src->pitch, in_row, h,
-                                   cudaMemcpyHostToDevice, stream));
-        d_src = slot->d_in;
-        src_pitch = in_row;
-        d_edges = slot->d_out;
-        edges_pitch = (size_t)w;
-    }
+    staged_frame f;
+    EDGEL_TRY(stage_frame_in(call, src, edges, &f));
+    const uint8_t *d_src = f.src, *d_mask = NULL;
+    const size_t src_pitch = f.src_pitch, edges_pitch = f.dst_pitch;
+    size_t mask_pitch = 0;
+    uint8_t *d_edges = f.dst;
     if (mask && on_host) {
         CUDA_TRY(cudaMemcpy2DAsync(b->mask, (size_t)w, mask->data, mask->pitch, (size_t)w, h,
                                    cudaMemcpyHostToDevice, stream));
@@ -554,10 +544,5 @@ extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edge
         EDGEL_TRY(copy_stage(stream, stages->dx, b->b, scratch, g.f32, grid, block));
         EDGEL_TRY(copy_stage(stream, stages->magnitude, b->d, scratch, g.f32, grid, block));
     }
-    if (on_host) {
-        CUDA_TRY(cudaMemcpy2DAsync(edges->data, edges->pitch, d_edges, edges_pitch, (size_t)w, h,
-                                   cudaMemcpyDeviceToHost, stream));
-        CUDA_TRY(cudaStreamSynchronize(stream));
-    }
-    return EDGEL_OK;
+    return stage_frame_out(call, edges, f);
 }
