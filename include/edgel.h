@@ -491,6 +491,75 @@ EDGEL_API edgel_status edgel_components_strong(edgel_components *components,
                                                const int64_t *nodes, int64_t count,
                                                uint8_t *strong);
 
+/* ---- sub-pixel edges -------------------------------------------------------------------- */
+
+/**
+ * Sub-pixel edge points chained into curves: the Canny/Devernay detector of R. Grompone von
+ * Gioi and G. Randall ("A Sub-Pixel Edge Detector: an Implementation of the Canny/Devernay
+ * Algorithm", IPOL 2017), equal to its reference program (devernay 1.0) point for point, bit
+ * for bit, curve for curve, in its order: a Gaussian blur of `sigma` (0: none), centred
+ * differences, edge points where the gradient modulus is a maximum along x or y, placed at
+ * the parabola's vertex along that axis, chained to their best neighbours within two pixels
+ * (in the reference's column-by-column order), and Canny's hysteresis on the chains (`high`,
+ * `low` on the modulus). Images narrower or lower than 5 pixels have no points.
+ */
+typedef struct edgel_subpixel_params {
+    uint32_t struct_size; /* set by edgel_subpixel_params_default */
+    double sigma;         /* the blur's standard deviation, 0 (default: none) to
+                             EDGEL_SUBPIXEL_MAX_SIGMA */
+    double high;          /* a chain starts at a point whose modulus is at least this (0) */
+    double low;           /* and takes the points of modulus at least this (0) */
+} edgel_subpixel_params;
+
+#define EDGEL_SUBPIXEL_MAX_SIGMA 1024.0
+
+EDGEL_API void edgel_subpixel_params_init(edgel_subpixel_params *params, size_t struct_size);
+#define edgel_subpixel_params_default(params) \
+    edgel_subpixel_params_init((params), sizeof *(params))
+
+/**
+ * The result of edgel_subpixel_edges, which owns its memory: it grows to what a call finds
+ * and is reused by the next call (with the call's working arrays), so a caller never guesses
+ * a size. An edgel_curves serves one call at a time: a second call on it from another
+ * thread while one runs returns EDGEL_ERROR_CONTEXT_BUSY.
+ */
+typedef struct edgel_curves edgel_curves;
+
+EDGEL_API edgel_status edgel_curves_create(edgel_curves **curves);
+/** Releases it and its memory (NULL is accepted). */
+EDGEL_API void edgel_curves_destroy(edgel_curves *curves);
+
+/**
+ * What an edgel_curves holds, as read-only arrays valid until the next call on it or its
+ * destruction. Curve k is points limits[k] .. limits[k + 1] - 1, in the reference's order; a
+ * closed curve repeats its first point at its end (closed[k] = 1). Each point carries the
+ * gradient of the (blurred) image at its pixel: gx, gy (centred differences) and modulus.
+ */
+typedef struct edgel_curves_view {
+    uint32_t struct_size;      /* set by edgel_curves_view_default */
+    int64_t points, curves;    /* the numbers of points (all curves) and of curves */
+    const double *x, *y;       /* each point's position: pixel centres at integers */
+    const double *gx, *gy, *modulus;
+    const int64_t *limits;     /* curves + 1 entries */
+    const uint8_t *closed;     /* one a curve */
+} edgel_curves_view;
+
+EDGEL_API void edgel_curves_view_init(edgel_curves_view *view, size_t struct_size);
+#define edgel_curves_view_default(view) edgel_curves_view_init((view), sizeof *(view))
+
+/** Fills `view` (its struct_size set) with what `curves` holds now. */
+EDGEL_API edgel_status edgel_curves_get(edgel_curves *curves, edgel_curves_view *view);
+
+/**
+ * The sub-pixel curves of a 1-channel host image (u8, u16, f32 or f64; pixel values as they
+ * are, as doubles) into `curves`, replacing what it held (a call that fails leaves none). Runs on the CPU with the context's
+ * threads (on a CUDA context too, with every core); the result is the same at every thread
+ * count. Device views are refused (EDGEL_ERROR_UNSUPPORTED).
+ */
+EDGEL_API edgel_status edgel_subpixel_edges(edgel_context *ctx,
+                                            const edgel_subpixel_params *params,
+                                            const edgel_image *src, edgel_curves *curves);
+
 /* ---- building blocks --------------------------------------------------------------------- */
 
 /* The building blocks: host views run on the CPU (on a CUDA context too, on all cores); on a

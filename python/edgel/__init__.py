@@ -5,7 +5,8 @@
 
 The presets: canny() (cv2.Canny's bytes), canny_itk() (ITK's floats), canny_skimage()
 (skimage.feature.canny's edges); canny_batch() for many frames, canny_tiled() and edgel.dask
-for images of any size; filter2d() and its kin for convolution.
+for images of any size; subpixel_edges() for sub-pixel edge points chained into curves (the
+Canny/Devernay detector); filter2d() and its kin for convolution.
 
 CuPy arrays and PyTorch CUDA tensors (anything with __cuda_array_interface__) go in and come
 back without copies: edgel runs on the GPU, on the stream the array names, and returns an
@@ -17,7 +18,7 @@ the system's library search path.
 
 The package's modules, by job: _capi (the C API through ctypes), _arrays (views of NumPy
 and CUDA arrays), _context (contexts), _params (the presets' parameters), and one module a
-family of operations (_canny, _itk, _skimage, _batch, _tiled, _filters); this one only
+family of operations (_canny, _itk, _skimage, _batch, _tiled, _subpixel, _filters); this one only
 re-exports.
 """
 from ._batch import canny_batch
@@ -29,10 +30,11 @@ from ._context import Context, cuda_device_count
 from ._filters import filter2d, filter2d_method, gaussian_blur, sep_filter2d, to_gray
 from ._itk import canny_itk
 from ._skimage import canny_skimage
+from ._subpixel import Curves, subpixel_edges
 from ._tiled import canny_itk_tiled, canny_tiled
 
 __all__ = ["__version__", "EdgelError", "EdgelValueError", "EdgelTypeError", "EdgelMemoryError",
            "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "canny_skimage",
            "auto_thresholds", "canny_batch", "cuda_device_count", "canny_gradients", "to_gray",
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version",
-           "show_config", "MIN_VERSION_NUMBER"]
+           "show_config", "subpixel_edges", "Curves", "MIN_VERSION_NUMBER"]

@@ -53,6 +53,22 @@ class _FilterParams(ctypes.Structure):
                 ("anchor_y", ctypes.c_int32), ("convolve", ctypes.c_int32)]
 
 
+class _SubpixelParams(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("sigma", ctypes.c_double),
+                ("high", ctypes.c_double), ("low", ctypes.c_double)]
+
+
+_DOUBLES = ctypes.POINTER(ctypes.c_double)
+
+
+class _CurvesView(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("points", ctypes.c_int64),
+                ("curves", ctypes.c_int64), ("x", _DOUBLES), ("y", _DOUBLES), ("gx", _DOUBLES),
+                ("gy", _DOUBLES), ("modulus", _DOUBLES),
+                ("limits", ctypes.POINTER(ctypes.c_int64)),
+                ("closed", ctypes.POINTER(ctypes.c_uint8))]
+
+
 _METHODS = {"auto": 0, "direct": 1, "separable": 2, "fft": 3}
 _BORDERS = {"constant": 0, "replicate": 1, "reflect": 2, "reflect-101": 3, "wrap": 4}
 
@@ -131,6 +147,16 @@ def _load() -> ctypes.CDLL:
                                           ctypes.c_int64]
     lib.edgel_components_strong.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64,
                                             ctypes.c_void_p]
+    lib.edgel_subpixel_params_init.argtypes = [ctypes.POINTER(_SubpixelParams), ctypes.c_size_t]
+    lib.edgel_subpixel_params_init.restype = None
+    lib.edgel_curves_view_init.argtypes = [ctypes.POINTER(_CurvesView), ctypes.c_size_t]
+    lib.edgel_curves_view_init.restype = None
+    lib.edgel_curves_create.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+    lib.edgel_curves_destroy.argtypes = [ctypes.c_void_p]
+    lib.edgel_curves_destroy.restype = None
+    lib.edgel_curves_get.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CurvesView)]
+    lib.edgel_subpixel_edges.argtypes = [ctypes.c_void_p, ctypes.POINTER(_SubpixelParams),
+                                         _IMG_P, ctypes.c_void_p]
     lib.edgel_context_set_stream.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
     lib.edgel_context_synchronize.argtypes = [ctypes.c_void_p]
     if lib.edgel_version_number() < MIN_VERSION_NUMBER:

@@ -40,6 +40,11 @@ extern "C" {
             (out)[xx_ * (cn) + c_] = sx_ < 0 ? (bv) : (out)[((ax) + sx_) * (cn) + c_]; \
     }
 
+/* The Canny/Devernay sub-pixel detector (cpu_subpixel.c) of a checked 1-channel host image
+ * into `curves`, on up to `threads` threads. */
+edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_image *src,
+                                edgel_curves *curves, int threads);
+
 edgel_status edgel_cpu_to_gray(int threads, edgel_gray order, const edgel_image *src,
                                const edgel_image *gray);
 /* Gaussian with a resolved odd kernel side; dst may not overlap src. */

@@ -1,0 +1,135 @@
+"""Sub-pixel edges chained into curves: the Canny/Devernay detector (von Gioi and Randall,
+IPOL 2017), equal to its reference program point for point."""
+from __future__ import annotations
+
+import ctypes
+from typing import Iterator, Optional
+
+import numpy as np
+
+from ._arrays import _packed, _view
+from ._capi import _CurvesView, _SubpixelParams, _check, _lib
+from ._context import Context, _ctx
+
+_SUBPIXEL_TYPES = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32),
+                   np.dtype(np.float64))
+
+
+class Curves:
+    """Curves of sub-pixel edge points, as subpixel_edges() gives them.
+
+    Attributes
+    ----------
+    points : numpy.ndarray, float64, (N, 2)
+        Every point's (x, y), curve after curve; pixel centres are at integer coordinates.
+    limits : numpy.ndarray, int64, (M + 1,)
+        Curve k is ``points[limits[k]:limits[k + 1]]``.
+    closed : numpy.ndarray of bool, (M,)
+        True where a curve is a loop; its last point then repeats its first.
+    gradient : numpy.ndarray, float64, (N, 2)
+        The (blurred) image's gradient (gx, gy) at each point's pixel (centred differences).
+    modulus : numpy.ndarray, float64, (N,)
+        Its modulus, sqrt(gx^2 + gy^2).
+
+    Notes
+    -----
+    ``len(curves)`` is the number of curves and ``curves[k]`` curve k's (n, 2) points (a
+    view), so ``list(curves)`` is what matplotlib's LineCollection takes;
+    ``curves.polylines()`` is what cv2.polylines takes.
+    """
+
+    def __init__(self, points, limits, closed, gradient, modulus):
+        self.points, self.limits, self.closed = points, limits, closed
+        self.gradient, self.modulus = gradient, modulus
+
+    def __len__(self) -> int:
+        return len(self.limits) - 1
+
+    def __getitem__(self, k: int) -> np.ndarray:
+        if not -len(self) <= k < len(self):
+            raise IndexError(f"curve {k} of {len(self)}")
+        k %= len(self)
+        return self.points[self.limits[k]:self.limits[k + 1]]
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        return (self[k] for k in range(len(self)))
+
+    def __repr__(self) -> str:
+        return (f"Curves({len(self)} curves, {len(self.points)} points, "
+                f"{int(self.closed.sum())} closed)")
+
+    def polylines(self, shift: int = 4) -> list:
+        """The curves for ``cv2.polylines(image, curves.polylines(), False, colour,
+        shift=shift)``: int32 (n, 1, 2) arrays of the points times 2**shift, rounded (OpenCV
+        draws sub-pixel positions with `shift` fractional bits; pixel centres are integers,
+        as here)."""
+        scale = float(1 << shift)
+        return [np.rint(c * scale).astype(np.int32).reshape(-1, 1, 2) for c in self]
+
+
+def _copy(pointer, count: int, dtype) -> np.ndarray:
+    """A NumPy copy of `count` elements at a ctypes pointer (empty for none)."""
+    if count == 0:
+        return np.empty(0, dtype)
+    return np.ctypeslib.as_array(pointer, shape=(count,)).astype(dtype, copy=True)
+
+
+def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.0, *,
+                   ctx: Optional[Context] = None) -> Curves:
+    """Sub-pixel edge points chained into curves (the Canny/Devernay detector).
+
+    Equal to the reference program of von Gioi and Randall ("A Sub-Pixel Edge Detector: an
+    Implementation of the Canny/Devernay Algorithm", IPOL 2017, devernay 1.0) point for
+    point, bit for bit, in its order of curves and points, at every thread count.
+
+    Parameters
+    ----------
+    image : numpy.ndarray, (H, W) of uint8, uint16, float32 or float64
+        Gray values as they are (an 8-bit pixel is its value).
+    sigma : float
+        The Gaussian blur's standard deviation (0: none), as the reference's -s.
+    high, low : float
+        Hysteresis on the gradient modulus along the chains, as the reference's -h and -l.
+    ctx : Context, optional
+
+    Returns
+    -------
+    Curves
+        The curves: ``curves.points``, ``curves.limits``, ``curves.closed``,
+        ``curves.gradient``, ``curves.modulus``; ``curves[k]`` is curve k's (n, 2) points.
+
+    Examples
+    --------
+    >>> curves = edgel.subpixel_edges(gray, sigma=1.0, high=15, low=5)
+    >>> for c in curves:                    # (n, 2) arrays of (x, y)
+    ...     length = numpy.hypot(*numpy.diff(c, axis=0).T).sum()
+    >>> cv2.polylines(bgr, curves.polylines(), False, (0, 0, 255), shift=4)
+    """
+    image = np.asarray(image)
+    if image.dtype not in _SUBPIXEL_TYPES:
+        raise TypeError(f"subpixel_edges reads uint8, uint16, float32 or float64 images, not "
+                        f"{image.dtype}")
+    if image.ndim != 2:
+        raise ValueError(f"subpixel_edges takes a 2-D (H, W) gray image, not shape "
+                         f"{image.shape}")
+    image = _packed(image)
+    p = _SubpixelParams()
+    _lib.edgel_subpixel_params_init(ctypes.byref(p), ctypes.sizeof(p))
+    p.sigma, p.high, p.low = float(sigma), float(high), float(low)
+    handle = ctypes.c_void_p()
+    _check(_lib.edgel_curves_create(ctypes.byref(handle)))
+    try:
+        src = _view(image)
+        _check(_lib.edgel_subpixel_edges(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
+                                         handle))
+        v = _CurvesView()
+        _lib.edgel_curves_view_init(ctypes.byref(v), ctypes.sizeof(v))
+        _check(_lib.edgel_curves_get(handle, ctypes.byref(v)))
+        n, m = int(v.points), int(v.curves)
+        points = np.stack([_copy(v.x, n, np.float64), _copy(v.y, n, np.float64)], axis=1)
+        gradient = np.stack([_copy(v.gx, n, np.float64), _copy(v.gy, n, np.float64)], axis=1)
+        return Curves(points.reshape(n, 2), _copy(v.limits, m + 1, np.int64),
+                      _copy(v.closed, m, np.uint8).astype(bool), gradient.reshape(n, 2),
+                      _copy(v.modulus, n, np.float64))
+    finally:
+        _lib.edgel_curves_destroy(handle)

@@ -1,0 +1,66 @@
+/*
+ * The per-pixel arithmetic of the Canny/Devernay sub-pixel detector (von Gioi and Randall,
+ * IPOL 2017), written from its description: each expression in the reference's order of
+ * operations and precision (doubles), so that every point equals the reference program's
+ * bit for bit. Compiled for the host, and for the device in CUDA sources.
+ */
+#ifndef EDGEL_CORE_SUBPIXEL_MATH_H
+#define EDGEL_CORE_SUBPIXEL_MATH_H
+
+#include <float.h>
+#include <math.h>
+
+#include "core/host_device.h"
+
+/* The half size of the blur's kernel: its first discarded tap is at least 10^3 times smaller
+ * than the centre one. */
+EDGEL_HD int edgel_subpixel_radius(double sigma)
+{
+    return (int)ceil(sigma * sqrt(2.0 * 3.0 * log(10.0)));
+}
+
+/* a > b by more than rounding: moduli equal up to 1000 ulps of 1 count as equal. (Written
+ * as two refusals, so that a NaN compares as the reference's does.) */
+EDGEL_HD int edgel_subpixel_greater(double a, double b)
+{
+    return !(a <= b) && !(a - b < 1000 * DBL_EPSILON);
+}
+
+/* The edge point of a pixel of modulus `mod`, neighbours left/right (`l`, `r`) and below/above
+ * (`d`, `u`, rows y - 1 and y + 1), gradient |gx|, |gy|: 1 along x (a horizontal maximum, the
+ * gradient mostly horizontal), 2 along y, 0 none. Of two equal maxima the left (or lower) one
+ * is the edge. */
+EDGEL_HD int edgel_subpixel_axis(double mod, double l, double r, double d, double u, double gx,
+                                 double gy)
+{
+    if (edgel_subpixel_greater(mod, l) && !edgel_subpixel_greater(r, mod) && gx >= gy)
+        return 1;
+    if (edgel_subpixel_greater(mod, d) && !edgel_subpixel_greater(u, mod) && gx <= gy)
+        return 2;
+    return 0;
+}
+
+/* The vertex of the parabola through (-1, a), (0, b), (1, c): the point's offset along its
+ * axis, in [-0.5, 0.5] for a maximum b. */
+EDGEL_HD double edgel_subpixel_offset(double a, double b, double c)
+{
+    return 0.5 * (a - c) / (a - b - b + c);
+}
+
+/* The score of chaining point f (at fx, fy, gradient fgx, fgy) to point t: 0 where the
+ * gradients are not both roughly across the line joining them on the same side, else the
+ * inverse of their distance, positive when t lies forward of f (the gradient on its right),
+ * negative when backward. Points that are not edge points (a negative coordinate) score 0. */
+EDGEL_HD double edgel_subpixel_score(double fx, double fy, double fgx, double fgy, double tx,
+                                     double ty, double tgx, double tgy)
+{
+    if (fx < 0.0 || fy < 0.0 || tx < 0.0 || ty < 0.0)
+        return 0.0;
+    const double dx = tx - fx, dy = ty - fy;
+    if ((fgy * dx - fgx * dy) * (tgy * dx - tgx * dy) <= 0.0)
+        return 0.0;
+    const double dist = sqrt((tx - fx) * (tx - fx) + (ty - fy) * (ty - fy));
+    return fgy * dx - fgx * dy >= 0.0 ? 1.0 / dist : -1.0 / dist;
+}
+
+#endif

@@ -1,0 +1,133 @@
+"""The sub-pixel detector (edgel.subpixel_edges) against the reference Canny/Devernay program:
+point for point, bit for bit, curve for curve, on sizes from 1x1, flat images, noise, shapes
+with exact ties, every input type and the photographs; against the reference program itself
+where it is built (tests/reference/devernay_oracle), else against its golden digests. Also:
+the same result at every thread count, and the Python result's shape and refusals."""
+import json
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import edgel
+import subpixel_cases as cases
+from conftest import BUILD
+
+ORACLE = BUILD / "tests" / "devernay_oracle"
+HAVE_ORACLE = ORACLE.exists()
+
+
+def ours(image, sigma, high, low, ctx=None):
+    return cases.canonical(edgel.subpixel_edges(image, sigma, high, low, ctx=ctx))
+
+
+def all_cases():
+    return {**cases.synthetic(), **cases.samples()}
+
+
+@pytest.mark.parametrize("sigma,high,low", cases.PARAMS)
+def test_equals_the_reference_golden(sigma, high, low):
+    golden = json.loads(cases.GOLDEN.read_text())
+    for name, image in all_cases().items():
+        key = f"{name} s={sigma} h={high} l={low}"
+        text = ours(image, sigma, high, low)
+        assert cases.digest(text) == golden[key]["sha256"], key
+
+
+@pytest.mark.skipif(not HAVE_ORACLE, reason="the reference program is not built here")
+@pytest.mark.parametrize("sigma,high,low", cases.PARAMS)
+def test_equals_the_reference_program(sigma, high, low):
+    for name, image in all_cases().items():
+        assert ours(image, sigma, high, low) == cases.run_oracle(ORACLE, image, sigma, high,
+                                                                  low), name
+
+
+@pytest.mark.skipif(not HAVE_ORACLE, reason="the reference program is not built here")
+def test_random_sizes_and_parameters_equal_the_reference():
+    rng = np.random.default_rng(42)
+    for _ in range(60):
+        h, w = rng.integers(1, 70, 2)
+        kind = rng.integers(0, 3)
+        if kind == 0:
+            image = rng.integers(0, 256, (h, w), dtype=np.uint8)
+        elif kind == 1:  # smooth blobs: long curves, closed ones
+            image = (np.sin(np.add.outer(np.arange(h) * rng.uniform(0.05, 0.5),
+                                         np.arange(w) * rng.uniform(0.05, 0.5))) * 100 + 128)
+            image = image.astype(np.uint8)
+        else:  # few grey levels: ties everywhere
+            image = (rng.integers(0, 3, (h, w)) * 60).astype(np.uint8)
+        sigma = float(rng.choice([0.0, 0.3, 1.0, 1.7, 4.0]))
+        high = float(rng.choice([0.0, 3.0, 20.0]))
+        low = float(rng.choice([0.0, high / 3, high]))
+        assert ours(image, sigma, high, low) == cases.run_oracle(ORACLE, image, sigma, high, low), \
+            (h, w, kind, sigma, high, low)
+
+
+@pytest.mark.skipif(not HAVE_ORACLE, reason="the reference program is not built here")
+def test_photographs_equal_the_reference(photo_files):
+    import cv2
+    limit = int(os.environ.get("EDGEL_SUBPIXEL_PHOTOS", "40"))
+    for path in photo_files[:limit]:
+        image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+        assert ours(image, 1.0, 15.0, 5.0) == cases.run_oracle(ORACLE, image, 1.0, 15.0, 5.0), path
+
+
+def test_same_result_at_every_thread_count():
+    image = cases.samples()["camera"]
+    want = ours(image, 1.0, 10.0, 3.0, edgel.Context("cpu", threads=1))
+    for threads in (2, 3, 7, 16):
+        assert ours(image, 1.0, 10.0, 3.0, edgel.Context("cpu", threads=threads)) == want
+
+
+def test_the_result_object():
+    image = cases.synthetic()["disk-offset"]
+    curves = edgel.subpixel_edges(image, 1.0, 10.0, 5.0)
+    assert len(curves) >= 1 and curves.points.shape == (curves.limits[-1], 2)
+    assert curves.limits[0] == 0 and np.all(np.diff(curves.limits) > 0)
+    assert curves.gradient.shape == curves.points.shape
+    assert curves.modulus.shape == (len(curves.points),)
+    assert np.allclose(curves.modulus, np.hypot(*curves.gradient.T))
+    disk = max(curves, key=len)
+    k = max(range(len(curves)), key=lambda i: len(curves[i]))
+    assert curves.closed[k] and np.array_equal(disk[0], disk[-1])  # a closed curve repeats
+    radius = np.hypot(disk[:, 0] - 23.37, disk[:, 1] - 24.81)
+    assert abs(radius.mean() - 9.6) < 0.5, radius.mean()
+    lines = curves.polylines(shift=4)
+    assert lines[k].dtype == np.int32 and lines[k].shape == (len(disk), 1, 2)
+    assert np.array_equal(lines[k][:, 0], np.rint(disk * 16).astype(np.int32))
+    assert list(curves)[k] is not None and "closed" in repr(curves)
+    with pytest.raises(IndexError):
+        curves[len(curves)]
+
+
+def test_tiny_and_flat_images_have_no_points():
+    for shape in [(1, 1), (4, 100), (100, 4), (5, 5)]:
+        curves = edgel.subpixel_edges(np.full(shape, 9, np.uint8), 1.0)
+        assert len(curves) == 0 and curves.points.shape == (0, 2)
+        assert list(curves.limits) == [0]
+
+
+def test_refusals():
+    image = np.zeros((8, 8), np.uint8)
+    with pytest.raises(ValueError, match="sigma"):
+        edgel.subpixel_edges(image, -1.0)
+    with pytest.raises(ValueError, match="sigma"):
+        edgel.subpixel_edges(image, float("nan"))
+    with pytest.raises(ValueError, match="sigma"):
+        edgel.subpixel_edges(image, 1e9)
+    with pytest.raises(ValueError, match="NaN"):
+        edgel.subpixel_edges(image, 1.0, float("nan"))
+    with pytest.raises(TypeError, match="int16"):
+        edgel.subpixel_edges(image.astype(np.int16))
+    with pytest.raises(ValueError, match="2-D"):
+        edgel.subpixel_edges(np.zeros((8, 8, 3), np.uint8))
+    with pytest.raises(ValueError):
+        edgel.subpixel_edges(np.zeros((0, 8), np.uint8))
+
+
+def test_golden_file_covers_every_case():
+    golden = json.loads(cases.GOLDEN.read_text())
+    keys = {f"{n} s={s} h={h} l={low}" for n in all_cases() for s, h, low in cases.PARAMS}
+    assert keys == set(golden), "run scripts/make-subpixel-golden.py"
+    assert pathlib.Path(cases.GOLDEN).stat().st_size < 100_000

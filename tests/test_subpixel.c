@@ -1,0 +1,203 @@
+/* The sub-pixel detector's C API: refusals with named statuses (nothing run, the previous
+ * result kept only where the call never started), views of older and newer struct sizes,
+ * the curves object's reuse, one object under two threads, tiny images, and the same curves
+ * at every thread count. (Conformance with the reference program: test_subpixel.py.) */
+#include "check.h"
+#include "edgel.h"
+#include "test_random.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { W = 64, H = 48 };
+
+static uint8_t image[W * H];
+
+static void make_image(void)
+{
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) { /* a disk and noise */
+            const double d = hypot(x - 30.3, y - 22.7);
+            image[y * W + x] = (uint8_t)((d < 14.2 ? 190 : 50) + next_random() % 9);
+        }
+}
+
+/* A digest of everything a view holds. */
+static uint64_t digest(const edgel_curves_view *v)
+{
+    uint64_t h = 1469598103934665603ull;
+    const double *arrays[] = {v->x, v->y, v->gx, v->gy, v->modulus};
+    for (int a = 0; a < 5; a++)
+        for (int64_t i = 0; i < v->points; i++) {
+            uint64_t bits;
+            memcpy(&bits, &arrays[a][i], sizeof bits);
+            h = (h ^ bits) * 1099511628211ull;
+        }
+    for (int64_t k = 0; k <= v->curves; k++)
+        h = (h ^ (uint64_t)v->limits[k]) * 1099511628211ull;
+    for (int64_t k = 0; k < v->curves; k++)
+        h = (h ^ v->closed[k]) * 1099511628211ull;
+    return h;
+}
+
+typedef struct racer {
+    edgel_curves *c;
+    int ok, busy, bad;
+} racer;
+
+static void *race(void *arg)
+{
+    racer *r = arg;
+    edgel_context *ctx = NULL;
+    edgel_context_options o;
+    edgel_context_options_default(&o);
+    o.threads = 1;
+    edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx);
+    edgel_subpixel_params p;
+    edgel_subpixel_params_default(&p);
+    const edgel_image src = edgel_image_host(image, W, H, EDGEL_U8, 1);
+    for (int i = 0; i < 200; i++) {
+        const edgel_status st = edgel_subpixel_edges(ctx, &p, &src, r->c);
+        r->ok += st == EDGEL_OK;
+        r->busy += st == EDGEL_ERROR_CONTEXT_BUSY;
+        r->bad += st != EDGEL_OK && st != EDGEL_ERROR_CONTEXT_BUSY;
+    }
+    edgel_context_destroy(ctx);
+    return NULL;
+}
+
+int main(void)
+{
+    make_image();
+    edgel_context *ctx = NULL;
+    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, NULL, &ctx) == EDGEL_OK);
+    edgel_curves *c = NULL;
+    CHECK(edgel_curves_create(&c) == EDGEL_OK && c);
+    edgel_subpixel_params p;
+    edgel_subpixel_params_default(&p);
+    CHECK(p.struct_size == sizeof p && p.sigma == 0.0 && p.high == 0.0 && p.low == 0.0);
+    edgel_curves_view v;
+    edgel_curves_view_default(&v);
+    CHECK(edgel_curves_get(c, &v) == EDGEL_OK && v.points == 0 && v.curves == 0 &&
+          v.limits && v.limits[0] == 0);
+    const edgel_image src = edgel_image_host(image, W, H, EDGEL_U8, 1);
+
+    /* Refusals. */
+    edgel_subpixel_params bad = p;
+    bad.sigma = -0.5;
+    CHECK_STATUS(edgel_subpixel_edges(ctx, &bad, &src, c), EDGEL_ERROR_INVALID_ARGUMENT, "sigma");
+    bad.sigma = NAN;
+    CHECK_STATUS(edgel_subpixel_edges(ctx, &bad, &src, c), EDGEL_ERROR_INVALID_ARGUMENT, "sigma");
+    bad.sigma = EDGEL_SUBPIXEL_MAX_SIGMA * 2;
+    CHECK_STATUS(edgel_subpixel_edges(ctx, &bad, &src, c), EDGEL_ERROR_INVALID_ARGUMENT, "sigma");
+    bad = p;
+    bad.low = NAN;
+    CHECK_STATUS(edgel_subpixel_edges(ctx, &bad, &src, c), EDGEL_ERROR_INVALID_ARGUMENT, "NaN");
+    bad = p;
+    bad.struct_size = 0;
+    CHECK_STATUS(edgel_subpixel_edges(ctx, &bad, &src, c), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "edgel_subpixel_params_default");
+    CHECK_STATUS(edgel_subpixel_edges(ctx, NULL, &src, c), EDGEL_ERROR_NULL_ARGUMENT, "params");
+    CHECK_STATUS(edgel_subpixel_edges(ctx, &p, NULL, c), EDGEL_ERROR_NULL_ARGUMENT, "input");
+    CHECK_STATUS(edgel_subpixel_edges(ctx, &p, &src, NULL), EDGEL_ERROR_NULL_ARGUMENT, "curves");
+    CHECK_STATUS(edgel_subpixel_edges(NULL, &p, &src, c), EDGEL_ERROR_NULL_ARGUMENT, "context");
+    edgel_image rgb = edgel_image_host(image, W / 3, H, EDGEL_U8, 3);
+    CHECK_STATUS(edgel_subpixel_edges(ctx, &p, &rgb, c), EDGEL_ERROR_UNSUPPORTED, "channels");
+    edgel_image s16 = edgel_image_host(image, W / 2, H, EDGEL_S16, 1);
+    CHECK_STATUS(edgel_subpixel_edges(ctx, &p, &s16, c), EDGEL_ERROR_UNSUPPORTED, "s16");
+    edgel_image dev = src;
+    dev.memory = EDGEL_MEMORY_DEVICE;
+    CHECK_STATUS(edgel_subpixel_edges(ctx, &p, &dev, c), EDGEL_ERROR_UNSUPPORTED, "host");
+    edgel_image narrow = src;
+    narrow.pitch = W - 1;
+    CHECK_STATUS(edgel_subpixel_edges(ctx, &p, &narrow, c), EDGEL_ERROR_INVALID_PITCH, "pitch");
+    CHECK_STATUS(edgel_curves_create(NULL), EDGEL_ERROR_NULL_ARGUMENT, "curves");
+    CHECK_STATUS(edgel_curves_get(c, NULL), EDGEL_ERROR_NULL_ARGUMENT, "view");
+    edgel_curves_view unset = {0};
+    CHECK_STATUS(edgel_curves_get(c, &unset), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "edgel_curves_view_default");
+
+    /* A run and its view; views shorter than the first version, or from a newer header, are
+     * refused without a write. */
+    p.sigma = 1.0, p.high = 12.0, p.low = 4.0;
+    CHECK(edgel_subpixel_edges(ctx, &p, &src, c) == EDGEL_OK);
+    CHECK(edgel_curves_get(c, &v) == EDGEL_OK && v.points > 30 && v.curves >= 1);
+    CHECK(v.limits[0] == 0 && v.limits[v.curves] == v.points);
+    int any_closed = 0;
+    for (int64_t k = 0; k < v.curves; k++) {
+        CHECK(v.limits[k + 1] > v.limits[k]);
+        const int64_t a = v.limits[k], b = v.limits[k + 1] - 1;
+        if (v.closed[k]) {
+            any_closed = 1;
+            CHECK(v.x[a] == v.x[b] && v.y[a] == v.y[b]);
+        }
+    }
+    CHECK(any_closed); /* the disk */
+    for (int64_t i = 0; i < v.points; i++)
+        CHECK(v.modulus[i] >= p.low && v.x[i] >= 2 - 0.5 && v.x[i] <= W - 3 + 0.5);
+    const uint64_t want = digest(&v);
+    struct {
+        edgel_curves_view v;
+        uint8_t past[16];
+    } other;
+    memset(&other, 0xAB, sizeof other);
+    other.v.struct_size = (uint32_t)offsetof(edgel_curves_view, y);
+    CHECK_STATUS(edgel_curves_get(c, &other.v), EDGEL_ERROR_INVALID_ARGUMENT, "view");
+    other.v.struct_size = (uint32_t)sizeof other;
+    CHECK_STATUS(edgel_curves_get(c, &other.v), EDGEL_ERROR_UNSUPPORTED, "newer");
+    CHECK(other.past[0] == 0xAB && other.v.x != v.x); /* nothing written */
+
+    /* The same curves at every thread count; the object reused for another image. */
+    for (int threads = 1; threads <= 9; threads += 2) {
+        edgel_context *t = NULL;
+        edgel_context_options o;
+        edgel_context_options_default(&o);
+        o.threads = threads;
+        CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &t) == EDGEL_OK);
+        CHECK(edgel_subpixel_edges(t, &p, &src, c) == EDGEL_OK);
+        CHECK(edgel_curves_get(c, &v) == EDGEL_OK && digest(&v) == want);
+        edgel_context_destroy(t);
+    }
+    for (int h = 1; h <= 6; h++) /* tiny images: no points, then the full one again */
+        for (int w = 1; w <= 6; w++) {
+            edgel_image t = edgel_image_host(image, w, h, EDGEL_U8, 1);
+            t.pitch = W;
+            CHECK(edgel_subpixel_edges(ctx, &p, &t, c) == EDGEL_OK);
+            CHECK(edgel_curves_get(c, &v) == EDGEL_OK && ((w >= 5 && h >= 5) || v.points == 0));
+        }
+    CHECK(edgel_subpixel_edges(ctx, &p, &src, c) == EDGEL_OK);
+    CHECK(edgel_curves_get(c, &v) == EDGEL_OK && digest(&v) == want);
+    /* Other pixel types give the same curves for the same values. */
+    float f32[W * H];
+    double f64[W * H];
+    uint16_t u16[W * H];
+    for (int i = 0; i < W * H; i++)
+        f32[i] = image[i], f64[i] = image[i], u16[i] = image[i];
+    const edgel_image views[3] = {edgel_image_host(f32, W, H, EDGEL_F32, 1),
+                                  edgel_image_host(f64, W, H, EDGEL_F64, 1),
+                                  edgel_image_host(u16, W, H, EDGEL_U16, 1)};
+    for (int i = 0; i < 3; i++) {
+        CHECK(edgel_subpixel_edges(ctx, &p, &views[i], c) == EDGEL_OK);
+        CHECK(edgel_curves_get(c, &v) == EDGEL_OK && digest(&v) == want);
+    }
+    /* A failed call leaves no curves. */
+    CHECK(edgel_subpixel_edges(ctx, &p, &s16, c) == EDGEL_ERROR_UNSUPPORTED);
+    CHECK(edgel_curves_get(c, &v) == EDGEL_OK && v.points == 0 && v.curves == 0);
+
+    /* One object, two threads: every call OK or BUSY. */
+    racer r1 = {c, 0, 0, 0}, r2 = {c, 0, 0, 0};
+    pthread_t a, b;
+    CHECK(pthread_create(&a, NULL, race, &r1) == 0 && pthread_create(&b, NULL, race, &r2) == 0);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    CHECK(r1.bad == 0 && r2.bad == 0 && r1.ok + r2.ok >= 200);
+
+    edgel_curves_destroy(c);
+    edgel_curves_destroy(NULL);
+    edgel_context_destroy(ctx);
+    return check_summary("subpixel");
+}
