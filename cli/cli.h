@@ -59,6 +59,7 @@ int cmd_detect(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_convolve(int argc, char **argv);
+int cmd_contours(int argc, char **argv);
 
 /* One Markdown row of per-stage GPU times (ms) for an RGB host frame: copies in and out,
  * gray, blur and Canny device-resident, the device total and the given host-to-host total. */
@@ -69,6 +70,7 @@ extern const char DETECT_HELP[];
 extern const char COMPARE_HELP[];
 extern const char BENCH_HELP[];
 extern const char CONVOLVE_HELP[];
+extern const char CONTOURS_HELP[];
 /* Every help text as a man page on stdout (edgel --man). */
 int cmd_man(const char *main_help);
 

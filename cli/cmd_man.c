@@ -32,7 +32,7 @@ int cmd_man(const char *main_help)
     put_verbatim(main_help);
     const struct {
         const char *name, *help;
-    } commands[] = {{"DETECT", DETECT_HELP}, {"CONVOLVE", CONVOLVE_HELP},
+    } commands[] = {{"DETECT", DETECT_HELP}, {"CONTOURS", CONTOURS_HELP}, {"CONVOLVE", CONVOLVE_HELP},
                     {"COMPARE", COMPARE_HELP}, {"BENCH", BENCH_HELP}};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         printf(".SH \"EDGEL %s\"\n", commands[i].name);

@@ -18,6 +18,8 @@ static const char MAIN_HELP[] =
     "\n"
     "commands:\n"
     "  detect IN -o OUT [options]   edges of an image file (PNG, JPEG, PGM/PPM, PFM, TIFF)\n"
+    "  contours IN -o OUT [options] sub-pixel edge curves (Canny/Devernay): .txt .svg .json\n"
+    "                               .geojson .npz\n"
     "  convolve IN -o OUT --kernel K   an image correlated with a kernel (cv2.filter2D)\n"
     "  compare A B                  agreement of two edge maps (identical?, Pco, Pnd, Pfa)\n"
     "  bench [options]              timings per stage, 640x480 to 7680x4320 (CPU or GPU)\n"
@@ -83,6 +85,8 @@ int main(int argc, char **argv)
         return cmd_detect(argc - 2, argv + 2);
     if (!strcmp(cmd, "compare"))
         return cmd_compare(argc - 2, argv + 2);
+    if (!strcmp(cmd, "contours"))
+        return cmd_contours(argc - 2, argv + 2);
     if (!strcmp(cmd, "convolve"))
         return cmd_convolve(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench"))

@@ -532,7 +532,8 @@ EDGEL_API void edgel_curves_destroy(edgel_curves *curves);
 /**
  * What an edgel_curves holds, as read-only arrays valid until the next call on it or its
  * destruction. Curve k is points limits[k] .. limits[k + 1] - 1, in the reference's order; a
- * closed curve repeats its first point at its end (closed[k] = 1). Each point carries the
+ * closed curve repeats its first point at its end (closed[k] = 1); the arrays are never NULL.
+ * Each point carries the
  * gradient of the (blurred) image at its pixel: gx, gy (centred differences) and modulus.
  */
 typedef struct edgel_curves_view {

@@ -42,7 +42,7 @@ edgel_status edgel_curves_create(edgel_curves **curves)
     if (!curves)
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "curves is NULL");
     edgel_curves *c = calloc(1, sizeof *c);
-    if (!c || !edgel_curves_reserve_result(c, 0, 0)) {
+    if (!c || !edgel_curves_reserve_result(c, 1, 0)) { /* arrays never NULL */
         edgel_curves_destroy(c);
         *curves = NULL;
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "curves: out of memory");
@@ -55,13 +55,7 @@ edgel_status edgel_curves_create(edgel_curves **curves)
 
 void edgel_curves_destroy(edgel_curves *c)
 {
-    if (!c)
-        return;
-    free(c->x), free(c->y), free(c->gx), free(c->gy), free(c->modulus);
-    free(c->limits), free(c->closed);
-    free(c->image), free(c->pass), free(c->grad_x), free(c->grad_y), free(c->mod);
-    free(c->edge_x), free(c->edge_y), free(c->next), free(c->prev), free(c->valid);
-    free(c);
+    edgel_curves_free(c);
 }
 
 static edgel_status enter(edgel_curves *c)

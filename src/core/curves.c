@@ -17,23 +17,20 @@ static int grow(void **p, size_t count, size_t size)
     return 1;
 }
 
+/* The capacity for `want`: at least double the old one, so that growing is amortised. */
+static size_t grown_cap(size_t cap, size_t want)
+{
+    return want > 2 * cap ? want : 2 * cap;
+}
+
 int edgel_curves_reserve_pixels(edgel_curves *c, size_t pixels)
 {
     if (pixels <= c->pixel_cap)
         return 1;
-    double **d[] = {&c->image, &c->pass, &c->grad_x, &c->grad_y, &c->mod, &c->edge_x,
-                    &c->edge_y};
-    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) { /* nothing kept: free, then take */
-        free(*d[i]);
-        *d[i] = malloc(sizeof(double) * pixels);
-    }
-    free(c->next), free(c->prev), free(c->valid);
-    c->next = malloc(sizeof(int32_t) * pixels);
-    c->prev = malloc(sizeof(int32_t) * pixels);
-    c->valid = malloc(pixels);
-    int ok = c->next && c->prev && c->valid;
-    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
-        ok = ok && *d[i];
+    free(c->image), free(c->pass); /* nothing kept: free, then take */
+    c->image = malloc(sizeof(double) * pixels);
+    c->pass = malloc(sizeof(double) * pixels);
+    const int ok = c->image && c->pass;
     c->pixel_cap = ok ? pixels : 0;
     return ok;
 }
@@ -41,7 +38,7 @@ int edgel_curves_reserve_pixels(edgel_curves *c, size_t pixels)
 int edgel_curves_reserve_result(edgel_curves *c, size_t points, size_t curves)
 {
     if (points > c->point_cap) {
-        const size_t cap = points > 2 * c->point_cap ? points : 2 * c->point_cap;
+        const size_t cap = grown_cap(c->point_cap, points);
         if (!grow((void **)&c->x, cap, sizeof(double)) ||
             !grow((void **)&c->y, cap, sizeof(double)) ||
             !grow((void **)&c->gx, cap, sizeof(double)) ||
@@ -51,11 +48,47 @@ int edgel_curves_reserve_result(edgel_curves *c, size_t points, size_t curves)
         c->point_cap = cap;
     }
     if (curves + 1 > c->curve_cap || !c->limits) {
-        const size_t cap = curves + 1 > 2 * c->curve_cap ? curves + 1 : 2 * c->curve_cap;
+        const size_t cap = grown_cap(c->curve_cap, curves + 1);
         if (!grow((void **)&c->limits, cap, sizeof(int64_t)) ||
             !grow((void **)&c->closed, cap, 1))
             return 0;
         c->curve_cap = cap;
     }
     return 1;
+}
+
+int edgel_point_list_reserve(edgel_point_list *l, size_t count)
+{
+    if (count <= l->cap)
+        return 1;
+    const size_t cap = grown_cap(l->cap, count < 1024 ? 1024 : count);
+    if (!grow((void **)&l->x, cap, sizeof(double)) || !grow((void **)&l->y, cap, sizeof(double)) ||
+        !grow((void **)&l->gx, cap, sizeof(double)) ||
+        !grow((void **)&l->gy, cap, sizeof(double)) ||
+        !grow((void **)&l->mod, cap, sizeof(double)) ||
+        !grow((void **)&l->px, cap, sizeof(int32_t)) ||
+        !grow((void **)&l->py, cap, sizeof(int32_t)))
+        return 0;
+    l->cap = cap;
+    return 1;
+}
+
+void edgel_point_list_free(edgel_point_list *l)
+{
+    free(l->x), free(l->y), free(l->gx), free(l->gy), free(l->mod), free(l->px), free(l->py);
+}
+
+void edgel_curves_free(edgel_curves *c)
+{
+    if (!c)
+        return;
+    free(c->x), free(c->y), free(c->gx), free(c->gy), free(c->modulus);
+    free(c->limits), free(c->closed);
+    free(c->image), free(c->pass);
+    for (int t = 0; t < c->found_cap; t++)
+        edgel_point_list_free(&c->found[t]);
+    free(c->found);
+    edgel_point_list_free(&c->all);
+    free(c->row_order), free(c->column_start), free(c->next), free(c->prev), free(c->valid);
+    free(c);
 }

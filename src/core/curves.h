@@ -13,6 +13,14 @@
 extern "C" {
 #endif
 
+/* A growing list of edge points (one thread's rows while they are found; then all of them,
+ * numbered in the reference's order of visit: column by column, down each column). */
+typedef struct edgel_point_list {
+    double *x, *y, *gx, *gy, *mod;
+    int32_t *px, *py; /* the pixel */
+    size_t count, cap;
+} edgel_point_list;
+
 struct edgel_curves {
     atomic_int busy;
     /* the result */
@@ -22,12 +30,18 @@ struct edgel_curves {
     int64_t *limits;
     uint8_t *closed;
     size_t curve_cap;
-    /* per pixel of the last image: the (blurred) image, the blur's pass, the gradient and
-     * its modulus, the edge points' positions (-1 where none), the chain links (-1: none) */
-    double *image, *pass, *grad_x, *grad_y, *mod, *edge_x, *edge_y;
+    /* a call's working memory: the image as doubles and the blur's pass (per pixel), each
+     * thread's edge points and rows, all edge points by column, their links */
+    double *image, *pass;
+    size_t pixel_cap;
+    edgel_point_list *found; /* one a thread */
+    int found_cap;
+    edgel_point_list all;
+    int32_t *row_order;      /* the points in memory (row-major) order */
+    int32_t *column_start;   /* w + 1 entries: each column's first point; then w cursors */
     int32_t *next, *prev;
     uint8_t *valid;
-    size_t pixel_cap;
+    size_t link_cap, column_cap;
 };
 
 /* Room for `pixels` working pixels (the arrays' old contents are not kept): 0 when out of
@@ -36,6 +50,11 @@ int edgel_curves_reserve_pixels(edgel_curves *c, size_t pixels);
 /* Room for `points` points and `curves` curves in the result (contents kept): 0 when out of
  * memory. */
 int edgel_curves_reserve_result(edgel_curves *c, size_t points, size_t curves);
+/* Room for `count` points in a list (contents kept): 0 when out of memory. */
+int edgel_point_list_reserve(edgel_point_list *l, size_t count);
+void edgel_point_list_free(edgel_point_list *l);
+/* Frees everything an edgel_curves holds, and it. */
+void edgel_curves_free(edgel_curves *c);
 
 #ifdef __cplusplus
 }

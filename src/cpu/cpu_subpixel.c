@@ -3,16 +3,18 @@
  * description (IPOL 2017; the arithmetic of each pixel is core/subpixel_math.h's):
  *   1. the image as doubles, blurred by a separable Gaussian (rows' pass first), borders by
  *      symmetry of period 2X;
- *   2. centred differences and their modulus inside a one-pixel ring;
- *   3. edge points inside a two-pixel ring: maxima of the modulus along x or y, placed at the
- *      parabola's vertex along that axis;
- *   4. chaining: each edge point, column by column, proposes a link to its best forward and
+ *   2. centred differences and their modulus, and the edge points: maxima of the modulus
+ *      along x or y inside a two-pixel ring, placed at the parabola's vertex along that axis;
+ *   3. chaining: each edge point, column by column, proposes a link to its best forward and
  *      best backward neighbour within two pixels; a link replaces one already made at the
  *      target only where it scores better;
- *   5. hysteresis along the chains, in memory order; 6. the curves listed in memory order.
- * Steps 1 to 3 run over rows in parallel (each value computed once, by one thread, in the
- * same order of operations: the result does not depend on the threads). Steps 4 to 6 depend
- * on their order of visit and run as the reference's single pass.
+ *   4. hysteresis along the chains, in memory order; 5. the curves listed in memory order.
+ * Steps 1 and 2 run over rows in parallel (each value computed once, by one thread, in the
+ * same order of operations: the result does not depend on the threads) and keep only the
+ * edge points, a few in a hundred pixels. Steps 3 to 5 depend on their order of visit and
+ * run as the reference's single pass, over the points alone: numbered column by column, so
+ * that step 3 walks them in order, its neighbours near in memory; steps 4 and 5 walk them in
+ * memory order through a second list.
  */
 #include "core/curves.h"
 #include "core/host_pool.h"
@@ -21,6 +23,7 @@
 #include "cpu/cpu.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +34,7 @@ typedef struct subpixel_job {
     const double *kernel; /* 2 * radius + 1 taps */
     const int *col_of;    /* symmetric index of column j - radius, w + 2 * radius entries */
     const int *row_of;    /* the same for rows */
+    atomic_int failed;
 } subpixel_job;
 
 /* Index j of 0..n-1 after the reference's symmetric extension (period 2n). */
@@ -95,164 +99,253 @@ static void blur_column_row(void *arg, int y)
     }
 }
 
-/* Centred differences of row y (zero on the image's outer ring, which no later step reads). */
-static void gradient_row(void *arg, int y)
+/* Centred differences and modulus of row y (1 <= y <= h - 2) into three rows of w. */
+static void gradient_row(const double *im, int w, int y, double *gx, double *gy, double *mod)
 {
-    const subpixel_job *job = arg;
-    const int w = job->w, h = job->h;
-    const size_t o = (size_t)y * w;
-    edgel_curves *c = job->c;
-    const double *im = c->image + o;
-    for (int x = 0; x < w; x++)
-        c->grad_x[o + x] = c->grad_y[o + x] = c->mod[o + x] = 0.0;
-    if (y < 1 || y > h - 2)
-        return;
+    const double *row = im + (size_t)y * w;
+    gx[0] = gy[0] = mod[0] = gx[w - 1] = gy[w - 1] = mod[w - 1] = 0.0;
     for (int x = 1; x < w - 1; x++) {
-        const double gx = im[x + 1] - im[x - 1], gy = im[x + w] - im[x - w];
-        c->grad_x[o + x] = gx;
-        c->grad_y[o + x] = gy;
-        c->mod[o + x] = sqrt(gx * gx + gy * gy);
+        const double dx = row[x + 1] - row[x - 1], dy = row[x + w] - row[x - w];
+        gx[x] = dx;
+        gy[x] = dy;
+        mod[x] = sqrt(dx * dx + dy * dy);
     }
 }
 
-/* The edge points of row y (-1, -1 where none). */
-static void points_row(void *arg, int y)
+/* Worker t of n: the edge points of its stripe of rows 2 .. h - 3, in memory order, into
+ * its own list. The gradient's rows roll through three buffers (rows y - 1, y, y + 1). */
+static void find_points(void *arg, int t, int n)
 {
-    const subpixel_job *job = arg;
-    const int w = job->w, h = job->h;
-    const size_t o = (size_t)y * w;
+    subpixel_job *job = arg;
     edgel_curves *c = job->c;
-    for (int x = 0; x < w; x++)
-        c->edge_x[o + x] = c->edge_y[o + x] = -1.0;
-    if (y < 2 || y > h - 3)
+    const int w = job->w, rows = job->h - 4;
+    int y0, y1;
+    edgel_stripe(t, n, rows, &y0, &y1);
+    y0 += 2, y1 += 2;
+    edgel_point_list *out = &c->found[t];
+    out->count = 0;
+    double *buf = malloc(sizeof(double) * 9 * (size_t)w);
+    if (!buf) {
+        atomic_store(&job->failed, 1);
         return;
-    const double *m = c->mod + o;
-    for (int x = 2; x < w - 2; x++) {
-        const int axis = edgel_subpixel_axis(m[x], m[x - 1], m[x + 1], m[x - w], m[x + w],
-                                             fabs(c->grad_x[o + x]), fabs(c->grad_y[o + x]));
-        if (!axis)
-            continue;
-        const int dx = axis == 1, dy = axis == 2, step = dx ? 1 : w;
-        const double offset = edgel_subpixel_offset(m[x - step], m[x], m[x + step]);
-        c->edge_x[o + x] = x + offset * dx;
-        c->edge_y[o + x] = y + offset * dy;
     }
-}
-
-/* The score of chaining pixel a to pixel b (0 for the same pixel). */
-static double score(const edgel_curves *c, int32_t a, int32_t b)
-{
-    if (a == b)
-        return 0.0;
-    return edgel_subpixel_score(c->edge_x[a], c->edge_y[a], c->grad_x[a], c->grad_y[a],
-                                c->edge_x[b], c->edge_y[b], c->grad_x[b], c->grad_y[b]);
-}
-
-/* Step 4, in the reference's order: x outer, y inner; neighbours x offset outer, y inner. */
-static void chain_points(edgel_curves *c, int w, int h)
-{
-    int32_t *next = c->next, *prev = c->prev;
-    for (size_t i = 0; i < (size_t)w * h; i++)
-        next[i] = prev[i] = -1;
-    for (int x = 2; x < w - 2; x++)
-        for (int y = 2; y < h - 2; y++) {
-            const int32_t from = x + y * w;
-            if (!(c->edge_x[from] >= 0.0 && c->edge_y[from] >= 0.0))
+    double *gx[3], *gy[3], *mod[3];
+    for (int i = 0; i < 3; i++)
+        gx[i] = buf + (size_t)(3 * i) * w, gy[i] = gx[i] + w, mod[i] = gy[i] + w;
+    for (int y = y0; y < y1; y++) {
+        const int b = (y + 1) % 3, cur = y % 3, a = (y + 2) % 3; /* rows y + 1, y, y - 1 */
+        if (y == y0) {
+            gradient_row(c->image, w, y - 1, gx[a], gy[a], mod[a]);
+            gradient_row(c->image, w, y, gx[cur], gy[cur], mod[cur]);
+        }
+        gradient_row(c->image, w, y + 1, gx[b], gy[b], mod[b]);
+        const double *m = mod[cur];
+        for (int x = 2; x < w - 2; x++) {
+            const int axis = edgel_subpixel_axis(m[x], m[x - 1], m[x + 1], mod[a][x], mod[b][x],
+                                                 fabs(gx[cur][x]), fabs(gy[cur][x]));
+            if (!axis)
                 continue;
-            double fwd_s = 0.0, bck_s = 0.0;
-            int32_t fwd = -1, bck = -1;
-            for (int i = -2; i <= 2; i++)
-                for (int j = -2; j <= 2; j++) {
-                    const int32_t to = x + i + (y + j) * w;
-                    const double s = score(c, from, to);
-                    if (s > fwd_s) {
-                        fwd_s = s;
-                        fwd = to;
-                    }
-                    if (s < bck_s) {
-                        bck_s = s;
-                        bck = to;
-                    }
-                }
-            int32_t alt;
-            if (fwd >= 0 && next[from] != fwd &&
-                ((alt = prev[fwd]) < 0 || score(c, alt, fwd) < fwd_s)) {
-                if (next[from] >= 0)
-                    prev[next[from]] = -1;
-                next[from] = fwd;
-                if (alt >= 0)
-                    next[alt] = -1;
-                prev[fwd] = from;
+            const double offset = axis == 1 ? edgel_subpixel_offset(m[x - 1], m[x], m[x + 1])
+                                            : edgel_subpixel_offset(mod[a][x], m[x], mod[b][x]);
+            if (!edgel_point_list_reserve(out, out->count + 1)) {
+                atomic_store(&job->failed, 1);
+                free(buf);
+                return;
             }
-            if (bck >= 0 && prev[from] != bck &&
-                ((alt = next[bck]) < 0 || score(c, alt, bck) > bck_s)) {
-                if (alt >= 0)
-                    prev[alt] = -1;
-                next[bck] = from;
-                if (prev[from] >= 0)
-                    next[prev[from]] = -1;
-                prev[from] = bck;
+            const size_t k = out->count++;
+            const int dx = axis == 1, dy = axis == 2;
+            out->x[k] = x + offset * dx;
+            out->y[k] = y + offset * dy;
+            out->gx[k] = gx[cur][x];
+            out->gy[k] = gy[cur][x];
+            out->mod[k] = m[x];
+            out->px[k] = x;
+            out->py[k] = y;
+        }
+    }
+    free(buf);
+}
+
+/* The edge points of the threads' lists (row-major, thread after thread) numbered column by
+ * column, down each column, into c->all; c->row_order lists them in memory order. Returns 0
+ * when out of memory. */
+static int number_points(edgel_curves *c, int w, int workers)
+{
+    size_t total = 0;
+    for (int t = 0; t < workers; t++)
+        total += c->found[t].count;
+    if (total > INT32_MAX || !edgel_point_list_reserve(&c->all, total))
+        return 0;
+    if (total + 1 > c->link_cap) {
+        free(c->next), free(c->prev), free(c->valid), free(c->row_order);
+        c->next = malloc(sizeof(int32_t) * (total + 1));
+        c->prev = malloc(sizeof(int32_t) * (total + 1));
+        c->valid = malloc(total + 1);
+        c->row_order = malloc(sizeof(int32_t) * (total + 1));
+        c->link_cap = c->next && c->prev && c->valid && c->row_order ? total + 1 : 0;
+        if (!c->link_cap)
+            return 0;
+    }
+    if (2 * ((size_t)w + 1) > c->column_cap) {
+        free(c->column_start);
+        c->column_start = malloc(sizeof(int32_t) * 2 * ((size_t)w + 1));
+        c->column_cap = c->column_start ? 2 * ((size_t)w + 1) : 0;
+        if (!c->column_start)
+            return 0;
+    }
+    int32_t *start = c->column_start, *fill = start + w + 1; /* each column's next number */
+    memset(start, 0, sizeof(int32_t) * ((size_t)w + 1));
+    for (int t = 0; t < workers; t++)
+        for (size_t i = 0; i < c->found[t].count; i++)
+            start[c->found[t].px[i] + 1]++;
+    for (int x = 0; x < w; x++)
+        start[x + 1] += start[x];
+    memcpy(fill, start, sizeof(int32_t) * (size_t)w);
+    edgel_point_list *all = &c->all;
+    int32_t rank = 0;
+    for (int t = 0; t < workers; t++) {
+        const edgel_point_list *f = &c->found[t];
+        for (size_t i = 0; i < f->count; i++) {
+            const int32_t id = fill[f->px[i]]++;
+            all->x[id] = f->x[i], all->y[id] = f->y[i];
+            all->gx[id] = f->gx[i], all->gy[id] = f->gy[i], all->mod[id] = f->mod[i];
+            all->px[id] = f->px[i], all->py[id] = f->py[i];
+            c->row_order[rank++] = id;
+        }
+    }
+    all->count = total;
+    return 1;
+}
+
+static double score(const edgel_point_list *p, int32_t a, int32_t b)
+{
+    return edgel_subpixel_score(p->x[a], p->y[a], p->gx[a], p->gy[a], p->x[b], p->y[b],
+                                p->gx[b], p->gy[b]);
+}
+
+/* Step 3, in the reference's order: points column by column (their numbering), the
+ * neighbours of each by column (x offset -2..2), then down the column (y offset -2..2). The
+ * neighbours in a column are found from a cursor per column offset, which only moves down as
+ * the point does. */
+static void chain_points(edgel_curves *c, int w)
+{
+    const edgel_point_list *p = &c->all;
+    const int32_t count = (int32_t)p->count, *start = c->column_start, *py = p->py;
+    int32_t *next = c->next, *prev = c->prev;
+    for (int32_t i = 0; i < count; i++)
+        next[i] = prev[i] = -1;
+    int32_t cursor[5] = {0};
+    int column = -1;
+    for (int32_t from = 0; from < count; from++) {
+        const int x = p->px[from], y = py[from];
+        if (x != column) {
+            column = x;
+            for (int i = 0; i < 5; i++)
+                cursor[i] = x + i - 2 >= 0 && x + i - 2 < w ? start[x + i - 2] : 0;
+        }
+        double fwd_s = 0.0, bck_s = 0.0;
+        int32_t fwd = -1, bck = -1;
+        for (int i = 0; i < 5; i++) {
+            const int cx = x + i - 2;
+            if (cx < 0 || cx >= w)
+                continue;
+            const int32_t end = start[cx + 1];
+            while (cursor[i] < end && py[cursor[i]] < y - 2)
+                cursor[i]++;
+            for (int32_t to = cursor[i]; to < end && py[to] <= y + 2; to++) {
+                if (to == from)
+                    continue;
+                const double s = score(p, from, to);
+                if (s > fwd_s) {
+                    fwd_s = s;
+                    fwd = to;
+                }
+                if (s < bck_s) {
+                    bck_s = s;
+                    bck = to;
+                }
             }
         }
+        int32_t alt;
+        if (fwd >= 0 && next[from] != fwd &&
+            ((alt = prev[fwd]) < 0 || score(p, alt, fwd) < fwd_s)) {
+            if (next[from] >= 0)
+                prev[next[from]] = -1;
+            next[from] = fwd;
+            if (alt >= 0)
+                next[alt] = -1;
+            prev[fwd] = from;
+        }
+        if (bck >= 0 && prev[from] != bck &&
+            ((alt = next[bck]) < 0 || score(p, alt, bck) > bck_s)) {
+            if (alt >= 0)
+                prev[alt] = -1;
+            next[bck] = from;
+            if (prev[from] >= 0)
+                next[prev[from]] = -1;
+            prev[from] = bck;
+        }
+    }
 }
 
-/* Step 5: chains from each point of modulus >= high (in memory order), followed forward then
+/* Step 4: chains from each point of modulus >= high (in memory order), followed forward then
  * backward while the modulus stays >= low (cut at the first point below); the rest unlinked. */
-static void hysteresis(edgel_curves *c, size_t n, double high, double low)
+static void hysteresis(edgel_curves *c, double high, double low)
 {
+    const int32_t count = (int32_t)c->all.count;
+    const double *mod = c->all.mod;
     int32_t *next = c->next, *prev = c->prev;
     uint8_t *valid = c->valid;
-    memset(valid, 0, n);
-    for (size_t i = 0; i < n; i++) {
-        if (!((prev[i] >= 0 || next[i] >= 0) && !valid[i] && c->mod[i] >= high))
+    memset(valid, 0, (size_t)count);
+    for (int32_t r = 0; r < count; r++) {
+        const int32_t i = c->row_order[r];
+        if (!((prev[i] >= 0 || next[i] >= 0) && !valid[i] && mod[i] >= high))
             continue;
         valid[i] = 1;
         int32_t j, k;
-        for (j = (int32_t)i; j >= 0 && (k = next[j]) >= 0 && !valid[k]; j = next[j])
-            if (c->mod[k] < low)
+        for (j = i; j >= 0 && (k = next[j]) >= 0 && !valid[k]; j = next[j])
+            if (mod[k] < low)
                 next[j] = prev[k] = -1;
             else
                 valid[k] = 1;
-        for (j = (int32_t)i; j >= 0 && (k = prev[j]) >= 0 && !valid[k]; j = prev[j])
-            if (c->mod[k] < low)
+        for (j = i; j >= 0 && (k = prev[j]) >= 0 && !valid[k]; j = prev[j])
+            if (mod[k] < low)
                 prev[j] = next[k] = -1;
             else
                 valid[k] = 1;
     }
-    for (size_t i = 0; i < n; i++)
+    for (int32_t i = 0; i < count; i++)
         if ((prev[i] >= 0 || next[i] >= 0) && !valid[i])
             prev[i] = next[i] = -1;
 }
 
-/* Step 6: each chain from the first chained pixel not yet listed (memory order), from its
- * start (or from that pixel once round a closed chain), unlinked as it is listed. Returns 0
+/* Step 5: each chain from the first chained point not yet listed (memory order), from its
+ * start (or from that point once round a closed chain), unlinked as it is listed. Returns 0
  * when out of memory. */
-static int list_curves(edgel_curves *c, size_t n)
+static int list_curves(edgel_curves *c)
 {
+    const edgel_point_list *p = &c->all;
+    const int32_t count = (int32_t)p->count;
     int32_t *next = c->next, *prev = c->prev;
     c->points = c->curves = 0;
-    if (!edgel_curves_reserve_result(c, 0, 0))
+    if (!edgel_curves_reserve_result(c, 1, 0))
         return 0;
     c->limits[0] = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (int32_t r = 0; r < count; r++) {
+        const int32_t i = c->row_order[r];
         if (prev[i] < 0 && next[i] < 0)
             continue;
-        if (!edgel_curves_reserve_result(c, (size_t)c->points, (size_t)c->curves + 1))
-            return 0;
-        int32_t k = (int32_t)i, p;
-        while ((p = prev[k]) >= 0 && p != (int32_t)i)
-            k = p;
+        int32_t k = i, q;
+        while ((q = prev[k]) >= 0 && q != i)
+            k = q;
         const int32_t first = k;
         int32_t last = k;
         do {
             if (!edgel_curves_reserve_result(c, (size_t)c->points + 1, (size_t)c->curves + 1))
                 return 0;
-            const int64_t q = c->points++;
-            c->x[q] = c->edge_x[k];
-            c->y[q] = c->edge_y[k];
-            c->gx[q] = c->grad_x[k];
-            c->gy[q] = c->grad_y[k];
-            c->modulus[q] = c->mod[k];
+            const int64_t o = c->points++;
+            c->x[o] = p->x[k], c->y[o] = p->y[k];
+            c->gx[o] = p->gx[k], c->gy[o] = p->gy[k], c->modulus[o] = p->mod[k];
             last = k;
             const int32_t nx = next[k];
             next[k] = prev[k] = -1;
@@ -264,51 +357,86 @@ static int list_curves(edgel_curves *c, size_t n)
     return 1;
 }
 
+/* Room for `workers` threads' point lists. */
+static int reserve_workers(edgel_curves *c, int workers)
+{
+    if (workers <= c->found_cap)
+        return 1;
+    edgel_point_list *f = realloc(c->found, sizeof *f * (size_t)workers);
+    if (!f)
+        return 0;
+    c->found = f;
+    memset(f + c->found_cap, 0, sizeof *f * (size_t)(workers - c->found_cap));
+    c->found_cap = workers;
+    return 1;
+}
+
+static edgel_status oom(const char *what)
+{
+    return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel edges: out of memory for %s", what);
+}
+
+/* The Gaussian blur of c->image in place (through c->pass). */
+static edgel_status blur(subpixel_job *job, double sigma, int threads)
+{
+    const int w = job->w, h = job->h, r = edgel_subpixel_radius(sigma), taps = 2 * r + 1;
+    double *kernel = malloc(sizeof(double) * (size_t)taps);
+    int *col_of = malloc(sizeof(int) * ((size_t)w + 2 * (size_t)r));
+    int *row_of = malloc(sizeof(int) * ((size_t)h + 2 * (size_t)r));
+    if (!kernel || !col_of || !row_of) {
+        free(kernel), free(col_of), free(row_of);
+        return oom("the blur");
+    }
+    double sum = 0.0;
+    for (int i = 0; i < taps; i++) {
+        const double v = ((double)i - (double)r) / sigma;
+        kernel[i] = exp(-0.5 * v * v);
+        sum += kernel[i];
+    }
+    if (sum > 0.0)
+        for (int i = 0; i < taps; i++)
+            kernel[i] /= sum;
+    for (long long j = 0; j < (long long)w + 2 * r; j++)
+        col_of[j] = symmetric(j - r, w);
+    for (long long j = 0; j < (long long)h + 2 * r; j++)
+        row_of[j] = symmetric(j - r, h);
+    job->radius = r, job->kernel = kernel, job->col_of = col_of, job->row_of = row_of;
+    edgel_host_parallel_for(threads, h, blur_row, job);
+    edgel_host_parallel_for(threads, h, blur_column_row, job);
+    free(kernel), free(col_of), free(row_of);
+    return EDGEL_OK;
+}
+
 edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_image *src,
                                 edgel_curves *c, int threads)
 {
     const int w = src->width, h = src->height;
-    const size_t n = (size_t)w * h;
-    if (!edgel_curves_reserve_pixels(c, n))
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY,
-                          "sub-pixel edges: out of memory for the working arrays of %dx%d "
-                          "(%zu bytes a pixel)", w, h, 7 * sizeof(double) + 9);
-    subpixel_job job = {src, c, w, h, 0, NULL, NULL, NULL};
+    c->points = c->curves = 0;
+    c->all.count = 0;
+    if (w < 5 || h < 5) /* no pixel inside the two-pixel ring */
+        return edgel_curves_reserve_result(c, 1, 0) ? (c->limits[0] = 0, EDGEL_OK)
+                                                    : oom("the curves");
+    if (!edgel_curves_reserve_pixels(c, (size_t)w * h))
+        return oom("the image as doubles (16 bytes a pixel)");
+    const int workers = threads < h - 4 ? threads : h - 4;
+    if (!reserve_workers(c, workers))
+        return oom("the threads' points");
+    subpixel_job job = {src, c, w, h, 0, NULL, NULL, NULL, 0};
+    atomic_init(&job.failed, 0);
     edgel_host_parallel_for(threads, h, convert_row, &job);
-    if (p->sigma != 0.0) {
-        const int r = edgel_subpixel_radius(p->sigma), taps = 2 * r + 1;
-        double *kernel = malloc(sizeof(double) * (size_t)taps);
-        int *col_of = malloc(sizeof(int) * ((size_t)w + 2 * (size_t)r));
-        int *row_of = malloc(sizeof(int) * ((size_t)h + 2 * (size_t)r));
-        if (!kernel || !col_of || !row_of) {
-            free(kernel), free(col_of), free(row_of);
-            return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel edges: out of memory for "
-                              "the blur of sigma %g", p->sigma);
-        }
-        double sum = 0.0;
-        for (int i = 0; i < taps; i++) {
-            const double v = ((double)i - (double)r) / p->sigma;
-            kernel[i] = exp(-0.5 * v * v);
-            sum += kernel[i];
-        }
-        if (sum > 0.0)
-            for (int i = 0; i < taps; i++)
-                kernel[i] /= sum;
-        for (long long j = 0; j < (long long)w + 2 * r; j++)
-            col_of[j] = symmetric(j - r, w);
-        for (long long j = 0; j < (long long)h + 2 * r; j++)
-            row_of[j] = symmetric(j - r, h);
-        job.radius = r, job.kernel = kernel, job.col_of = col_of, job.row_of = row_of;
-        edgel_host_parallel_for(threads, h, blur_row, &job);
-        edgel_host_parallel_for(threads, h, blur_column_row, &job);
-        free(kernel), free(col_of), free(row_of);
-    }
-    edgel_host_parallel_for(threads, h, gradient_row, &job);
-    edgel_host_parallel_for(threads, h, points_row, &job);
-    chain_points(c, w, h);
-    hysteresis(c, n, p->high, p->low);
-    if (!list_curves(c, n))
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel edges: out of memory for the "
-                          "curves");
+    if (p->sigma != 0.0)
+        EDGEL_TRY(blur(&job, p->sigma, threads));
+    for (int t = 0; t < workers; t++)
+        c->found[t].count = 0;
+    /* (a pool busy elsewhere runs fewer workers: the stripes then follow their number) */
+    edgel_host_parallel(workers, find_points, &job);
+    if (atomic_load(&job.failed))
+        return oom("the edge points");
+    if (!number_points(c, w, workers))
+        return oom("the edge points");
+    chain_points(c, w);
+    hysteresis(c, p->high, p->low);
+    if (!list_curves(c))
+        return oom("the curves");
     return EDGEL_OK;
 }

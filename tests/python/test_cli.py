@@ -26,7 +26,8 @@ def rgb(path):
 @pytest.mark.parametrize("args,expected", [(["--help"], "main_help.txt"),
                                            (["detect", "--help"], "detect_help.txt"),
                                            (["compare", "--help"], "compare_help.txt"),
-                                           (["convolve", "--help"], "convolve_help.txt")])
+                                           (["convolve", "--help"], "convolve_help.txt"),
+                                           (["contours", "--help"], "contours_help.txt")])
 def test_help_texts(edgel_cmd, args, expected):
     r = run(edgel_cmd, *args)
     assert r.returncode == 0

@@ -131,3 +131,91 @@ def test_golden_file_covers_every_case():
     keys = {f"{n} s={s} h={h} l={low}" for n in all_cases() for s, h, low in cases.PARAMS}
     assert keys == set(golden), "run scripts/make-subpixel-golden.py"
     assert pathlib.Path(cases.GOLDEN).stat().st_size < 100_000
+
+
+# ---- the command ---------------------------------------------------------------------------
+
+def run(cmd, *args):
+    import subprocess
+    return subprocess.run([cmd, *map(str, args)], capture_output=True, text=True)
+
+
+def reference_text(curves) -> str:
+    """devernay's -t text for these curves ('%g %g' a point, '-1 -1' after a curve)."""
+    return "".join("".join("%g %g\n" % (x, y) for x, y in c) + "-1 -1\n" for c in curves)
+
+
+def test_contours_writes_every_format(edgel_cmd, tmp_path):
+    import cv2
+    import xml.etree.ElementTree as ET
+    src = cases.ROOT / "samples" / "coffee.png"  # colour: luma first
+    luma = cv2.cvtColor(cv2.imread(str(src), cv2.IMREAD_COLOR), cv2.COLOR_BGR2GRAY)
+    want = edgel.subpixel_edges(luma, 1.0, 15.0, 5.0)
+    for ext in ("txt", "svg", "json", "geojson", "npz"):
+        out = tmp_path / f"c.{ext}"
+        r = run(edgel_cmd, "contours", src, "-o", out, "--sigma", 1, "--high", 15, "--low", 5)
+        assert r.returncode == 0 and f"{len(want)} curves" in r.stdout, r.stderr
+    assert (tmp_path / "c.txt").read_text() == reference_text(want)
+    z = np.load(tmp_path / "c.npz")
+    for name in ("points", "limits", "closed", "gradient", "modulus"):
+        assert np.array_equal(z[name], getattr(want, name)), name
+    doc = json.loads((tmp_path / "c.json").read_text())
+    assert doc["width"] == 600 and doc["sigma"] == 1.0 and len(doc["curves"]) == len(want)
+    for k, c in enumerate(doc["curves"]):
+        assert c["closed"] == bool(want.closed[k])
+        assert np.array_equal(np.array([c["x"], c["y"]]).T, want[k])
+        assert np.array_equal(c["modulus"], want.modulus[want.limits[k]:want.limits[k + 1]])
+    geo = json.loads((tmp_path / "c.geojson").read_text())
+    assert geo["type"] == "FeatureCollection" and len(geo["features"]) == len(want)
+    for k, f in enumerate(geo["features"]):
+        coords = f["geometry"]["coordinates"]
+        if f["geometry"]["type"] == "Polygon":
+            assert want.closed[k] and coords[0][0] == coords[0][-1]
+            coords = coords[0]
+        assert np.array_equal(np.array(coords), want[k])
+    svg = ET.parse(tmp_path / "c.svg").getroot()
+    drawn = [e for e in svg.iter() if e.tag.endswith(("polyline", "polygon"))]
+    assert len(drawn) == len(want) and any(e.tag.endswith("image") for e in svg.iter())
+    first = np.array([p.split(",") for p in drawn[0].get("points").split()], float)
+    end = len(want[0]) - (1 if want.closed[0] else 0)
+    assert np.allclose(first, want[0][:end] + 0.5, atol=1e-4)  # pixel centres at +0.5
+
+
+@pytest.mark.skipif(not (cases.ROOT.parent / "shared" / "reference" / "devernay_1.0").exists(),
+                    reason="the reference program's sources are not beside the repository")
+def test_contours_text_is_the_reference_programs(edgel_cmd, tmp_path):
+    """Byte for byte the file the reference program writes (built here from its sources)."""
+    import shutil
+    import subprocess
+    import cv2
+    ref = tmp_path / "ref"
+    shutil.copytree(cases.ROOT.parent / "shared" / "reference" / "devernay_1.0", ref)
+    subprocess.run(["make", "-s", "-C", ref, "devernay"], check=True, capture_output=True)
+    pgm = tmp_path / "camera.pgm"
+    cv2.imwrite(str(pgm), cv2.imread(str(cases.ROOT / "samples" / "camera.png"),
+                                     cv2.IMREAD_GRAYSCALE))
+    for s, h, low in cases.PARAMS:
+        subprocess.run([ref / "devernay", pgm, "-t", tmp_path / "want.txt", "-s", str(s), "-h",
+                        str(h), "-l", str(low)], check=True, capture_output=True)
+        r = run(edgel_cmd, "contours", pgm, "-o", tmp_path / "got.txt", "-s", s, "-h", h,
+                "-l", low, "-q")
+        assert r.returncode == 0 and r.stdout == ""
+        assert (tmp_path / "got.txt").read_bytes() == (tmp_path / "want.txt").read_bytes()
+
+
+def test_contours_refusals_leave_nothing(edgel_cmd, tmp_path):
+    src = cases.ROOT / "samples" / "camera.png"
+    out = tmp_path / "c.txt"
+    for args, status, words in [
+            ((src, "-o", tmp_path / "c.png"), 2, ".txt, .svg"),
+            ((src, "-o", out, "--sigma", -1), 2, "--sigma"),
+            ((src, "-o", out, "--high", "nan"), 2, "finite"),
+            ((src, "-o", src), 2, "write .txt"),
+            ((src,), 2, "no output"),
+            ((tmp_path / "missing.png", "-o", out), 1, "missing.png"),
+            ((src, "-o", out, "--memory", "1M"), 1, "--memory"),
+            ((src, "-o", tmp_path / "no" / "dir" / "c.txt"), 1, "c.txt"),
+            ((src, "-o", out, "--frobnicate", 1), 2, "unknown option")]:
+        r = run(edgel_cmd, "contours", *args)
+        assert r.returncode == status and words in r.stderr, (args, r.stderr)
+        assert not out.exists() and list(tmp_path.iterdir()) == [], args

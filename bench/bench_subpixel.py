@@ -1,0 +1,110 @@
+"""Sub-pixel curves (edgel.subpixel_edges) against the reference Canny/Devernay program, timed
+in the same run on the same frames.
+
+    python3 bench/bench_subpixel.py [--oracle build/tests/devernay_oracle]
+                                    [--sizes 1920x1080,3840x2160] [--sigma 1 --high 15 --low 5]
+
+Frames: a mosaic of BSDS500 photographs (gray) where $EDGEL_BSDS500 (or
+../shared/data/bsds500) holds them, else tilings of samples/coffee.png. The reference is its
+own program's devernay() (tests/reference/devernay_oracle, built where its sources are
+present), timed as a process minus the same process on a 1x1 image (its start and the
+image's transfer), one run (it is slow), its points checked equal to edgel's bit for bit;
+edgel: median of 5 calls after a warm-up, on 1 thread and on every core. Prints a Markdown
+table with the machine and the date."""
+import argparse
+import datetime
+import os
+import pathlib
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+if "EDGEL_LIBRARY" not in os.environ and (ROOT / "build" / "libedgel.so").exists():
+    os.environ["EDGEL_LIBRARY"] = str(ROOT / "build" / "libedgel.so")
+sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import cv2  # noqa: E402
+
+import edgel  # noqa: E402
+import subpixel_cases as cases  # noqa: E402
+from tiled_frames import tiled  # noqa: E402
+
+
+def mosaic(w, h):
+    bsds = pathlib.Path(os.environ.get("EDGEL_BSDS500", ROOT.parent / "shared" / "data" / "bsds500"))
+    files = sorted(bsds.glob("*/*.jpg"))
+    if not files:
+        return tiled(cv2.imread(str(ROOT / "samples" / "coffee.png"), cv2.IMREAD_GRAYSCALE), w, h)
+    out = np.zeros((h, w), np.uint8)
+    i = 0
+    for y in range(0, h, 321):
+        for x in range(0, w, 481):
+            p = cv2.imread(str(files[i % len(files)]), cv2.IMREAD_GRAYSCALE)
+            p = p if p.shape == (321, 481) else cv2.resize(p, (481, 321))
+            out[y:y + 321, x:x + 481] = p[:min(321, h - y), :min(481, w - x)]
+            i += 1
+    return out
+
+
+def oracle_seconds(oracle, image, params):
+    def run(a):
+        a = np.ascontiguousarray(a, np.float64)
+        t = time.perf_counter()
+        r = subprocess.run([str(oracle), str(a.shape[1]), str(a.shape[0]),
+                            *map(repr, params)], input=a.tobytes(), capture_output=True,
+                           check=True)
+        return time.perf_counter() - t, r.stdout.decode()
+    base = min(run(np.zeros((1, 1)))[0] for _ in range(3))
+    t, text = run(image)
+    return t - base, cases.c_hex(text)
+
+
+def edgel_seconds(image, params, ctx):
+    edgel.subpixel_edges(image, *params, ctx=ctx)
+    times = []
+    for _ in range(5):
+        t = time.perf_counter()
+        curves = edgel.subpixel_edges(image, *params, ctx=ctx)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), curves
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--oracle", default=str(ROOT / "build" / "tests" / "devernay_oracle"))
+    ap.add_argument("--sizes", default="1920x1080,3840x2160")
+    ap.add_argument("--sigma", type=float, default=1.0)
+    ap.add_argument("--high", type=float, default=15.0)
+    ap.add_argument("--low", type=float, default=5.0)
+    a = ap.parse_args()
+    params = (a.sigma, a.high, a.low)
+    cores = os.cpu_count()
+    one, every = edgel.Context("cpu", threads=1), edgel.Context("cpu", threads=0)
+    print(f"## sub-pixel curves, {datetime.date.today()}: {platform.processor() or platform.machine()}, "
+          f"{cores} cores; sigma {a.sigma:g}, high {a.high:g}, low {a.low:g}\n")
+    print("| frame | curves | points | reference (s) | edgel 1 thread (ms) | x | "
+          f"edgel {cores} threads (ms) | x | equal |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for size in a.sizes.split(","):
+        w, h = map(int, size.split("x"))
+        image = mosaic(w, h)
+        t1, curves = edgel_seconds(image, params, one)
+        tn, again = edgel_seconds(image, params, every)
+        ref_t, ref_text = (oracle_seconds(a.oracle, image, params)
+                           if pathlib.Path(a.oracle).exists() else (float("nan"), None))
+        ours = cases.canonical(curves)
+        equal = ("yes" if ref_text == ours and cases.canonical(again) == ours else
+                 "NO" if ref_text is not None else "(no reference)")
+        print(f"| {w}x{h} | {len(curves)} | {len(curves.points)} | {ref_t:.2f} | "
+              f"{t1 * 1e3:.1f} | {ref_t / t1:.0f} | {tn * 1e3:.1f} | {ref_t / tn:.0f} | {equal} |")
+
+
+if __name__ == "__main__":
+    main()

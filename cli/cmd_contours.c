@@ -1,0 +1,274 @@
+/* edgel contours: sub-pixel edge points chained into curves (the Canny/Devernay detector),
+ * written as the reference program's text, SVG over the image, JSON, GeoJSON or .npz. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "cli.h"
+#include "io/curves_io.h"
+#include "io/image_io.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char CONTOURS_HELP[] =
+    "usage: edgel contours IN -o OUT [options]\n"
+    "\n"
+    "Sub-pixel edge points of IN (PNG, JPEG, PGM, PFM, TIFF; colour is converted to luma),\n"
+    "chained into curves: the Canny/Devernay detector (von Gioi and Randall, IPOL 2017),\n"
+    "equal point for point to its reference program (devernay 1.0). Positions have pixel\n"
+    "centres at integers; each point keeps the gradient at its pixel.\n"
+    "\n"
+    "OUT by its extension:\n"
+    "  .txt       the reference's format: 'x y' a point, '-1 -1' after each curve\n"
+    "  .svg       the curves drawn over the image (open it in a browser)\n"
+    "  .json      {width, height, sigma, high, low, curves: [{closed, x, y, gx, gy, modulus}]}\n"
+    "  .geojson   a FeatureCollection: LineString a curve, Polygon a closed one (pixel units)\n"
+    "  .npz       numpy.load: points (N, 2), limits (M + 1), closed (M), gradient (N, 2),\n"
+    "             modulus (N); curve k is points[limits[k]:limits[k + 1]]\n"
+    "\n"
+    "options:\n"
+    "  --sigma S          Gaussian blur's standard deviation, 0 = none (default 0)\n"
+    "  --high H           a curve starts at a point of gradient modulus >= H (default 0)\n"
+    "  --low L            and keeps the points of modulus >= L (default 0)\n"
+    "  --backend auto|cpu|cuda   the context (the detector runs on the CPU; default auto)\n"
+    "  --threads N        CPU threads, 0 = all cores (default); the same curves at any N\n"
+    "  --memory SIZE      the most memory for the image and the detector's work (66 bytes\n"
+    "                     a pixel), e.g. 512M or 8G (default: half the memory, at most 4G);\n"
+    "                     larger inputs are refused before the work\n"
+    "  -q, --quiet        print nothing on success\n"
+    "\n"
+    "The output is written whole or not at all (a temporary file renamed over OUT).\n"
+    "\n"
+    "examples:\n"
+    "  edgel contours part.png -o part.svg --sigma 1 --high 15 --low 5\n"
+    "  edgel contours image.pgm -o out.txt -s 1 -h 15 -l 5   (devernay's own flags too)\n";
+
+enum { WORK_BYTES_PER_PIXEL = 66 };
+
+typedef struct contours_options {
+    const char *input, *output;
+    edgel_subpixel_params params;
+    edgel_backend backend;
+    int threads, quiet;
+    size_t memory;
+} contours_options;
+
+__attribute__((format(printf, 1, 2))) static int usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "edgel contours: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(run 'edgel contours --help' for the options)\n");
+    va_end(ap);
+    return -EXIT_USAGE;
+}
+
+/* 1 for --help, 0 when parsed, -EXIT_USAGE after a message. */
+static int parse(int argc, char **argv, contours_options *o)
+{
+    memset(o, 0, sizeof *o);
+    edgel_subpixel_params_default(&o->params);
+    o->backend = EDGEL_BACKEND_AUTO;
+    o->memory = cli_default_memory();
+    static const char *const with_value[] = {"-o", "--output", "--sigma", "-s", "--high", "-h",
+                                             "--low", "-l", "--backend", "--threads",
+                                             "--memory", "-t"};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help"))
+            return 1;
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o->quiet = 1;
+            continue;
+        }
+        if (a[0] != '-' || !strcmp(a, "-")) {
+            if (o->input)
+                return usage("more than one input: '%s' and '%s'", o->input, a);
+            o->input = a;
+            continue;
+        }
+        size_t known = 0, nv = sizeof with_value / sizeof with_value[0];
+        while (known < nv && strcmp(a, with_value[known]))
+            known++;
+        if (known == nv)
+            return usage("unknown option '%s'", a);
+        if (!v)
+            return usage("%s needs a value", a);
+        i++;
+        double *target = NULL;
+        if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "-t")) {
+            o->output = v;
+        } else if (!strcmp(a, "--sigma") || !strcmp(a, "-s")) {
+            target = &o->params.sigma;
+        } else if (!strcmp(a, "--high") || !strcmp(a, "-h")) {
+            target = &o->params.high;
+        } else if (!strcmp(a, "--low") || !strcmp(a, "-l")) {
+            target = &o->params.low;
+        } else if (!strcmp(a, "--backend")) {
+            if (!strcmp(v, "auto") || !strcmp(v, "cpu") || !strcmp(v, "cuda"))
+                o->backend = v[0] == 'a' ? EDGEL_BACKEND_AUTO
+                           : v[1] == 'p' ? EDGEL_BACKEND_CPU : EDGEL_BACKEND_CUDA;
+            else
+                return usage("--backend is auto, cpu or cuda, not '%s'", v);
+        } else if (!strcmp(a, "--threads")) {
+            if (!cli_parse_int(v, 0, 1024, &o->threads))
+                return usage("--threads is 0 (all cores) to 1024, not '%s'", v);
+        } else if (!strcmp(a, "--memory")) {
+            if (!cli_parse_size(v, &o->memory))
+                return usage("--memory is a size such as 512M or 2G, not '%s'", v);
+        }
+        if (target && !cli_parse_double(v, target))
+            return usage("%s wants a finite number, not '%s'", a, v);
+    }
+    if (!o->input)
+        return usage("no input file");
+    if (!o->output)
+        return usage("no output file (-o OUT)");
+    if (!(o->params.sigma >= 0.0 && o->params.sigma <= EDGEL_SUBPIXEL_MAX_SIGMA))
+        return usage("--sigma %g must be in [0, %g]", o->params.sigma, EDGEL_SUBPIXEL_MAX_SIGMA);
+    if (edgel_curves_format_for_path(o->output) == EDGEL_CURVES_UNKNOWN)
+        return usage("%s: write .txt, .svg, .json, .geojson or .npz", o->output);
+    if (cli_same_file(o->input, o->output))
+        return usage("%s is the input file; write the result to another file", o->output);
+    return 0;
+}
+
+/* An 8-bit view of a gray image for the SVG's background: u8 as it is, others stretched
+ * from their least to their greatest finite value. 0 when out of memory. */
+static int background_of(const edgel_image *in, edgel_image *bg)
+{
+    if (in->type == EDGEL_U8) {
+        *bg = *in;
+        return 1;
+    }
+    if (edgel_io_alloc(bg, in->width, in->height, 1, EDGEL_U8, "background") != EDGEL_OK)
+        return 0;
+    const size_t n = (size_t)in->width * in->height;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n; i++) {
+            const double v = in->type == EDGEL_U16 ? ((const uint16_t *)in->data)[i]
+                                                   : ((const float *)in->data)[i];
+            if (!isfinite(v))
+                continue;
+            if (pass == 0) {
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            } else {
+                ((uint8_t *)bg->data)[i] =
+                    (uint8_t)lrint(hi > lo ? (v - lo) * 255.0 / (hi - lo) : 0.0);
+            }
+        }
+    return 1;
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int fail(const char *what, edgel_status st, const char *message)
+{
+    fprintf(stderr, "edgel contours: %s: %s (%s)\n", what, message, edgel_status_name(st));
+    return st == EDGEL_ERROR_UNSUPPORTED || st == EDGEL_ERROR_FORMAT ? EXIT_USAGE
+                                                                     : EXIT_FAILURE_RUN;
+}
+
+int cmd_contours(int argc, char **argv)
+{
+    contours_options o;
+    const int parsed = parse(argc, argv, &o);
+    if (parsed == 1) {
+        fputs(CONTOURS_HELP, stdout);
+        return EXIT_OK;
+    }
+    if (parsed < 0)
+        return -parsed;
+    const double start = seconds();
+    const edgel_io_limits limits = {o.memory, (1u << EDGEL_U8) | (1u << EDGEL_U16) |
+                                    (1u << EDGEL_F32), (1u << 1) | (1u << 3) | (1u << 4),
+                                    1u << 1, "16-bit and float images must be gray"};
+    edgel_image in = {0}, bg = {0};
+    edgel_context *ctx = NULL;
+    edgel_curves *curves = NULL;
+    int rc = EXIT_FAILURE_RUN;
+    edgel_status st = edgel_io_read(o.input, &limits, &in);
+    if (st != EDGEL_OK)
+        return fail("reading", st, edgel_io_last_error());
+    const size_t pixels = (size_t)in.width * in.height;
+    if (pixels > o.memory / WORK_BYTES_PER_PIXEL) {
+        fprintf(stderr, "edgel contours: %dx%d needs about %zu MB (%d bytes a pixel), more "
+                        "than --memory allows (%zu MB)\n", (int)in.width, (int)in.height,
+                pixels * WORK_BYTES_PER_PIXEL >> 20, WORK_BYTES_PER_PIXEL, o.memory >> 20);
+        edgel_io_free(&in);
+        return EXIT_FAILURE_RUN;
+    }
+    edgel_context_options copts;
+    edgel_context_options_default(&copts);
+    copts.threads = o.threads;
+    if ((st = edgel_context_create(o.backend, &copts, &ctx)) != EDGEL_OK) {
+        rc = fail("backend", st, edgel_last_error());
+        goto done;
+    }
+    if (in.channels > 1) { /* 8-bit colour: luma, as cv2.cvtColor(RGB2GRAY) */
+        edgel_image gray;
+        if ((st = edgel_io_alloc(&gray, in.width, in.height, 1, EDGEL_U8, "gray")) != EDGEL_OK) {
+            rc = fail("memory", st, edgel_io_last_error());
+            goto done;
+        }
+        if ((st = edgel_to_gray(ctx, EDGEL_GRAY_RGB, &in, &gray)) != EDGEL_OK) {
+            edgel_io_free(&gray);
+            rc = fail("gray", st, edgel_last_error());
+            goto done;
+        }
+        edgel_io_free(&in);
+        in = gray;
+    }
+    const int loud = !o.quiet && pixels >= (16u << 20);
+    if (loud)
+        fprintf(stderr, "edgel contours: %dx%d read in %.1f s; detecting\n", (int)in.width,
+                (int)in.height, seconds() - start);
+    if ((st = edgel_curves_create(&curves)) != EDGEL_OK ||
+        (st = edgel_subpixel_edges(ctx, &o.params, &in, curves)) != EDGEL_OK) {
+        rc = fail("contours", st, edgel_last_error());
+        goto done;
+    }
+    edgel_curves_view v;
+    edgel_curves_view_default(&v);
+    edgel_curves_get(curves, &v);
+    if (loud)
+        fprintf(stderr, "edgel contours: %lld curves at %.1f s; writing\n", (long long)v.curves,
+                seconds() - start);
+    const int svg = edgel_curves_format_for_path(o.output) == EDGEL_CURVES_SVG;
+    if (svg && !background_of(&in, &bg)) {
+        rc = fail("memory", EDGEL_ERROR_OUT_OF_MEMORY, edgel_io_last_error());
+        goto done;
+    }
+    const edgel_curves_meta meta = {(int)in.width, (int)in.height, o.params.sigma,
+                                    o.params.high, o.params.low, svg ? &bg : NULL};
+    if ((st = edgel_curves_write(o.output, &v, &meta)) != EDGEL_OK) {
+        rc = fail("writing", st, edgel_io_last_error());
+        goto done;
+    }
+    if (!o.quiet) {
+        int64_t closed = 0;
+        for (int64_t k = 0; k < v.curves; k++)
+            closed += v.closed[k];
+        printf("%s: %dx%d, %lld curves (%lld closed), %lld points in %.3f s -> %s\n", o.input,
+               (int)in.width, (int)in.height, (long long)v.curves, (long long)closed,
+               (long long)v.points, seconds() - start, o.output);
+    }
+    rc = EXIT_OK;
+done:
+    if (bg.data != in.data)
+        edgel_io_free(&bg);
+    edgel_io_free(&in);
+    edgel_curves_destroy(curves);
+    edgel_context_destroy(ctx);
+    return rc;
+}

@@ -1,0 +1,98 @@
+/* libFuzzer target: sub-pixel curves (edgel_subpixel_edges) of any decoded image, gray or
+ * converted to doubles as its type allows, with sigma and thresholds from the last option
+ * bytes: the same curves on 1 and 3 threads; every curve well formed (limits increasing, a
+ * closed curve's last point its first; for finite images, points inside the image's ring of
+ * two pixels and each point's modulus at least the lower threshold); then each writer (txt,
+ * svg, json, geojson, npz) leaves exactly its file. */
+#include "fuzz_file.h" /* first: it asks for _GNU_SOURCE */
+#include "edgel.h"
+#include "fuzz_input.h"
+#include "io/curves_io.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+enum { OPTION_BYTES = 4 };
+
+static edgel_context *three_threads(void)
+{
+    static edgel_context *ctx;
+    if (!ctx) {
+        edgel_context_options o;
+        edgel_context_options_default(&o);
+        o.threads = 3;
+        edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx);
+    }
+    return ctx;
+}
+
+static int same(const edgel_curves_view *a, const edgel_curves_view *b)
+{
+    if (a->points != b->points || a->curves != b->curves)
+        return 0;
+    const size_t n = (size_t)a->points * sizeof(double);
+    return !memcmp(a->x, b->x, n) && !memcmp(a->y, b->y, n) && !memcmp(a->gx, b->gx, n) &&
+           !memcmp(a->modulus, b->modulus, n) &&
+           !memcmp(a->limits, b->limits, ((size_t)a->curves + 1) * sizeof(int64_t)) &&
+           !memcmp(a->closed, b->closed, (size_t)a->curves);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const uint8_t *opt;
+    edgel_image img;
+    if (!fuzz_decode(data, size, OPTION_BYTES, &img, &opt))
+        return 0;
+    edgel_image gray = img;
+    gray.channels = 1;
+    gray.width = img.width * img.channels; /* colour as a wider gray image */
+    edgel_subpixel_params p;
+    edgel_subpixel_params_default(&p);
+    p.sigma = opt[0] / 32.0;
+    p.high = opt[1] / 2.0;
+    p.low = opt[2] / 2.0;
+    static edgel_curves *one, *three;
+    if (!one && (edgel_curves_create(&one) != EDGEL_OK || edgel_curves_create(&three) != EDGEL_OK))
+        abort();
+    const edgel_status a = edgel_subpixel_edges(fuzz_context(), &p, &gray, one);
+    const edgel_status b = edgel_subpixel_edges(three_threads(), &p, &gray, three);
+    if (a != b || (a != EDGEL_OK && a != EDGEL_ERROR_UNSUPPORTED))
+        abort();
+    edgel_curves_view va, vb;
+    edgel_curves_view_default(&va);
+    edgel_curves_view_default(&vb);
+    if (edgel_curves_get(one, &va) != EDGEL_OK || edgel_curves_get(three, &vb) != EDGEL_OK ||
+        !same(&va, &vb))
+        abort();
+    if (va.limits[0] != 0 || va.limits[va.curves] != va.points)
+        abort();
+    for (int64_t k = 0; k < va.curves; k++) {
+        const int64_t s = va.limits[k], e = va.limits[k + 1] - 1;
+        if (e < s + 1 || (va.closed[k] && (va.x[s] != va.x[e] || va.y[s] != va.y[e])))
+            abort();
+    }
+    int finite = 1;
+    for (size_t i = 0; img.type == EDGEL_F32 && i < (size_t)gray.width * gray.height; i++)
+        finite &= isfinite(((const float *)img.data)[i]) != 0;
+    const double lowest = p.low < p.high ? p.low : p.high;
+    for (int64_t i = 0; finite && i < va.points; i++)
+        if (!(va.x[i] >= 1.0 && va.x[i] <= gray.width - 2.0 && va.y[i] >= 1.0 &&
+              va.y[i] <= gray.height - 2.0 && va.modulus[i] >= lowest))
+            abort();
+    static const char *const names[] = {"c.txt", "c.svg", "c.json", "c.geojson", "c.npz"};
+    const edgel_image *bg = img.type == EDGEL_U8 && img.channels == 1 ? &img : NULL;
+    const edgel_curves_meta meta = {gray.width, gray.height, p.sigma, p.high, p.low, bg};
+    for (int i = 0; i < 5 && a == EDGEL_OK && (opt[3] >> i & 1); i++) {
+        char path[160];
+        snprintf(path, sizeof path, "%s/%s", fuzz_dir(), names[i]);
+        if (edgel_curves_write(path, &va, &meta) != EDGEL_OK)
+            abort();
+        fuzz_dir_expect(names[i]);
+    }
+    edgel_io_free(&img);
+    return 0;
+}
