@@ -3,6 +3,7 @@ IPOL 2017), equal to its reference program point for point."""
 from __future__ import annotations
 
 import ctypes
+import threading
 from typing import Iterator, Optional
 
 import numpy as np
@@ -67,6 +68,31 @@ class Curves:
         return [np.rint(c * scale).astype(np.int32).reshape(-1, 1, 2) for c in self]
 
 
+class _CurvesHandle:
+    """An edgel_curves kept for a thread's calls: its memory is reused from call to call."""
+
+    def __init__(self):
+        self.handle = ctypes.c_void_p()
+        _check(_lib.edgel_curves_create(ctypes.byref(self.handle)))
+
+    def __del__(self):
+        if self.handle:
+            _lib.edgel_curves_destroy(self.handle)
+            self.handle = None
+
+
+_threads = threading.local()
+
+
+def _thread_curves() -> ctypes.c_void_p:
+    """The calling thread's edgel_curves (an edgel_curves serves one call at a time; the
+    calls release the GIL)."""
+    mine = getattr(_threads, "curves", None)
+    if mine is None:
+        mine = _threads.curves = _CurvesHandle()
+    return mine.handle
+
+
 def _copy(pointer, count: int, dtype) -> np.ndarray:
     """A NumPy copy of `count` elements at a ctypes pointer (empty for none)."""
     if count == 0:
@@ -116,20 +142,16 @@ def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.
     p = _SubpixelParams()
     _lib.edgel_subpixel_params_init(ctypes.byref(p), ctypes.sizeof(p))
     p.sigma, p.high, p.low = float(sigma), float(high), float(low)
-    handle = ctypes.c_void_p()
-    _check(_lib.edgel_curves_create(ctypes.byref(handle)))
-    try:
-        src = _view(image)
-        _check(_lib.edgel_subpixel_edges(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
-                                         handle))
-        v = _CurvesView()
-        _lib.edgel_curves_view_init(ctypes.byref(v), ctypes.sizeof(v))
-        _check(_lib.edgel_curves_get(handle, ctypes.byref(v)))
-        n, m = int(v.points), int(v.curves)
-        points = np.stack([_copy(v.x, n, np.float64), _copy(v.y, n, np.float64)], axis=1)
-        gradient = np.stack([_copy(v.gx, n, np.float64), _copy(v.gy, n, np.float64)], axis=1)
-        return Curves(points.reshape(n, 2), _copy(v.limits, m + 1, np.int64),
-                      _copy(v.closed, m, np.uint8).astype(bool), gradient.reshape(n, 2),
-                      _copy(v.modulus, n, np.float64))
-    finally:
-        _lib.edgel_curves_destroy(handle)
+    handle = _thread_curves()
+    src = _view(image)
+    _check(_lib.edgel_subpixel_edges(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
+                                     handle))
+    v = _CurvesView()
+    _lib.edgel_curves_view_init(ctypes.byref(v), ctypes.sizeof(v))
+    _check(_lib.edgel_curves_get(handle, ctypes.byref(v)))
+    n, m = int(v.points), int(v.curves)
+    points = np.stack([_copy(v.x, n, np.float64), _copy(v.y, n, np.float64)], axis=1)
+    gradient = np.stack([_copy(v.gx, n, np.float64), _copy(v.gy, n, np.float64)], axis=1)
+    return Curves(points.reshape(n, 2), _copy(v.limits, m + 1, np.int64),
+                  _copy(v.closed, m, np.uint8).astype(bool), gradient.reshape(n, 2),
+                  _copy(v.modulus, n, np.float64))

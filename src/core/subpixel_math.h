@@ -23,21 +23,21 @@ EDGEL_HD int edgel_subpixel_radius(double sigma)
  * as two refusals, so that a NaN compares as the reference's does.) */
 EDGEL_HD int edgel_subpixel_greater(double a, double b)
 {
-    return !(a <= b) && !(a - b < 1000 * DBL_EPSILON);
+    return !(a <= b) & !(a - b < 1000 * DBL_EPSILON);
 }
 
 /* The edge point of a pixel of modulus `mod`, neighbours left/right (`l`, `r`) and below/above
  * (`d`, `u`, rows y - 1 and y + 1), gradient |gx|, |gy|: 1 along x (a horizontal maximum, the
  * gradient mostly horizontal), 2 along y, 0 none. Of two equal maxima the left (or lower) one
- * is the edge. */
+ * is the edge. (Without branches, so that a row of pixels vectorises.) */
 EDGEL_HD int edgel_subpixel_axis(double mod, double l, double r, double d, double u, double gx,
                                  double gy)
 {
-    if (edgel_subpixel_greater(mod, l) && !edgel_subpixel_greater(r, mod) && gx >= gy)
-        return 1;
-    if (edgel_subpixel_greater(mod, d) && !edgel_subpixel_greater(u, mod) && gx <= gy)
-        return 2;
-    return 0;
+    const int along_x = edgel_subpixel_greater(mod, l) & !edgel_subpixel_greater(r, mod) &
+                        (gx >= gy);
+    const int along_y = edgel_subpixel_greater(mod, d) & !edgel_subpixel_greater(u, mod) &
+                        (gx <= gy);
+    return along_x | (along_y & !along_x) << 1;
 }
 
 /* The vertex of the parabola through (-1, a), (0, b), (1, c): the point's offset along its
@@ -50,17 +50,20 @@ EDGEL_HD double edgel_subpixel_offset(double a, double b, double c)
 /* The score of chaining point f (at fx, fy, gradient fgx, fgy) to point t: 0 where the
  * gradients are not both roughly across the line joining them on the same side, else the
  * inverse of their distance, positive when t lies forward of f (the gradient on its right),
- * negative when backward. Points that are not edge points (a negative coordinate) score 0. */
+ * negative when backward. Points that are not edge points (a negative coordinate) score 0.
+ * (Computed whole and then chosen, without branches: half the candidates fail the test, at
+ * random.) */
 EDGEL_HD double edgel_subpixel_score(double fx, double fy, double fgx, double fgy, double tx,
                                      double ty, double tgx, double tgy)
 {
-    if (fx < 0.0 || fy < 0.0 || tx < 0.0 || ty < 0.0)
-        return 0.0;
     const double dx = tx - fx, dy = ty - fy;
-    if ((fgy * dx - fgx * dy) * (tgy * dx - tgx * dy) <= 0.0)
-        return 0.0;
+    const double across_f = fgy * dx - fgx * dy, across_t = tgy * dx - tgx * dy;
     const double dist = sqrt((tx - fx) * (tx - fx) + (ty - fy) * (ty - fy));
-    return fgy * dx - fgx * dy >= 0.0 ? 1.0 / dist : -1.0 / dist;
+    /* +-1/dist as the sign times 1/dist: division is symmetric in sign, so -1.0 / dist and
+     * -(1.0 / dist) are the same double */
+    const double s = (double)(2 * (across_f >= 0.0) - 1) * (1.0 / dist);
+    const int edge_points = !(fx < 0.0) & !(fy < 0.0) & !(tx < 0.0) & !(ty < 0.0);
+    return edge_points & !(across_f * across_t <= 0.0) ? s : 0.0;
 }
 
 #endif

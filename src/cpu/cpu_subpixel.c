@@ -7,14 +7,15 @@
  *      along x or y inside a two-pixel ring, placed at the parabola's vertex along that axis;
  *   3. chaining: each edge point, column by column, proposes a link to its best forward and
  *      best backward neighbour within two pixels; a link replaces one already made at the
- *      target only where it scores better;
+ *      target only where it scores better. The best neighbours are a function of the points
+ *      alone and are found in parallel; the links are made in the reference's order;
  *   4. hysteresis along the chains, in memory order; 5. the curves listed in memory order.
- * Steps 1 and 2 run over rows in parallel (each value computed once, by one thread, in the
- * same order of operations: the result does not depend on the threads) and keep only the
- * edge points, a few in a hundred pixels. Steps 3 to 5 depend on their order of visit and
- * run as the reference's single pass, over the points alone: numbered column by column, so
- * that step 3 walks them in order, its neighbours near in memory; steps 4 and 5 walk them in
- * memory order through a second list.
+ * Steps 1, 2 and 3's search run in parallel (each value computed once, by one thread, in the
+ * same order of operations: the result does not depend on the threads); step 2 keeps only the
+ * edge points, a few in a hundred pixels. The links of step 3 and steps 4 and 5 depend on
+ * their order of visit and run as the reference's single pass, over the points alone:
+ * numbered column by column, so that step 3 walks them in order, its neighbours near in
+ * memory; steps 4 and 5 walk them in memory order through a second list.
  */
 #include "core/curves.h"
 #include "core/host_pool.h"
@@ -63,7 +64,7 @@ static void convert_row(void *arg, int y)
 }
 
 /* The blur along x of row y: image -> pass. Each output sums its taps in order from 0.0. */
-static void blur_row(void *arg, int y)
+EDGEL_WIDE_CLONES static void blur_row(void *arg, int y)
 {
     const subpixel_job *job = arg;
     const int w = job->w, r = job->radius, n = 2 * r + 1;
@@ -84,7 +85,7 @@ static void blur_row(void *arg, int y)
 }
 
 /* The blur along y into row y: pass -> image. */
-static void blur_column_row(void *arg, int y)
+EDGEL_WIDE_CLONES static void blur_column_row(void *arg, int y)
 {
     const subpixel_job *job = arg;
     const int w = job->w, n = 2 * job->radius + 1;
@@ -100,7 +101,8 @@ static void blur_column_row(void *arg, int y)
 }
 
 /* Centred differences and modulus of row y (1 <= y <= h - 2) into three rows of w. */
-static void gradient_row(const double *im, int w, int y, double *gx, double *gy, double *mod)
+EDGEL_WIDE_CLONES static void gradient_row(const double *im, int w, int y, double *gx, double *gy,
+                                           double *mod)
 {
     const double *row = im + (size_t)y * w;
     gx[0] = gy[0] = mod[0] = gx[w - 1] = gy[w - 1] = mod[w - 1] = 0.0;
@@ -110,6 +112,17 @@ static void gradient_row(const double *im, int w, int y, double *gx, double *gy,
         gy[x] = dy;
         mod[x] = sqrt(dx * dx + dy * dy);
     }
+}
+
+/* The axis of the edge point at each pixel 2 .. w - 3 of a row (edgel_subpixel_axis): the
+ * modulus of the row, of the rows below (y - 1) and above (y + 1), the gradient. */
+EDGEL_WIDE_CLONES static void axis_row(const double *m, const double *below,
+                                       const double *above, const double *gx, const double *gy,
+                                       int w, uint8_t *axis)
+{
+    for (int x = 2; x < w - 2; x++)
+        axis[x] = (uint8_t)edgel_subpixel_axis(m[x], m[x - 1], m[x + 1], below[x], above[x],
+                                               fabs(gx[x]), fabs(gy[x]));
 }
 
 /* Worker t of n: the edge points of its stripe of rows 2 .. h - 3, in memory order, into
@@ -124,7 +137,7 @@ static void find_points(void *arg, int t, int n)
     y0 += 2, y1 += 2;
     edgel_point_list *out = &c->found[t];
     out->count = 0;
-    double *buf = malloc(sizeof(double) * 9 * (size_t)w);
+    double *buf = malloc(sizeof(double) * 9 * (size_t)w + (size_t)w + 8);
     if (!buf) {
         atomic_store(&job->failed, 1);
         return;
@@ -132,6 +145,8 @@ static void find_points(void *arg, int t, int n)
     double *gx[3], *gy[3], *mod[3];
     for (int i = 0; i < 3; i++)
         gx[i] = buf + (size_t)(3 * i) * w, gy[i] = gx[i] + w, mod[i] = gy[i] + w;
+    uint8_t *axis = (uint8_t *)(buf + 9 * (size_t)w);
+    memset(axis, 0, (size_t)w + 8);
     for (int y = y0; y < y1; y++) {
         const int b = (y + 1) % 3, cur = y % 3, a = (y + 2) % 3; /* rows y + 1, y, y - 1 */
         if (y == y0) {
@@ -140,20 +155,26 @@ static void find_points(void *arg, int t, int n)
         }
         gradient_row(c->image, w, y + 1, gx[b], gy[b], mod[b]);
         const double *m = mod[cur];
+        axis_row(m, mod[a], mod[b], gx[cur], gy[cur], w, axis);
+        if (!edgel_point_list_reserve(out, out->count + (size_t)w)) {
+            atomic_store(&job->failed, 1);
+            free(buf);
+            return;
+        }
         for (int x = 2; x < w - 2; x++) {
-            const int axis = edgel_subpixel_axis(m[x], m[x - 1], m[x + 1], mod[a][x], mod[b][x],
-                                                 fabs(gx[cur][x]), fabs(gy[cur][x]));
-            if (!axis)
+            uint64_t eight; /* most pixels are no edge point: skip them eight at a time */
+            memcpy(&eight, axis + x, 8);
+            if (!eight) {
+                x += 7;
                 continue;
-            const double offset = axis == 1 ? edgel_subpixel_offset(m[x - 1], m[x], m[x + 1])
-                                            : edgel_subpixel_offset(mod[a][x], m[x], mod[b][x]);
-            if (!edgel_point_list_reserve(out, out->count + 1)) {
-                atomic_store(&job->failed, 1);
-                free(buf);
-                return;
             }
+            if (!axis[x])
+                continue;
+            const double offset = axis[x] == 1
+                                      ? edgel_subpixel_offset(m[x - 1], m[x], m[x + 1])
+                                      : edgel_subpixel_offset(mod[a][x], m[x], mod[b][x]);
             const size_t k = out->count++;
-            const int dx = axis == 1, dy = axis == 2;
+            const int dx = axis[x] == 1, dy = axis[x] == 2;
             out->x[k] = x + offset * dx;
             out->y[k] = y + offset * dy;
             out->gx[k] = gx[cur][x];
@@ -177,13 +198,21 @@ static int number_points(edgel_curves *c, int w, int workers)
     if (total > INT32_MAX || !edgel_point_list_reserve(&c->all, total))
         return 0;
     if (total + 1 > c->link_cap) {
-        free(c->next), free(c->prev), free(c->valid), free(c->row_order);
-        c->next = malloc(sizeof(int32_t) * (total + 1));
-        c->prev = malloc(sizeof(int32_t) * (total + 1));
-        c->valid = malloc(total + 1);
-        c->row_order = malloc(sizeof(int32_t) * (total + 1));
-        c->link_cap = c->next && c->prev && c->valid && c->row_order ? total + 1 : 0;
-        if (!c->link_cap)
+        int32_t **ints[] = {&c->next, &c->prev, &c->fwd, &c->bck, &c->row_order};
+        double **doubles[] = {&c->fwd_score, &c->bck_score};
+        int ok = 1;
+        for (int i = 0; i < 5; i++) {
+            free(*ints[i]);
+            ok &= (*ints[i] = malloc(sizeof(int32_t) * (total + 1))) != NULL;
+        }
+        for (int i = 0; i < 2; i++) {
+            free(*doubles[i]);
+            ok &= (*doubles[i] = malloc(sizeof(double) * (total + 1))) != NULL;
+        }
+        free(c->valid);
+        ok &= (c->valid = malloc(total + 1)) != NULL;
+        c->link_cap = ok ? total + 1 : 0;
+        if (!ok)
             return 0;
     }
     if (2 * ((size_t)w + 1) > c->column_cap) {
@@ -223,26 +252,26 @@ static double score(const edgel_point_list *p, int32_t a, int32_t b)
                                 p->gx[b], p->gy[b]);
 }
 
-/* Step 3, in the reference's order: points column by column (their numbering), the
- * neighbours of each by column (x offset -2..2), then down the column (y offset -2..2). The
- * neighbours in a column are found from a cursor per column offset, which only moves down as
- * the point does. */
-static void chain_points(edgel_curves *c, int w)
+/* Step 3a for points first .. last - 1 (a thread's share): each point's best forward and
+ * best backward neighbour and their scores, as the reference's visit finds them: the
+ * neighbours by column (x offset -2..2), then down the column (y offset -2..2), ties to the
+ * first met. A pure function of the points, so shares run in parallel. The neighbours in a
+ * column are found from a cursor per column offset, which only moves down as the point
+ * does. */
+static void best_neighbours(edgel_curves *c, int w, int32_t first, int32_t last)
 {
     const edgel_point_list *p = &c->all;
-    const int32_t count = (int32_t)p->count, *start = c->column_start, *py = p->py;
-    int32_t *next = c->next, *prev = c->prev;
-    for (int32_t i = 0; i < count; i++)
-        next[i] = prev[i] = -1;
+    const int32_t *start = c->column_start, *py = p->py;
     int32_t cursor[5] = {0};
     int column = -1;
-    for (int32_t from = 0; from < count; from++) {
+    for (int32_t from = first; from < last; from++) {
         const int x = p->px[from], y = py[from];
         if (x != column) {
             column = x;
             for (int i = 0; i < 5; i++)
                 cursor[i] = x + i - 2 >= 0 && x + i - 2 < w ? start[x + i - 2] : 0;
         }
+        const double fx = p->x[from], fy = p->y[from], fgx = p->gx[from], fgy = p->gy[from];
         double fwd_s = 0.0, bck_s = 0.0;
         int32_t fwd = -1, bck = -1;
         for (int i = 0; i < 5; i++) {
@@ -253,19 +282,49 @@ static void chain_points(edgel_curves *c, int w)
             while (cursor[i] < end && py[cursor[i]] < y - 2)
                 cursor[i]++;
             for (int32_t to = cursor[i]; to < end && py[to] <= y + 2; to++) {
-                if (to == from)
-                    continue;
-                const double s = score(p, from, to);
-                if (s > fwd_s) {
-                    fwd_s = s;
-                    fwd = to;
-                }
-                if (s < bck_s) {
-                    bck_s = s;
-                    bck = to;
-                }
+                const double s = to == from ? 0.0
+                                            : edgel_subpixel_score(fx, fy, fgx, fgy, p->x[to],
+                                                                   p->y[to], p->gx[to], p->gy[to]);
+                const int better = s > fwd_s, worse = s < bck_s; /* (chosen without branches) */
+                fwd_s = better ? s : fwd_s;
+                fwd = better ? to : fwd;
+                bck_s = worse ? s : bck_s;
+                bck = worse ? to : bck;
             }
         }
+        c->fwd[from] = fwd, c->bck[from] = bck;
+        c->fwd_score[from] = fwd_s, c->bck_score[from] = bck_s;
+    }
+}
+
+typedef struct neighbours_job {
+    edgel_curves *c;
+    int w;
+} neighbours_job;
+
+static void best_neighbours_share(void *arg, int t, int n)
+{
+    const neighbours_job *job = arg;
+    int a, b;
+    edgel_stripe(t, n, (int)job->c->all.count, &a, &b);
+    best_neighbours(job->c, job->w, a, b);
+}
+
+/* Step 3b, the reference's single pass over the points in its order (their numbering): each
+ * proposes its links; a link replaces one already made at the target only where it scores
+ * better. The order matters here, and only here. */
+static void link_points(edgel_curves *c)
+{
+    const edgel_point_list *p = &c->all;
+    const int32_t count = (int32_t)p->count;
+    int32_t *next = c->next, *prev = c->prev;
+    for (int32_t i = 0; i < count; i++)
+        next[i] = prev[i] = -1;
+    for (int32_t from = 0; from < count; from++) {
+        if (!(p->x[from] >= 0.0 && p->y[from] >= 0.0)) /* a NaN position: never a start */
+            continue;
+        const int32_t fwd = c->fwd[from], bck = c->bck[from];
+        const double fwd_s = c->fwd_score[from], bck_s = c->bck_score[from];
         int32_t alt;
         if (fwd >= 0 && next[from] != fwd &&
             ((alt = prev[fwd]) < 0 || score(p, alt, fwd) < fwd_s)) {
@@ -296,7 +355,7 @@ static void hysteresis(edgel_curves *c, double high, double low)
     const double *mod = c->all.mod;
     int32_t *next = c->next, *prev = c->prev;
     uint8_t *valid = c->valid;
-    memset(valid, 0, (size_t)count);
+    memset(valid, 0, c->all.count);
     for (int32_t r = 0; r < count; r++) {
         const int32_t i = c->row_order[r];
         if (!((prev[i] >= 0 || next[i] >= 0) && !valid[i] && mod[i] >= high))
@@ -434,7 +493,9 @@ edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_imag
         return oom("the edge points");
     if (!number_points(c, w, workers))
         return oom("the edge points");
-    chain_points(c, w);
+    neighbours_job nj = {c, w};
+    edgel_host_parallel(threads, best_neighbours_share, &nj);
+    link_points(c);
     hysteresis(c, p->high, p->low);
     if (!list_curves(c))
         return oom("the curves");
