@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Builds the Octave mex function build/edgel_canny.mex against build/libedgel.so (run
-# scripts/build.sh first). MATLAB: scripts/build-matlab.sh.
+# Builds the Octave mex functions build/edgel_canny.mex and build/edgel_subpixel.mex against
+# build/libedgel.so (run scripts/build.sh first). MATLAB: scripts/build-matlab.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mkoctfile --mex -Iinclude matlab/edgel_canny.c -Lbuild -ledgel -Wl,-rpath,"$(pwd)/build" \
-  -o build/edgel_canny.mex
-cp matlab/help/edgel_canny.m build/ # its help, beside it (the mex runs, `help` reads the .m)
-echo "built build/edgel_canny.mex (add build/ and matlab/ to the Octave path)"
+build=${EDGEL_BUILD_DIR:-build}
+for f in edgel_canny edgel_subpixel; do
+  mkoctfile --mex -Iinclude "matlab/$f.c" -L"$build" -ledgel -Wl,-rpath,"$(cd "$build" && pwd)" \
+    -o "$build/$f.mex"
+  cp "matlab/help/$f.m" "$build/" # its help, beside it (the mex runs, `help` reads the .m)
+done
+echo "built $build/edgel_canny.mex and $build/edgel_subpixel.mex (add $build/ and matlab/ to the Octave path)"

@@ -68,6 +68,39 @@ function test_edgel(build, samples)
   fclose(f);
   check(isequal(edgel_canny(T, 50, 150), cli_edges(fullfile(work, 'T.pgm'), '')), 'transposed image');
 
+  % Sub-pixel curves: the command's JSON, one-based, on the camera photograph (gray) and on
+  % its transposed file. (Octave's jsondecode may round 17 digits to a neighbouring double:
+  % the gateway's layout is checked here to 1e-9, its doubles by the library's own tests.)
+  function ok = near(a, b)
+    ok = isequal(size(a), size(b)) && max(abs(a(:) - b(:))) <= 1e-9;
+  end
+  for name = {'camera.png', 'T.pgm'}
+    src = fullfile(samples, name{1});
+    if strcmp(name{1}, 'T.pgm')
+      src = fullfile(work, 'T.pgm');
+    end
+    pix = fullfile(work, 'gray.pgm');
+    system(sprintf('"%s" detect "%s" -o "%s" --stage gray', cli, src, pix));
+    G0 = read_pnm(pix);
+    json = fullfile(work, 'c.json');
+    system(sprintf('"%s" contours "%s" -o "%s" -q --sigma 1 --high 15 --low 5', cli, pix, json));
+    want = jsondecode(fileread(json));
+    [C, closed, G] = edgel_subpixel(G0, 1, 15, 5);
+    same = numel(C) == numel(want.curves) && numel(C) > 10;
+    for k = 1:min(numel(C), numel(want.curves))
+      w = want.curves(k);
+      if iscell(want.curves)
+        w = want.curves{k};
+      end
+      same = same && near(C{k}, [w.x(:), w.y(:)] + 1) && closed(k) == w.closed && ...
+             near(G{k}, [w.gx(:), w.gy(:), w.modulus(:)]);
+    end
+    check(same, [name{1} ' edgel_subpixel = edgel contours']);
+    check(isequal(edgel_subpixel(double(G0), 1, 15, 5), C) && ...
+          isequal(edgel_subpixel(single(G0), 1, 15, 5), C), [name{1} ' subpixel types']);
+  end
+  check(isempty(edgel_subpixel(uint8(zeros(4, 9)))), 'subpixel tiny image');
+
   % Errors become Octave errors with an identifier.
   function expect_error(fn, id, what)
     try
@@ -83,6 +116,10 @@ function test_edgel(build, samples)
   expect_error(@() edgel_canny(A, 50, 150, 'Colour', 1), 'edgel:badArgument', 'unknown option');
   expect_error(@() edgel_canny(A, 50), 'edgel:usage', 'missing threshold');
   expect_error(@() CudaEdgeRGB(A, 50, 150, 1), 'edgel:badImage', 'CudaEdgeRGB on gray');
+  expect_error(@() edgel_subpixel(int16(A)), 'edgel:badImage', 'subpixel int16');
+  expect_error(@() edgel_subpixel(A, -1), 'edgel:failed', 'subpixel negative sigma');
+  expect_error(@() edgel_subpixel(A, [1 2]), 'edgel:badArgument', 'subpixel sigma vector');
+  expect_error(@() edgel_subpixel(), 'edgel:usage', 'subpixel no image');
 
   confirm_recursive_rmdir(false, 'local');
   rmdir(work, 's');
@@ -90,6 +127,8 @@ function test_edgel(build, samples)
   text = evalc('help edgel_canny');
   check(~isempty(strfind(text, 'cv2.Canny')) && ~isempty(strfind(text, 'Aperture')), ...
         'help edgel_canny prints the help of matlab/help/edgel_canny.m');
+  text = evalc('help edgel_subpixel');
+  check(~isempty(strfind(text, 'Canny/Devernay')), 'help edgel_subpixel');
   A = uint8(kron(reshape(mod((1:64) * 37, 64), 8, 8), ones(8)) * 4);  % ('magic' is a local)
   E1 = edgel_canny(A, 50, 150);
   E2 = edgel_canny(A, 50, 150, 'Backend', 'cpu', 'Threads', 1);
