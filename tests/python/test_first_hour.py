@@ -70,9 +70,9 @@ def test_typed_package():
 
 
 EXAMPLES = ["opencv_dropin.py", "skimage_canny.py", "itk_canny.py", "bigtiff.py",
-            "dask_cluster.py", "gpu_arrays.py"]
+            "dask_cluster.py", "gpu_arrays.py", "subpixel_gauge.py"]
 NEEDS = {"skimage_canny.py": "skimage", "itk_canny.py": "itk", "bigtiff.py": "tifffile",
-         "dask_cluster.py": "distributed"}
+         "dask_cluster.py": "distributed", "subpixel_gauge.py": "scipy"}
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
