@@ -63,7 +63,7 @@ EDGEL_HD double edgel_subpixel_score(double fx, double fy, double fgx, double fg
      * -(1.0 / dist) are the same double */
     const double s = (double)(2 * (across_f >= 0.0) - 1) * (1.0 / dist);
     const int edge_points = !(fx < 0.0) & !(fy < 0.0) & !(tx < 0.0) & !(ty < 0.0);
-    return edge_points & !(across_f * across_t <= 0.0) ? s : 0.0;
+    return (edge_points & !(across_f * across_t <= 0.0)) ? s : 0.0;
 }
 
 #endif

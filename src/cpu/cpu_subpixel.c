@@ -187,14 +187,54 @@ static void find_points(void *arg, int t, int n)
     free(buf);
 }
 
-/* The edge points of the threads' lists (row-major, thread after thread) numbered column by
- * column, down each column, into c->all; c->row_order lists them in memory order. Returns 0
- * when out of memory. */
-static int number_points(edgel_curves *c, int w, int workers)
+/* Numbering the threads' lists (row-major, thread after thread) column by column: list t's
+ * points of column x take the numbers cursor[t][x] on; lists run in parallel, each
+ * counting, then placing, its own points. */
+typedef struct number_job {
+    edgel_curves *c;
+    int w, lists;
+    int32_t *cursors; /* lists x w */
+    size_t *base;     /* each list's first place in memory order */
+} number_job;
+
+static void count_columns(void *arg, int t, int n)
 {
-    size_t total = 0;
-    for (int t = 0; t < workers; t++)
-        total += c->found[t].count;
+    const number_job *job = arg;
+    for (int l = t; l < job->lists; l += n) {
+        int32_t *cnt = job->cursors + (size_t)l * job->w;
+        const edgel_point_list *f = &job->c->found[l];
+        memset(cnt, 0, sizeof(int32_t) * (size_t)job->w);
+        for (size_t i = 0; i < f->count; i++)
+            cnt[f->px[i]]++;
+    }
+}
+
+static void place_points(void *arg, int t, int n)
+{
+    const number_job *job = arg;
+    edgel_curves *c = job->c;
+    edgel_point_list *all = &c->all;
+    for (int l = t; l < job->lists; l += n) {
+        int32_t *cursor = job->cursors + (size_t)l * job->w;
+        const edgel_point_list *f = &c->found[l];
+        int32_t *order = c->row_order + job->base[l];
+        for (size_t i = 0; i < f->count; i++) {
+            const int32_t id = cursor[f->px[i]]++;
+            all->x[id] = f->x[i], all->y[id] = f->y[i];
+            all->gx[id] = f->gx[i], all->gy[id] = f->gy[i], all->mod[id] = f->mod[i];
+            all->px[id] = f->px[i], all->py[id] = f->py[i];
+            order[i] = id;
+        }
+    }
+}
+
+/* The edge points of the threads' lists numbered column by column, down each column, into
+ * c->all; c->row_order lists them in memory order. Returns 0 when out of memory. */
+static int number_points(edgel_curves *c, int w, int lists, int threads)
+{
+    size_t total = 0, base[lists];
+    for (int t = 0; t < lists; t++)
+        base[t] = total, total += c->found[t].count;
     if (total > INT32_MAX || !edgel_point_list_reserve(&c->all, total))
         return 0;
     if (total + 1 > c->link_cap) {
@@ -215,34 +255,30 @@ static int number_points(edgel_curves *c, int w, int workers)
         if (!ok)
             return 0;
     }
-    if (2 * ((size_t)w + 1) > c->column_cap) {
+    const size_t columns = ((size_t)lists + 1) * ((size_t)w + 1);
+    if (columns > c->column_cap) {
         free(c->column_start);
-        c->column_start = malloc(sizeof(int32_t) * 2 * ((size_t)w + 1));
-        c->column_cap = c->column_start ? 2 * ((size_t)w + 1) : 0;
+        c->column_start = malloc(sizeof(int32_t) * columns);
+        c->column_cap = c->column_start ? columns : 0;
         if (!c->column_start)
             return 0;
     }
-    int32_t *start = c->column_start, *fill = start + w + 1; /* each column's next number */
-    memset(start, 0, sizeof(int32_t) * ((size_t)w + 1));
-    for (int t = 0; t < workers; t++)
-        for (size_t i = 0; i < c->found[t].count; i++)
-            start[c->found[t].px[i] + 1]++;
-    for (int x = 0; x < w; x++)
-        start[x + 1] += start[x];
-    memcpy(fill, start, sizeof(int32_t) * (size_t)w);
-    edgel_point_list *all = &c->all;
-    int32_t rank = 0;
-    for (int t = 0; t < workers; t++) {
-        const edgel_point_list *f = &c->found[t];
-        for (size_t i = 0; i < f->count; i++) {
-            const int32_t id = fill[f->px[i]]++;
-            all->x[id] = f->x[i], all->y[id] = f->y[i];
-            all->gx[id] = f->gx[i], all->gy[id] = f->gy[i], all->mod[id] = f->mod[i];
-            all->px[id] = f->px[i], all->py[id] = f->py[i];
-            c->row_order[rank++] = id;
+    int32_t *start = c->column_start;
+    number_job job = {c, w, lists, start + w + 1, base};
+    edgel_host_parallel(threads, count_columns, &job);
+    start[0] = 0;
+    for (int x = 0; x < w; x++) { /* counts -> each list's first number in each column */
+        int32_t at = start[x];
+        for (int l = 0; l < lists; l++) {
+            int32_t *cur = job.cursors + (size_t)l * w + x;
+            const int32_t n = *cur;
+            *cur = at;
+            at += n;
         }
+        start[x + 1] = at;
     }
-    all->count = total;
+    edgel_host_parallel(threads, place_points, &job);
+    c->all.count = total;
     return 1;
 }
 
@@ -387,7 +423,9 @@ static int list_curves(edgel_curves *c)
     const int32_t count = (int32_t)p->count;
     int32_t *next = c->next, *prev = c->prev;
     c->points = c->curves = 0;
-    if (!edgel_curves_reserve_result(c, 1, 0))
+    /* at most every point, and once more for each closed curve (of two points or more) */
+    if (!edgel_curves_reserve_result(c, (size_t)count + (size_t)count / 2 + 1,
+                                     (size_t)count / 2 + 1))
         return 0;
     c->limits[0] = 0;
     for (int32_t r = 0; r < count; r++) {
@@ -400,8 +438,6 @@ static int list_curves(edgel_curves *c)
         const int32_t first = k;
         int32_t last = k;
         do {
-            if (!edgel_curves_reserve_result(c, (size_t)c->points + 1, (size_t)c->curves + 1))
-                return 0;
             const int64_t o = c->points++;
             c->x[o] = p->x[k], c->y[o] = p->y[k];
             c->gx[o] = p->gx[k], c->gy[o] = p->gy[k], c->modulus[o] = p->mod[k];
@@ -491,7 +527,7 @@ edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_imag
     edgel_host_parallel(workers, find_points, &job);
     if (atomic_load(&job.failed))
         return oom("the edge points");
-    if (!number_points(c, w, workers))
+    if (!number_points(c, w, workers, threads))
         return oom("the edge points");
     neighbours_job nj = {c, w};
     edgel_host_parallel(threads, best_neighbours_share, &nj);
