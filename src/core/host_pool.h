@@ -4,7 +4,7 @@
  * threads at once (the caller is one of them). Waiting workers spin for a few microseconds,
  * so that the stages of one call follow each other without a wake-up, and then sleep: a
  * thread that waits never holds a core that a busy machine needs (OpenMP's default spin of
- * milliseconds made 2 threads 8x slower than 1 on a loaded 2-core machine).
+ * milliseconds made 2 threads 8x slower than 1 where two cores were busy).
  *
  * The pool serves one call at a time; a call that finds it in use (another thread's
  * context) runs on its own thread alone, with the same results.
