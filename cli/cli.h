@@ -47,6 +47,11 @@ int cli_parse_double(const char *s, double *out);
 int cli_parse_int(const char *s, long lo, long hi, int *out);
 /* "2G", "512M", "1.5g", "100000": bytes (K, M, G, T are powers of 1024). 0 if malformed. */
 int cli_parse_size(const char *s, size_t *out);
+/* The options every command takes: --backend, --threads and --memory. 1 when `a` is one (its
+ * value `v` read into the fields), 0 when it is not, -1 with a message in err when the value
+ * is wrong. */
+int cli_common_option(const char *a, const char *v, edgel_backend *backend, int *threads,
+                      size_t *memory, char *err, size_t errlen);
 /* The default --memory: half the physical memory, at most 4 GiB. */
 size_t cli_default_memory(void);
 /* True when both paths name one existing file. */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -70,4 +71,31 @@ int cli_same_file(const char *a, const char *b)
     struct stat sa, sb;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
            sa.st_ino == sb.st_ino;
+}
+
+int cli_common_option(const char *a, const char *v, edgel_backend *backend, int *threads,
+                      size_t *memory, char *err, size_t errlen)
+{
+    if (!strcmp(a, "--backend")) {
+        if (!strcmp(v, "auto") || !strcmp(v, "cpu") || !strcmp(v, "cuda")) {
+            *backend = v[0] == 'a' ? EDGEL_BACKEND_AUTO
+                     : v[1] == 'p' ? EDGEL_BACKEND_CPU : EDGEL_BACKEND_CUDA;
+            return 1;
+        }
+        snprintf(err, errlen, "--backend is auto, cpu or cuda, not '%s'", v);
+        return -1;
+    }
+    if (!strcmp(a, "--threads")) {
+        if (cli_parse_int(v, 0, 1024, threads))
+            return 1;
+        snprintf(err, errlen, "--threads is 0 (all cores) to 1024, not '%s'", v);
+        return -1;
+    }
+    if (!strcmp(a, "--memory")) {
+        if (cli_parse_size(v, memory))
+            return 1;
+        snprintf(err, errlen, "--memory is a size such as 512M or 2G, not '%s'", v);
+        return -1;
+    }
+    return 0;
 }

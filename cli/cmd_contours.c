@@ -98,8 +98,15 @@ static int parse(int argc, char **argv, contours_options *o)
         if (!v)
             return usage("%s needs a value", a);
         i++;
+        char err[160];
+        const int common = cli_common_option(a, v, &o->backend, &o->threads, &o->memory, err,
+                                             sizeof err);
+        if (common < 0)
+            return usage("%s", err);
         double *target = NULL;
-        if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "-t")) {
+        if (common) {
+            continue;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "-t")) {
             o->output = v;
         } else if (!strcmp(a, "--sigma") || !strcmp(a, "-s")) {
             target = &o->params.sigma;
@@ -107,18 +114,6 @@ static int parse(int argc, char **argv, contours_options *o)
             target = &o->params.high;
         } else if (!strcmp(a, "--low") || !strcmp(a, "-l")) {
             target = &o->params.low;
-        } else if (!strcmp(a, "--backend")) {
-            if (!strcmp(v, "auto") || !strcmp(v, "cpu") || !strcmp(v, "cuda"))
-                o->backend = v[0] == 'a' ? EDGEL_BACKEND_AUTO
-                           : v[1] == 'p' ? EDGEL_BACKEND_CPU : EDGEL_BACKEND_CUDA;
-            else
-                return usage("--backend is auto, cpu or cuda, not '%s'", v);
-        } else if (!strcmp(a, "--threads")) {
-            if (!cli_parse_int(v, 0, 1024, &o->threads))
-                return usage("--threads is 0 (all cores) to 1024, not '%s'", v);
-        } else if (!strcmp(a, "--memory")) {
-            if (!cli_parse_size(v, &o->memory))
-                return usage("--memory is a size such as 512M or 2G, not '%s'", v);
         }
         if (target && !cli_parse_double(v, target))
             return usage("%s wants a finite number, not '%s'", a, v);

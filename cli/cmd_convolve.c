@@ -222,7 +222,14 @@ static int parse(int argc, char **argv, convolve_options *o)
         if (!v)
             return usage("%s needs a value", a);
         i++;
-        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+        char err[160];
+        const int common = cli_common_option(a, v, &o->backend, &o->threads, &o->memory, err,
+                                             sizeof err);
+        if (common < 0)
+            return usage("%s", err);
+        if (common) {
+            continue;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             o->output = v;
         } else if (!strcmp(a, "--kernel")) {
             o->kernel = v;
@@ -248,18 +255,6 @@ static int parse(int argc, char **argv, convolve_options *o)
             if (!parse_anchor(v, &o->params.anchor_x, &o->params.anchor_y))
                 return usage("--anchor is X,Y (kernel column and row, -1 for the centre), "
                              "not '%s'", v);
-        } else if (!strcmp(a, "--backend")) {
-            if (!strcmp(v, "auto") || !strcmp(v, "cpu") || !strcmp(v, "cuda"))
-                o->backend = v[0] == 'a' ? EDGEL_BACKEND_AUTO
-                           : v[1] == 'p' ? EDGEL_BACKEND_CPU : EDGEL_BACKEND_CUDA;
-            else
-                return usage("--backend is auto, cpu or cuda, not '%s'", v);
-        } else if (!strcmp(a, "--threads")) {
-            if (!cli_parse_int(v, 0, 1024, &o->threads))
-                return usage("--threads is 0 (all cores) to 1024, not '%s'", v);
-        } else if (!strcmp(a, "--memory")) {
-            if (!cli_parse_size(v, &o->memory))
-                return usage("--memory is a size such as 512M or 2G, not '%s'", v);
         }
     }
     if (!o->input)

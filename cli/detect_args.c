@@ -96,6 +96,12 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
         if (!v)
             return usage(err, errlen, "%s needs a value", a);
         i++;
+        const int common = cli_common_option(a, v, &opt->backend, &opt->threads, &opt->memory,
+                                             err, errlen);
+        if (common < 0)
+            return ARGS_USAGE;
+        if (common)
+            continue;
         if (!strcmp(a, "--aperture") || !strcmp(a, "--blur") || !strcmp(a, "--blur-size") ||
             !strcmp(a, "--gray"))
             opencv_only = a;
@@ -197,9 +203,6 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             if (!cli_parse_int(wbuf, 1, 16384, &opt->tile_w) ||
                 !cli_parse_int(x + 1, 1, 16384, &opt->tile_h))
                 return usage(err, errlen, "--tile is WxH with sides 1..16384, not '%s'", v);
-        } else if (!strcmp(a, "--memory")) {
-            if (!cli_parse_size(v, &opt->memory))
-                return usage(err, errlen, "--memory is a size such as 512M or 2G, not '%s'", v);
         } else if (!strcmp(a, "--gray")) {
             /* the Python module's words too: rgb and bgr name the channel order */
             if (!strcmp(v, "luma") || !strcmp(v, "rgb"))
@@ -211,15 +214,6 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             else
                 return usage(err, errlen, "--gray is luma (or rgb), bgr or max-channel, not "
                              "'%s'", v);
-        } else if (!strcmp(a, "--backend")) {
-            if (!strcmp(v, "auto"))
-                opt->backend = EDGEL_BACKEND_AUTO;
-            else if (!strcmp(v, "cpu"))
-                opt->backend = EDGEL_BACKEND_CPU;
-            else if (!strcmp(v, "cuda"))
-                opt->backend = EDGEL_BACKEND_CUDA;
-            else
-                return usage(err, errlen, "--backend is auto, cpu or cuda, not '%s'", v);
         } else if (!strcmp(a, "--auto")) {
             if (!strcmp(v, "otsu"))
                 opt->auto_rule = EDGEL_AUTO_OTSU;
@@ -231,9 +225,6 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                 return usage(err, errlen, "--auto is otsu, median or quantiles:LOW,HIGH (each "
                              "0..1), not '%s'", v);
             opencv_only = a;
-        } else if (!strcmp(a, "--threads")) {
-            if (!cli_parse_int(v, 0, 1024, &opt->threads))
-                return usage(err, errlen, "--threads is 0 (all cores) to 1024, not '%s'", v);
         } else if (!strcmp(a, "--stage")) {
             size_t k, n = sizeof stage_names / sizeof stage_names[0];
             for (k = 0; k < n && strcmp(v, stage_names[k].name); k++)

@@ -3,6 +3,7 @@
  * driver's union-find (core/union_find.c) behind a handle that checks its arguments and
  * serves one thread at a time.
  */
+#include "core/busy.h"
 #include "core/status.h"
 #include "core/union_find.h"
 #include "edgel.h"
@@ -19,21 +20,12 @@ struct edgel_components {
 
 static edgel_status enter(edgel_components *c)
 {
-    if (!c)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "components is NULL");
-    int idle = 0;
-    if (!atomic_compare_exchange_strong_explicit(&c->busy, &idle, 1, memory_order_acquire,
-                                                 memory_order_relaxed))
-        return edgel_fail(EDGEL_ERROR_CONTEXT_BUSY,
-                          "the components are in a call on another thread (they serve one "
-                          "thread at a time)");
-    return EDGEL_OK;
+    return edgel_busy_enter(c ? &c->busy : NULL, "components");
 }
 
 static edgel_status leave(edgel_components *c, edgel_status st)
 {
-    atomic_store_explicit(&c->busy, 0, memory_order_release);
-    return st;
+    return edgel_busy_leave(&c->busy, st);
 }
 
 /* Every entry of `nodes` negative or an added node. */

@@ -1,6 +1,7 @@
 /* Public entry points of the sub-pixel detector: parameters, the curves object (its busy
  * flag and views), argument checks; the work is cpu/cpu_subpixel.c's. */
 #include "api/context.h"
+#include "core/busy.h"
 #include "core/curves.h"
 #include "core/grown.h"
 #include "core/image.h"
@@ -60,20 +61,12 @@ void edgel_curves_destroy(edgel_curves *c)
 
 static edgel_status enter(edgel_curves *c)
 {
-    if (!c)
-        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "curves is NULL");
-    int idle = 0;
-    if (!atomic_compare_exchange_strong_explicit(&c->busy, &idle, 1, memory_order_acquire,
-                                                 memory_order_relaxed))
-        return edgel_fail(EDGEL_ERROR_CONTEXT_BUSY, "the curves are in a call on another "
-                          "thread (an edgel_curves serves one call at a time)");
-    return EDGEL_OK;
+    return edgel_busy_enter(c ? &c->busy : NULL, "curves");
 }
 
 static edgel_status leave(edgel_curves *c, edgel_status st)
 {
-    atomic_store_explicit(&c->busy, 0, memory_order_release);
-    return st;
+    return edgel_busy_leave(&c->busy, st);
 }
 
 edgel_status edgel_curves_get(edgel_curves *curves, edgel_curves_view *view)
