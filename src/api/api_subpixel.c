@@ -6,8 +6,7 @@
 #include "core/grown.h"
 #include "core/image.h"
 #include "core/status.h"
-#include "core/subpixel_math.h"
-#include "cpu/cpu.h"
+#include "cpu/cpu_backend.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -130,8 +129,9 @@ static edgel_status subpixel_held(edgel_context *ctx, const edgel_subpixel_param
         st = check_params(&p);
     if (st == EDGEL_OK)
         st = check_source(src);
-    if (st == EDGEL_OK)
-        st = edgel_cpu_subpixel(&p, src, curves, ctx->threads);
+    if (st == EDGEL_OK) /* host images on the CPU: the context's state on a CPU context */
+        st = edgel_cpu_ops()->subpixel(ctx->backend == EDGEL_BACKEND_CPU ? ctx->state : NULL,
+                                       &p, src, curves);
     return leave(curves, st);
 }
 

@@ -56,6 +56,10 @@ typedef struct edgel_backend_ops {
                             const edgel_image *gray);
     edgel_status (*gaussian_blur)(void *state, const edgel_image *src, const edgel_image *dst,
                                   int ksize, double sigma);
+    /* Sub-pixel curves of a checked 1-channel host image (the CPU's; NULL in a GPU backend,
+     * whose contexts run the CPU's with a NULL state: all cores). */
+    edgel_status (*subpixel)(void *state, const edgel_subpixel_params *params,
+                             const edgel_image *src, edgel_curves *curves);
     /* The convolution engine: whether it has an FFT; the predicted time in ns of `method` for
      * a plan (only ratios matter; it may return early with anything above `bound`, and may
      * note its choices in the plan, such as the CPU's FFT tiles); the filter itself. */

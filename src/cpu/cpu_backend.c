@@ -210,6 +210,13 @@ static edgel_status cpu_gaussian_blur(void *state, const edgel_image *src,
                                    src, dst, ksize, sigma);
 }
 
+static edgel_status cpu_subpixel(void *state, const edgel_subpixel_params *params,
+                                 const edgel_image *src, edgel_curves *curves)
+{
+    return edgel_cpu_subpixel(params, src, curves,
+                              state ? ((cpu_state *)state)->threads : edgel_host_cores());
+}
+
 static int cpu_has_fft(void *state)
 {
     (void)state;
@@ -235,8 +242,8 @@ static const edgel_backend_ops cpu_ops = {
     EDGEL_BACKEND_CPU, cpu_destroy,         cpu_reserve,     cpu_no_stream,
     cpu_synchronize,   cpu_canny,           NULL,            cpu_canny_skimage,
     cpu_canny_gradients, cpu_canny_marks,
-    cpu_to_gray,       cpu_gaussian_blur,   cpu_has_fft,     cpu_filter_cost,
-    cpu_filter};
+    cpu_to_gray,       cpu_gaussian_blur,   cpu_subpixel,    cpu_has_fft,
+    cpu_filter_cost,   cpu_filter};
 
 const edgel_backend_ops *edgel_cpu_ops(void) { return &cpu_ops; }
 

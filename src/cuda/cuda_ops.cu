@@ -107,8 +107,8 @@ const edgel_backend_ops cuda_ops = {
     cuda_synchronize,   cuda_canny,           edgel_cuda_varied_batch, cuda_canny_skimage,
     cuda_canny_gradients,
     cuda_canny_marks,
-    cuda_to_gray,       cuda_gaussian_blur,   cuda_has_fft,     cuda_filter_cost,
-    cuda_filter};
+    cuda_to_gray,       cuda_gaussian_blur,   NULL,             cuda_has_fft,
+    cuda_filter_cost,   cuda_filter};
 
 } // namespace
 
