@@ -25,10 +25,10 @@ def check(ok, what):
 
 
 check("site-packages" in edgel.__file__, f"edgel imported from {edgel.__file__}")
-check(os.path.dirname(edgel._library_path()) == os.path.dirname(edgel.__file__),
-      f"library {edgel._library_path()} is not the bundled one")
-check(edgel._hostcall is not None and
-      os.path.dirname(edgel._hostcall.__file__) == os.path.dirname(edgel.__file__),
+check(os.path.dirname(edgel._capi._library_path()) == os.path.dirname(edgel.__file__),
+      f"library {edgel._capi._library_path()} is not the bundled one")
+check(edgel._capi._hostcall is not None and
+      os.path.dirname(edgel._capi._hostcall.__file__) == os.path.dirname(edgel.__file__),
       "the compiled call path (_hostcall) is not installed with the package")
 cv2.setNumThreads(max(2, os.cpu_count() or 2))
 for name in ("chelsea.png", "coffee.png", "camera.png"):
