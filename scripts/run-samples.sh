@@ -3,7 +3,8 @@
 # and run `edgel detect` on the bundled sample images with the three presets. Edge maps go to
 # out/samples/ (NAME-edges.png: opencv preset after a Gaussian; NAME-itk.png: ITK's Canny
 # with variance 2; NAME-skimage.png: skimage.feature.canny with sigma 2 of the luma image,
-# NAME-gray.png).
+# NAME-gray.png); NAME-curves.svg: sub-pixel curves (Canny/Devernay, sigma 1, high 15, low 5)
+# drawn over the image.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh build
@@ -25,5 +26,6 @@ for img in samples/*.png; do
   ./build/edgel detect "$img" -o "out/samples/$name-gray.png" --stage gray -q
   ./build/edgel detect "out/samples/$name-gray.png" -o "out/samples/$name-skimage.png" \
     --preset skimage --sigma 2
+  ./build/edgel contours "$img" -o "out/samples/$name-curves.svg" --sigma 1 --high 15 --low 5
 done
-echo "edge maps written to out/samples/"
+echo "edge maps and sub-pixel curves (NAME-curves.svg: open in a browser) written to out/samples/"
