@@ -93,11 +93,20 @@ def _thread_curves() -> ctypes.c_void_p:
     return mine.handle
 
 
-def _copy(pointer, count: int, dtype) -> np.ndarray:
-    """A NumPy copy of `count` elements at a ctypes pointer (empty for none)."""
+def _view_of(pointer, count: int) -> np.ndarray:
+    """A NumPy view of `count` elements at a ctypes pointer (valid until the next call on the
+    curves; empty for none)."""
     if count == 0:
-        return np.empty(0, dtype)
-    return np.ctypeslib.as_array(pointer, shape=(count,)).astype(dtype, copy=True)
+        return np.empty(0, np.dtype(pointer._type_))
+    return np.ctypeslib.as_array(pointer, shape=(count,))
+
+
+def _pairs(a, b, count: int) -> np.ndarray:
+    """An (count, 2) array of the two views side by side (one copy)."""
+    out = np.empty((count, 2), np.float64)
+    out[:, 0] = _view_of(a, count)
+    out[:, 1] = _view_of(b, count)
+    return out
 
 
 def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.0, *,
@@ -150,8 +159,6 @@ def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.
     _lib.edgel_curves_view_init(ctypes.byref(v), ctypes.sizeof(v))
     _check(_lib.edgel_curves_get(handle, ctypes.byref(v)))
     n, m = int(v.points), int(v.curves)
-    points = np.stack([_copy(v.x, n, np.float64), _copy(v.y, n, np.float64)], axis=1)
-    gradient = np.stack([_copy(v.gx, n, np.float64), _copy(v.gy, n, np.float64)], axis=1)
-    return Curves(points.reshape(n, 2), _copy(v.limits, m + 1, np.int64),
-                  _copy(v.closed, m, np.uint8).astype(bool), gradient.reshape(n, 2),
-                  _copy(v.modulus, n, np.float64))
+    return Curves(_pairs(v.x, v.y, n), _view_of(v.limits, m + 1).copy(),
+                  _view_of(v.closed, m).astype(bool), _pairs(v.gx, v.gy, n),
+                  _view_of(v.modulus, n).copy())
