@@ -90,6 +90,6 @@ void edgel_curves_free(edgel_curves *c)
     free(c->found);
     edgel_point_list_free(&c->all);
     free(c->row_order), free(c->column_start), free(c->next), free(c->prev), free(c->valid);
-    free(c->fwd), free(c->bck), free(c->fwd_score), free(c->bck_score);
+    free(c->fwd), free(c->bck), free(c->fwd_score), free(c->bck_score), free(c->rank);
     free(c);
 }

@@ -291,33 +291,25 @@ static double score(const edgel_point_list *p, int32_t a, int32_t b)
 /* Step 3a for points first .. last - 1 (a thread's share): each point's best forward and
  * best backward neighbour and their scores, as the reference's visit finds them: the
  * neighbours by column (x offset -2..2), then down the column (y offset -2..2), ties to the
- * first met. A pure function of the points, so shares run in parallel. The neighbours in a
- * column are found from a cursor per column offset, which only moves down as the point
- * does. */
-static void best_neighbours(edgel_curves *c, int w, int32_t first, int32_t last)
+ * first met. A pure function of the points, so shares run in parallel. A column's points in
+ * rows y - 2 .. y + 2 are numbered consecutively: `rank` (each column's points above each
+ * row) gives their range without a search. */
+static void best_neighbours(edgel_curves *c, int w, int h, const int32_t *rank, int32_t first,
+                            int32_t last)
 {
     const edgel_point_list *p = &c->all;
-    const int32_t *start = c->column_start, *py = p->py;
-    int32_t cursor[5] = {0};
-    int column = -1;
+    const int32_t *start = c->column_start;
     for (int32_t from = first; from < last; from++) {
-        const int x = p->px[from], y = py[from];
-        if (x != column) {
-            column = x;
-            for (int i = 0; i < 5; i++)
-                cursor[i] = x + i - 2 >= 0 && x + i - 2 < w ? start[x + i - 2] : 0;
-        }
+        const int x = p->px[from], y = p->py[from];
+        const int y0 = y - 2 > 0 ? y - 2 : 0, y1 = y + 3 < h ? y + 3 : h;
         const double fx = p->x[from], fy = p->y[from], fgx = p->gx[from], fgy = p->gy[from];
         double fwd_s = 0.0, bck_s = 0.0;
         int32_t fwd = -1, bck = -1;
-        for (int i = 0; i < 5; i++) {
-            const int cx = x + i - 2;
-            if (cx < 0 || cx >= w)
-                continue;
-            const int32_t end = start[cx + 1];
-            while (cursor[i] < end && py[cursor[i]] < y - 2)
-                cursor[i]++;
-            for (int32_t to = cursor[i]; to < end && py[to] <= y + 2; to++) {
+        const int c0 = x - 2 > 0 ? x - 2 : 0, c1 = x + 2 < w - 1 ? x + 2 : w - 1;
+        for (int cx = c0; cx <= c1; cx++) {
+            const int32_t *r = rank + (size_t)cx * (size_t)(h + 1);
+            const int32_t lo = start[cx] + r[y0], hi = start[cx] + r[y1];
+            for (int32_t to = lo; to < hi; to++) {
                 const double s = to == from ? 0.0
                                             : edgel_subpixel_score(fx, fy, fgx, fgy, p->x[to],
                                                                    p->y[to], p->gx[to], p->gy[to]);
@@ -335,15 +327,33 @@ static void best_neighbours(edgel_curves *c, int w, int32_t first, int32_t last)
 
 typedef struct neighbours_job {
     edgel_curves *c;
-    int w;
+    int w, h;
+    int32_t *rank; /* by column: the column's points above each row y (h + 1 a column) */
 } neighbours_job;
+
+static void rank_columns(void *arg, int t, int n)
+{
+    const neighbours_job *job = arg;
+    const int32_t *start = job->c->column_start, *py = job->c->all.py;
+    int a, b;
+    edgel_stripe(t, n, job->w, &a, &b);
+    for (int x = a; x < b; x++) {
+        int32_t *r = job->rank + (size_t)x * (size_t)(job->h + 1);
+        int32_t k = start[x];
+        for (int y = 0; y <= job->h; y++) {
+            while (k < start[x + 1] && py[k] < y)
+                k++;
+            r[y] = k - start[x];
+        }
+    }
+}
 
 static void best_neighbours_share(void *arg, int t, int n)
 {
     const neighbours_job *job = arg;
     int a, b;
     edgel_stripe(t, n, (int)job->c->all.count, &a, &b);
-    best_neighbours(job->c, job->w, a, b);
+    best_neighbours(job->c, job->w, job->h, job->rank, a, b);
 }
 
 /* Step 3b, the reference's single pass over the points in its order (their numbering): each
@@ -529,7 +539,16 @@ edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_imag
         return oom("the edge points");
     if (!number_points(c, w, workers, threads))
         return oom("the edge points");
-    neighbours_job nj = {c, w};
+    const size_t ranks = (size_t)w * ((size_t)h + 1);
+    if (ranks > c->rank_cap) {
+        free(c->rank);
+        c->rank = malloc(sizeof(int32_t) * ranks);
+        c->rank_cap = c->rank ? ranks : 0;
+        if (!c->rank)
+            return oom("the columns' ranks");
+    }
+    neighbours_job nj = {c, w, h, c->rank};
+    edgel_host_parallel(threads, rank_columns, &nj);
     edgel_host_parallel(threads, best_neighbours_share, &nj);
     link_points(c);
     hysteresis(c, p->high, p->low);
