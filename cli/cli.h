@@ -47,6 +47,11 @@ int cli_parse_double(const char *s, double *out);
 int cli_parse_int(const char *s, long lo, long hi, int *out);
 /* "2G", "512M", "1.5g", "100000": bytes (K, M, G, T are powers of 1024). 0 if malformed. */
 int cli_parse_size(const char *s, size_t *out);
+/* One argument of a command line: the input (0: *input set), or an option among `names`
+ * that takes a value (1: the caller reads `v`, the next argument); -1 with a message in err
+ * for a second input, an unknown option or a missing value. */
+int cli_argument(const char *a, const char *v, const char **input, const char *const *names,
+                 size_t n, char *err, size_t errlen);
 /* The options every command takes: --backend, --threads and --memory. 1 when `a` is one (its
  * value `v` read into the fields), 0 when it is not, -1 with a message in err when the value
  * is wrong. */

@@ -99,3 +99,28 @@ int cli_common_option(const char *a, const char *v, edgel_backend *backend, int 
     }
     return 0;
 }
+
+int cli_argument(const char *a, const char *v, const char **input, const char *const *names,
+                 size_t n, char *err, size_t errlen)
+{
+    if (a[0] != '-' || !strcmp(a, "-")) {
+        if (*input) {
+            snprintf(err, errlen, "more than one input: '%s' and '%s'", *input, a);
+            return -1;
+        }
+        *input = a;
+        return 0;
+    }
+    size_t known = 0;
+    while (known < n && strcmp(a, names[known]))
+        known++;
+    if (known == n) {
+        snprintf(err, errlen, "unknown option '%s'", a);
+        return -1;
+    }
+    if (!v) {
+        snprintf(err, errlen, "%s needs a value", a);
+        return -1;
+    }
+    return 1;
+}

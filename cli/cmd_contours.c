@@ -84,21 +84,14 @@ static int parse(int argc, char **argv, contours_options *o)
             o->quiet = 1;
             continue;
         }
-        if (a[0] != '-' || !strcmp(a, "-")) {
-            if (o->input)
-                return usage("more than one input: '%s' and '%s'", o->input, a);
-            o->input = a;
-            continue;
-        }
-        size_t known = 0, nv = sizeof with_value / sizeof with_value[0];
-        while (known < nv && strcmp(a, with_value[known]))
-            known++;
-        if (known == nv)
-            return usage("unknown option '%s'", a);
-        if (!v)
-            return usage("%s needs a value", a);
-        i++;
         char err[160];
+        const int arg = cli_argument(a, v, &o->input, with_value,
+                                     sizeof with_value / sizeof with_value[0], err, sizeof err);
+        if (arg < 0)
+            return usage("%s", err);
+        if (arg == 0)
+            continue;
+        i++;
         const int common = cli_common_option(a, v, &o->backend, &o->threads, &o->memory, err,
                                              sizeof err);
         if (common < 0)

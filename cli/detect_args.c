@@ -74,12 +74,6 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             opt->quiet = 1;
             continue;
         }
-        if (a[0] != '-' || !strcmp(a, "-")) {
-            if (opt->input)
-                return usage(err, errlen, "more than one input: '%s' and '%s'", opt->input, a);
-            opt->input = a;
-            continue;
-        }
         static const char *const with_value[] = {"-o",         "--output", "--low",   "--high",
                                                  "--aperture", "--blur",   "--blur-size",
                                                  "--gray",     "--backend", "--threads",
@@ -88,13 +82,12 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                                                  "--memory", "--tile", "--auto", "--sigma",
                                                  "--mode", "--cval", "--mask",
                                                  "--tiff-compression"};
-        size_t known = 0, nv = sizeof with_value / sizeof with_value[0];
-        while (known < nv && strcmp(a, with_value[known]))
-            known++;
-        if (known == nv)
-            return usage(err, errlen, "unknown option '%s'", a);
-        if (!v)
-            return usage(err, errlen, "%s needs a value", a);
+        const int arg = cli_argument(a, v, &opt->input, with_value,
+                                     sizeof with_value / sizeof with_value[0], err, errlen);
+        if (arg < 0)
+            return ARGS_USAGE;
+        if (arg == 0)
+            continue;
         i++;
         const int common = cli_common_option(a, v, &opt->backend, &opt->threads, &opt->memory,
                                              err, errlen);

@@ -18,18 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { OPTION_BYTES = 4 };
 
-static edgel_context *three_threads(void)
-{
-    static edgel_context *ctx;
-    if (!ctx) {
-        edgel_context_options o;
-        edgel_context_options_default(&o);
-        o.threads = 3;
-        edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx);
-    }
-    return ctx;
-}
-
 static int same(const edgel_curves_view *a, const edgel_curves_view *b)
 {
     if (a->points != b->points || a->curves != b->curves)
@@ -59,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!one && (edgel_curves_create(&one) != EDGEL_OK || edgel_curves_create(&three) != EDGEL_OK))
         abort();
     const edgel_status a = edgel_subpixel_edges(fuzz_context(), &p, &gray, one);
-    const edgel_status b = edgel_subpixel_edges(three_threads(), &p, &gray, three);
+    const edgel_status b = edgel_subpixel_edges(fuzz_context_of(3), &p, &gray, three);
     if (a != b || (a != EDGEL_OK && a != EDGEL_ERROR_UNSUPPORTED))
         abort();
     edgel_curves_view va, vb;

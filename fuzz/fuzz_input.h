@@ -1,7 +1,7 @@
-/* What the whole-pipeline fuzz targets share: one single-thread CPU context for the process
- * (libFuzzer calls from one thread), and an input split into an image file and its last
- * `option_bytes` bytes of options, the image decoded small (the sizes themselves are the
- * decoders' targets). */
+/* What the whole-pipeline fuzz targets share: CPU contexts made once for the process (one
+ * thread unless asked; libFuzzer calls from one thread), and an input split into an image
+ * file and its last `option_bytes` bytes of options, the image decoded small (the sizes
+ * themselves are the decoders' targets). */
 #ifndef EDGEL_FUZZ_INPUT_H
 #define EDGEL_FUZZ_INPUT_H
 
@@ -11,16 +11,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-static edgel_context *fuzz_context(void)
+/* A CPU context of `threads` threads (1 to 8), made once for the process. */
+static edgel_context *fuzz_context_of(int threads)
 {
-    static edgel_context *ctx;
-    if (!ctx) {
+    static edgel_context *ctx[9];
+    if (!ctx[threads]) {
         edgel_context_options o;
         edgel_context_options_default(&o);
-        o.threads = 1;
-        edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx);
+        o.threads = threads;
+        edgel_context_create(EDGEL_BACKEND_CPU, &o, &ctx[threads]);
     }
-    return ctx;
+    return ctx[threads];
+}
+
+static edgel_context *fuzz_context(void)
+{
+    return fuzz_context_of(1);
 }
 
 /* The opencv preset's options from four input bytes: `shape` holds the aperture (bits 0-1),
