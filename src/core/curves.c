@@ -57,6 +57,38 @@ int edgel_curves_reserve_result(edgel_curves *c, size_t points, size_t curves)
     return 1;
 }
 
+int edgel_curves_set_none(edgel_curves *c)
+{
+    c->points = c->curves = 0;
+    if (!edgel_curves_reserve_result(c, 1, 0))
+        return 0;
+    c->limits[0] = 0;
+    return 1;
+}
+
+int edgel_curves_reserve_points(edgel_curves *c, size_t count)
+{
+    if (count > INT32_MAX || !edgel_point_list_reserve(&c->all, count))
+        return 0;
+    if (count + 1 <= c->link_cap)
+        return 1;
+    int32_t **ints[] = {&c->next, &c->prev, &c->label, &c->fwd, &c->bck, &c->row_order};
+    double **doubles[] = {&c->fwd_score, &c->bck_score};
+    int ok = 1;
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+        free(*ints[i]);
+        ok &= (*ints[i] = malloc(sizeof(int32_t) * (count + 1))) != NULL;
+    }
+    for (size_t i = 0; i < sizeof doubles / sizeof *doubles; i++) {
+        free(*doubles[i]);
+        ok &= (*doubles[i] = malloc(sizeof(double) * (count + 1))) != NULL;
+    }
+    free(c->valid);
+    ok &= (c->valid = malloc(count + 1)) != NULL;
+    c->link_cap = ok ? count + 1 : 0;
+    return ok;
+}
+
 int edgel_point_list_reserve(edgel_point_list *l, size_t count)
 {
     if (count <= l->cap)
@@ -90,6 +122,7 @@ void edgel_curves_free(edgel_curves *c)
     free(c->found);
     edgel_point_list_free(&c->all);
     free(c->row_order), free(c->column_start), free(c->next), free(c->prev), free(c->valid);
+    free(c->label);
     free(c->fwd), free(c->bck), free(c->fwd_score), free(c->bck_score), free(c->rank);
     free(c);
 }

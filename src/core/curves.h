@@ -5,12 +5,16 @@
 
 #include "edgel.h"
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
+#ifdef __cplusplus /* (CUDA sources read the struct; C++23 makes _Atomic(int) this type) */
+#include <atomic>
+typedef std::atomic<int> edgel_busy_flag;
 extern "C" {
+#else
+#include <stdatomic.h>
+typedef atomic_int edgel_busy_flag;
 #endif
 
 /* A growing list of edge points (one thread's rows while they are found; then all of them,
@@ -22,7 +26,7 @@ typedef struct edgel_point_list {
 } edgel_point_list;
 
 struct edgel_curves {
-    atomic_int busy;
+    edgel_busy_flag busy;
     /* the result */
     int64_t points, curves;
     double *x, *y, *gx, *gy, *modulus;
@@ -43,6 +47,7 @@ struct edgel_curves {
     int32_t *rank;           /* by column: its points above each row (h + 1 a column) */
     size_t rank_cap;
     int32_t *next, *prev;
+    int32_t *label;                /* each point's set of points that may link (a root) */
     int32_t *fwd, *bck;            /* each point's best forward and backward neighbour */
     double *fwd_score, *bck_score; /* and their scores */
     uint8_t *valid;
@@ -55,6 +60,11 @@ int edgel_curves_reserve_pixels(edgel_curves *c, size_t pixels);
 /* Room for `points` points and `curves` curves in the result (contents kept): 0 when out of
  * memory. */
 int edgel_curves_reserve_result(edgel_curves *c, size_t points, size_t curves);
+/* No curves as the result: 0 when out of memory. */
+int edgel_curves_set_none(edgel_curves *c);
+/* Room for `count` numbered points (c->all, their links, order and neighbours; contents not
+ * kept): 0 when out of memory or past INT32_MAX points. */
+int edgel_curves_reserve_points(edgel_curves *c, size_t count);
 /* Room for `count` points in a list (contents kept): 0 when out of memory. */
 int edgel_point_list_reserve(edgel_point_list *l, size_t count);
 void edgel_point_list_free(edgel_point_list *l);

@@ -19,6 +19,31 @@ EDGEL_HD int edgel_subpixel_radius(double sigma)
     return (int)ceil(sigma * sqrt(2.0 * 3.0 * log(10.0)));
 }
 
+/* Index j of 0..n-1 after the reference's symmetric extension (period 2n). */
+EDGEL_HD int edgel_subpixel_mirror(long long j, int n)
+{
+    const long long n2 = 2LL * n;
+    j %= n2;
+    if (j < 0)
+        j += n2;
+    return (int)(j >= n ? n2 - 1 - j : j);
+}
+
+/* The blur's 2 * radius + 1 taps: a sampled Gaussian normalised to sum 1, computed on the host
+ * (the C library's exp, as the reference's) for every backend. */
+static inline void edgel_subpixel_weights(double sigma, int radius, double *kernel)
+{
+    double sum = 0.0;
+    for (int i = 0; i < 2 * radius + 1; i++) {
+        const double v = ((double)i - (double)radius) / sigma;
+        kernel[i] = exp(-0.5 * v * v);
+        sum += kernel[i];
+    }
+    if (sum > 0.0)
+        for (int i = 0; i < 2 * radius + 1; i++)
+            kernel[i] /= sum;
+}
+
 /* a > b by more than rounding: moduli equal up to 1000 ulps of 1 count as equal. (Written
  * as two refusals, so that a NaN compares as the reference's does.) */
 EDGEL_HD int edgel_subpixel_greater(double a, double b)

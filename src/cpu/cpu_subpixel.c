@@ -20,6 +20,7 @@
 #include "core/curves.h"
 #include "core/host_pool.h"
 #include "core/status.h"
+#include "core/subpixel_chain.h"
 #include "core/subpixel_math.h"
 #include "cpu/cpu.h"
 
@@ -37,16 +38,6 @@ typedef struct subpixel_job {
     const int *row_of;    /* the same for rows */
     atomic_int failed;
 } subpixel_job;
-
-/* Index j of 0..n-1 after the reference's symmetric extension (period 2n). */
-static int symmetric(long long j, int n)
-{
-    const long long n2 = 2LL * n;
-    j %= n2;
-    if (j < 0)
-        j += n2;
-    return (int)(j >= n ? n2 - 1 - j : j);
-}
 
 static void convert_row(void *arg, int y)
 {
@@ -235,26 +226,8 @@ static int number_points(edgel_curves *c, int w, int lists, int threads)
     size_t total = 0, base[lists];
     for (int t = 0; t < lists; t++)
         base[t] = total, total += c->found[t].count;
-    if (total > INT32_MAX || !edgel_point_list_reserve(&c->all, total))
+    if (!edgel_curves_reserve_points(c, total))
         return 0;
-    if (total + 1 > c->link_cap) {
-        int32_t **ints[] = {&c->next, &c->prev, &c->fwd, &c->bck, &c->row_order};
-        double **doubles[] = {&c->fwd_score, &c->bck_score};
-        int ok = 1;
-        for (int i = 0; i < 5; i++) {
-            free(*ints[i]);
-            ok &= (*ints[i] = malloc(sizeof(int32_t) * (total + 1))) != NULL;
-        }
-        for (int i = 0; i < 2; i++) {
-            free(*doubles[i]);
-            ok &= (*doubles[i] = malloc(sizeof(double) * (total + 1))) != NULL;
-        }
-        free(c->valid);
-        ok &= (c->valid = malloc(total + 1)) != NULL;
-        c->link_cap = ok ? total + 1 : 0;
-        if (!ok)
-            return 0;
-    }
     const size_t columns = ((size_t)lists + 1) * ((size_t)w + 1);
     if (columns > c->column_cap) {
         free(c->column_start);
@@ -280,12 +253,6 @@ static int number_points(edgel_curves *c, int w, int lists, int threads)
     edgel_host_parallel(threads, place_points, &job);
     c->all.count = total;
     return 1;
-}
-
-static double score(const edgel_point_list *p, int32_t a, int32_t b)
-{
-    return edgel_subpixel_score(p->x[a], p->y[a], p->gx[a], p->gy[a], p->x[b], p->y[b],
-                                p->gx[b], p->gy[b]);
 }
 
 /* Step 3a for points first .. last - 1 (a thread's share): each point's best forward and
@@ -356,112 +323,6 @@ static void best_neighbours_share(void *arg, int t, int n)
     best_neighbours(job->c, job->w, job->h, job->rank, a, b);
 }
 
-/* Step 3b, the reference's single pass over the points in its order (their numbering): each
- * proposes its links; a link replaces one already made at the target only where it scores
- * better. The order matters here, and only here. */
-static void link_points(edgel_curves *c)
-{
-    const edgel_point_list *p = &c->all;
-    const int32_t count = (int32_t)p->count;
-    int32_t *next = c->next, *prev = c->prev;
-    for (int32_t i = 0; i < count; i++)
-        next[i] = prev[i] = -1;
-    for (int32_t from = 0; from < count; from++) {
-        if (!(p->x[from] >= 0.0 && p->y[from] >= 0.0)) /* a NaN position: never a start */
-            continue;
-        const int32_t fwd = c->fwd[from], bck = c->bck[from];
-        const double fwd_s = c->fwd_score[from], bck_s = c->bck_score[from];
-        int32_t alt;
-        if (fwd >= 0 && next[from] != fwd &&
-            ((alt = prev[fwd]) < 0 || score(p, alt, fwd) < fwd_s)) {
-            if (next[from] >= 0)
-                prev[next[from]] = -1;
-            next[from] = fwd;
-            if (alt >= 0)
-                next[alt] = -1;
-            prev[fwd] = from;
-        }
-        if (bck >= 0 && prev[from] != bck &&
-            ((alt = next[bck]) < 0 || score(p, alt, bck) > bck_s)) {
-            if (alt >= 0)
-                prev[alt] = -1;
-            next[bck] = from;
-            if (prev[from] >= 0)
-                next[prev[from]] = -1;
-            prev[from] = bck;
-        }
-    }
-}
-
-/* Step 4: chains from each point of modulus >= high (in memory order), followed forward then
- * backward while the modulus stays >= low (cut at the first point below); the rest unlinked. */
-static void hysteresis(edgel_curves *c, double high, double low)
-{
-    const int32_t count = (int32_t)c->all.count;
-    const double *mod = c->all.mod;
-    int32_t *next = c->next, *prev = c->prev;
-    uint8_t *valid = c->valid;
-    memset(valid, 0, c->all.count);
-    for (int32_t r = 0; r < count; r++) {
-        const int32_t i = c->row_order[r];
-        if (!((prev[i] >= 0 || next[i] >= 0) && !valid[i] && mod[i] >= high))
-            continue;
-        valid[i] = 1;
-        int32_t j, k;
-        for (j = i; j >= 0 && (k = next[j]) >= 0 && !valid[k]; j = next[j])
-            if (mod[k] < low)
-                next[j] = prev[k] = -1;
-            else
-                valid[k] = 1;
-        for (j = i; j >= 0 && (k = prev[j]) >= 0 && !valid[k]; j = prev[j])
-            if (mod[k] < low)
-                prev[j] = next[k] = -1;
-            else
-                valid[k] = 1;
-    }
-    for (int32_t i = 0; i < count; i++)
-        if ((prev[i] >= 0 || next[i] >= 0) && !valid[i])
-            prev[i] = next[i] = -1;
-}
-
-/* Step 5: each chain from the first chained point not yet listed (memory order), from its
- * start (or from that point once round a closed chain), unlinked as it is listed. Returns 0
- * when out of memory. */
-static int list_curves(edgel_curves *c)
-{
-    const edgel_point_list *p = &c->all;
-    const int32_t count = (int32_t)p->count;
-    int32_t *next = c->next, *prev = c->prev;
-    c->points = c->curves = 0;
-    /* at most every point, and once more for each closed curve (of two points or more) */
-    if (!edgel_curves_reserve_result(c, (size_t)count + (size_t)count / 2 + 1,
-                                     (size_t)count / 2 + 1))
-        return 0;
-    c->limits[0] = 0;
-    for (int32_t r = 0; r < count; r++) {
-        const int32_t i = c->row_order[r];
-        if (prev[i] < 0 && next[i] < 0)
-            continue;
-        int32_t k = i, q;
-        while ((q = prev[k]) >= 0 && q != i)
-            k = q;
-        const int32_t first = k;
-        int32_t last = k;
-        do {
-            const int64_t o = c->points++;
-            c->x[o] = p->x[k], c->y[o] = p->y[k];
-            c->gx[o] = p->gx[k], c->gy[o] = p->gy[k], c->modulus[o] = p->mod[k];
-            last = k;
-            const int32_t nx = next[k];
-            next[k] = prev[k] = -1;
-            k = nx;
-        } while (k >= 0);
-        c->closed[c->curves] = last == first && c->points - c->limits[c->curves] > 1;
-        c->limits[++c->curves] = c->points;
-    }
-    return 1;
-}
-
 /* Room for `workers` threads' point lists. */
 static int reserve_workers(edgel_curves *c, int workers)
 {
@@ -492,19 +353,11 @@ static edgel_status blur(subpixel_job *job, double sigma, int threads)
         free(kernel), free(col_of), free(row_of);
         return oom("the blur");
     }
-    double sum = 0.0;
-    for (int i = 0; i < taps; i++) {
-        const double v = ((double)i - (double)r) / sigma;
-        kernel[i] = exp(-0.5 * v * v);
-        sum += kernel[i];
-    }
-    if (sum > 0.0)
-        for (int i = 0; i < taps; i++)
-            kernel[i] /= sum;
+    edgel_subpixel_weights(sigma, r, kernel);
     for (long long j = 0; j < (long long)w + 2 * r; j++)
-        col_of[j] = symmetric(j - r, w);
+        col_of[j] = edgel_subpixel_mirror(j - r, w);
     for (long long j = 0; j < (long long)h + 2 * r; j++)
-        row_of[j] = symmetric(j - r, h);
+        row_of[j] = edgel_subpixel_mirror(j - r, h);
     job->radius = r, job->kernel = kernel, job->col_of = col_of, job->row_of = row_of;
     edgel_host_parallel_for(threads, h, blur_row, job);
     edgel_host_parallel_for(threads, h, blur_column_row, job);
@@ -519,8 +372,7 @@ edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_imag
     c->points = c->curves = 0;
     c->all.count = 0;
     if (w < 5 || h < 5) /* no pixel inside the two-pixel ring */
-        return edgel_curves_reserve_result(c, 1, 0) ? (c->limits[0] = 0, EDGEL_OK)
-                                                    : oom("the curves");
+        return edgel_curves_set_none(c) ? EDGEL_OK : oom("the curves");
     if (!edgel_curves_reserve_pixels(c, (size_t)w * h))
         return oom("the image as doubles (16 bytes a pixel)");
     const int workers = threads < h - 4 ? threads : h - 4;
@@ -550,9 +402,7 @@ edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_imag
     neighbours_job nj = {c, w, h, c->rank};
     edgel_host_parallel(threads, rank_columns, &nj);
     edgel_host_parallel(threads, best_neighbours_share, &nj);
-    link_points(c);
-    hysteresis(c, p->high, p->low);
-    if (!list_curves(c))
+    if (!edgel_subpixel_chain(c, p->high, p->low, threads))
         return oom("the curves");
     return EDGEL_OK;
 }

@@ -1,0 +1,307 @@
+/*
+ * Steps 3b to 5 of the Canny/Devernay detector: the links, the hysteresis along them and the
+ * listing, equal to the reference's single pass over the points, on many threads.
+ *
+ * Why the pass splits: a link is only ever made along a proposal (a point and its best
+ * forward or best backward neighbour), so a point's partners are always its neighbours in
+ * the graph of proposals, and one point's visit reads and writes only itself, its two
+ * candidates and their current partners: points of one connected set of that graph. The
+ * hysteresis and the listing follow links, so they too stay inside a set. Work on two sets
+ * touches disjoint memory and commutes; the single pass over all points therefore equals,
+ * set by set, the pass over each set's points in the same order. The sets are found with a
+ * concurrent union-find; each thread takes whole sets (by a hash of their root) and walks
+ * the points in the reference's order, visiting its own.
+ */
+#include "core/subpixel_chain.h"
+
+#include "core/host_pool.h"
+#include "core/subpixel_math.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+typedef struct chain_job {
+    edgel_curves *c;
+    double high, low;
+    int by_sets; /* the sets are labelled (more than one thread) */
+    int64_t curves;
+} chain_job;
+
+/* A point proposes links unless its position is NaN (the reference skips it). */
+static int proposes(const edgel_point_list *p, int32_t i)
+{
+    return p->x[i] >= 0.0 && p->y[i] >= 0.0;
+}
+
+static double score(const edgel_point_list *p, int32_t a, int32_t b)
+{
+    return edgel_subpixel_score(p->x[a], p->y[a], p->gx[a], p->gy[a], p->x[b], p->y[b],
+                                p->gx[b], p->gy[b]);
+}
+
+/* The root of a's set: parents always have a lower index (a root joins the lower root), so
+ * halving the path as it goes, concurrently with joins, keeps every set a tree. */
+static int32_t root_of(_Atomic int32_t *parent, int32_t a)
+{
+    for (;;) {
+        const int32_t p = atomic_load_explicit(&parent[a], memory_order_relaxed);
+        if (p == a)
+            return a;
+        const int32_t g = atomic_load_explicit(&parent[p], memory_order_relaxed);
+        if (g != p)
+            atomic_store_explicit(&parent[a], g, memory_order_relaxed);
+        a = g;
+    }
+}
+
+static void join(_Atomic int32_t *parent, int32_t a, int32_t b)
+{
+    for (;;) {
+        a = root_of(parent, a), b = root_of(parent, b);
+        if (a == b)
+            return;
+        if (a < b) {
+            const int32_t t = a;
+            a = b, b = t;
+        }
+        int32_t expected = a;
+        if (atomic_compare_exchange_weak_explicit(&parent[a], &expected, b,
+                                                  memory_order_relaxed, memory_order_relaxed))
+            return;
+    }
+}
+
+static _Atomic int32_t *parents(const edgel_curves *c)
+{
+    return (_Atomic int32_t *)c->label;
+}
+
+static void start_sets(void *arg, int t, int n)
+{
+    const chain_job *job = arg;
+    int a, b;
+    edgel_stripe(t, n, (int)job->c->all.count, &a, &b);
+    for (int32_t i = a; i < b; i++)
+        atomic_init(&parents(job->c)[i], i);
+}
+
+static void join_proposals(void *arg, int t, int n)
+{
+    const chain_job *job = arg;
+    const edgel_curves *c = job->c;
+    int a, b;
+    edgel_stripe(t, n, (int)c->all.count, &a, &b);
+    for (int32_t i = a; i < b; i++) {
+        if (!proposes(&c->all, i))
+            continue;
+        if (c->fwd[i] >= 0)
+            join(parents(c), i, c->fwd[i]);
+        if (c->bck[i] >= 0)
+            join(parents(c), i, c->bck[i]);
+    }
+}
+
+/* Each label its set's root (a write of the root is one more halving: safe beside others). */
+static void label_sets(void *arg, int t, int n)
+{
+    const chain_job *job = arg;
+    int a, b;
+    edgel_stripe(t, n, (int)job->c->all.count, &a, &b);
+    for (int32_t i = a; i < b; i++)
+        atomic_store_explicit(&parents(job->c)[i], root_of(parents(job->c), i),
+                              memory_order_relaxed);
+}
+
+/* Whether thread t of n works on point i's set. */
+static int owns(const chain_job *job, int32_t i, int t, int n)
+{
+    if (!job->by_sets)
+        return 1;
+    const uint32_t h = (uint32_t)job->c->label[i] * 2654435761u;
+    return (int)(((uint64_t)h * (uint64_t)n) >> 32) == t;
+}
+
+/* Step 3b: the reference's visit of each point (in numbering order) of the thread's sets:
+ * it proposes its links; a link replaces one already made at the target only where it
+ * scores better. */
+static void link_points(void *arg, int t, int n)
+{
+    const chain_job *job = arg;
+    edgel_curves *c = job->c;
+    const edgel_point_list *p = &c->all;
+    const int32_t count = (int32_t)p->count;
+    int32_t *next = c->next, *prev = c->prev;
+    for (int32_t from = 0; from < count; from++) {
+        if (!owns(job, from, t, n) || !proposes(p, from))
+            continue;
+        const int32_t fwd = c->fwd[from], bck = c->bck[from];
+        const double fwd_s = c->fwd_score[from], bck_s = c->bck_score[from];
+        int32_t alt;
+        if (fwd >= 0 && next[from] != fwd &&
+            ((alt = prev[fwd]) < 0 || score(p, alt, fwd) < fwd_s)) {
+            if (next[from] >= 0)
+                prev[next[from]] = -1;
+            next[from] = fwd;
+            if (alt >= 0)
+                next[alt] = -1;
+            prev[fwd] = from;
+        }
+        if (bck >= 0 && prev[from] != bck &&
+            ((alt = next[bck]) < 0 || score(p, alt, bck) > bck_s)) {
+            if (alt >= 0)
+                prev[alt] = -1;
+            next[bck] = from;
+            if (prev[from] >= 0)
+                next[prev[from]] = -1;
+            prev[from] = bck;
+        }
+    }
+}
+
+static int chained(const edgel_curves *c, int32_t i)
+{
+    return c->prev[i] >= 0 || c->next[i] >= 0;
+}
+
+/* Step 4 for the thread's sets: chains from each point of modulus >= high (in memory
+ * order), followed forward then backward while the modulus stays >= low (cut at the first
+ * point below). */
+static void hysteresis(void *arg, int t, int n)
+{
+    const chain_job *job = arg;
+    edgel_curves *c = job->c;
+    const int32_t count = (int32_t)c->all.count;
+    const double *mod = c->all.mod, high = job->high, low = job->low;
+    int32_t *next = c->next, *prev = c->prev;
+    uint8_t *valid = c->valid;
+    for (int32_t r = 0; r < count; r++) {
+        const int32_t i = c->row_order[r];
+        if (!owns(job, i, t, n) || !(chained(c, i) && !valid[i] && mod[i] >= high))
+            continue;
+        valid[i] = 1;
+        int32_t j, k;
+        for (j = i; j >= 0 && (k = next[j]) >= 0 && !valid[k]; j = next[j])
+            if (mod[k] < low)
+                next[j] = prev[k] = -1;
+            else
+                valid[k] = 1;
+        for (j = i; j >= 0 && (k = prev[j]) >= 0 && !valid[k]; j = prev[j])
+            if (mod[k] < low)
+                prev[j] = next[k] = -1;
+            else
+                valid[k] = 1;
+    }
+}
+
+/* The chains that hysteresis left invalid are unlinked (their partners are invalid too);
+ * each point's curve length (by memory order) cleared for the listing. */
+static void drop_invalid(void *arg, int t, int n)
+{
+    const chain_job *job = arg;
+    edgel_curves *c = job->c;
+    int a, b;
+    edgel_stripe(t, n, (int)c->all.count, &a, &b);
+    for (int32_t i = a; i < b; i++) {
+        if (chained(c, i) && !c->valid[i])
+            c->prev[i] = c->next[i] = -1;
+        c->fwd[i] = 0;
+    }
+}
+
+/* Step 5, first half, for the thread's sets: the curve that each point (in memory order)
+ * starts, if any: the first chained point not yet listed starts its chain's curve, from the
+ * chain's start (or, on a closed chain, from the point after it). Its length (a closed
+ * curve repeats its first point) goes to fwd and its first point to bck, by memory order;
+ * valid clears as points are listed. */
+static int32_t first_of(const edgel_curves *c, int32_t i)
+{
+    int32_t k = i, q;
+    while ((q = c->prev[k]) >= 0 && q != i)
+        k = q;
+    return k;
+}
+
+static void measure_curves(void *arg, int t, int n)
+{
+    const chain_job *job = arg;
+    edgel_curves *c = job->c;
+    const int32_t count = (int32_t)c->all.count;
+    for (int32_t r = 0; r < count; r++) {
+        const int32_t i = c->row_order[r];
+        if (!owns(job, i, t, n) || !(c->valid[i] && chained(c, i)))
+            continue;
+        const int32_t first = first_of(c, i);
+        int32_t k = first, length = 0;
+        do {
+            c->valid[k] = 0;
+            length++;
+            k = c->next[k];
+        } while (k >= 0 && k != first);
+        c->fwd[r] = length + (k == first);
+        c->bck[r] = first;
+    }
+}
+
+/* Step 5, second half: curve k written from its first point (c->bck[k]) at c->limits[k]. */
+static void write_curves(void *arg, int t, int n)
+{
+    const chain_job *job = arg;
+    edgel_curves *c = job->c;
+    const edgel_point_list *p = &c->all;
+    int a, b;
+    edgel_stripe(t, n, (int)job->curves, &a, &b);
+    for (int32_t k = a; k < b; k++) {
+        const int32_t first = c->bck[k];
+        int64_t o = c->limits[k];
+        int32_t j = first;
+        do {
+            c->x[o] = p->x[j], c->y[o] = p->y[j];
+            c->gx[o] = p->gx[j], c->gy[o] = p->gy[j], c->modulus[o] = p->mod[j];
+            o++;
+            j = c->next[j];
+        } while (j >= 0 && j != first);
+        c->closed[k] = j == first;
+        if (j == first) {
+            c->x[o] = p->x[j], c->y[o] = p->y[j];
+            c->gx[o] = p->gx[j], c->gy[o] = p->gy[j], c->modulus[o] = p->mod[j];
+        }
+    }
+}
+
+int edgel_subpixel_chain(edgel_curves *c, double high, double low, int threads)
+{
+    const int32_t count = (int32_t)c->all.count;
+    chain_job job = {c, high, low, threads > 1 && count > 0, 0};
+    memset(c->next, 0xff, sizeof(int32_t) * (size_t)count); /* -1: no link */
+    memset(c->prev, 0xff, sizeof(int32_t) * (size_t)count);
+    memset(c->valid, 0, (size_t)count);
+    if (job.by_sets) {
+        edgel_host_parallel(threads, start_sets, &job);
+        edgel_host_parallel(threads, join_proposals, &job);
+        edgel_host_parallel(threads, label_sets, &job);
+    }
+    const int workers = job.by_sets ? threads : 1;
+    edgel_host_parallel(workers, link_points, &job);
+    edgel_host_parallel(workers, hysteresis, &job);
+    edgel_host_parallel(workers, drop_invalid, &job);
+    edgel_host_parallel(workers, measure_curves, &job);
+    /* the curves in memory order of the points that start them: lengths to limits, first
+     * points moved down to their curve's index (k <= r: in place) */
+    int64_t curves = 0, points = 0;
+    for (int32_t r = 0; r < count; r++)
+        if (c->fwd[r] > 0) {
+            c->bck[curves] = c->bck[r];
+            c->fwd[curves++] = c->fwd[r];
+            points += c->fwd[r];
+        }
+    c->points = c->curves = 0;
+    if (!edgel_curves_reserve_result(c, (size_t)points, (size_t)curves))
+        return 0;
+    c->limits[0] = 0;
+    for (int64_t k = 0; k < curves; k++)
+        c->limits[k + 1] = c->limits[k] + c->fwd[k];
+    job.curves = curves;
+    edgel_host_parallel(threads, write_curves, &job);
+    c->points = points, c->curves = curves;
+    return 1;
+}
