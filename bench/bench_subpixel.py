@@ -9,8 +9,10 @@ Frames: a mosaic of BSDS500 photographs (gray) where $EDGEL_BSDS500 (or
 own program's devernay() (tests/reference/devernay_oracle, built where its sources are
 present), timed as a process minus the same process on a 1x1 image (its start and the
 image's transfer), one run (it is slow), its points checked equal to edgel's bit for bit;
-edgel: median of 5 calls after a warm-up, on 1 thread and on every core. Prints a Markdown
-table with the machine and the date."""
+edgel: median of 5 calls after a warm-up, on 1 thread and on every core, and where a GPU is
+present on a CUDA context, from a host array and from a device-resident CuPy array (median
+of 20; the call returns with the curves in host memory, so wall time is the whole work).
+Prints a Markdown table with the machine and the date."""
 import argparse
 import datetime
 import os
@@ -66,10 +68,10 @@ def oracle_seconds(oracle, image, params):
     return t - base, cases.c_hex(text)
 
 
-def edgel_seconds(image, params, ctx):
+def edgel_seconds(image, params, ctx, runs=5):
     edgel.subpixel_edges(image, *params, ctx=ctx)
     times = []
-    for _ in range(5):
+    for _ in range(runs):
         t = time.perf_counter()
         curves = edgel.subpixel_edges(image, *params, ctx=ctx)
         times.append(time.perf_counter() - t)
@@ -89,9 +91,17 @@ def main():
     one, every = edgel.Context("cpu", threads=1), edgel.Context("cpu", threads=0)
     print(f"## sub-pixel curves, {datetime.date.today()}: {platform.processor() or platform.machine()}, "
           f"{cores} cores; sigma {a.sigma:g}, high {a.high:g}, low {a.low:g}\n")
+    gpu = edgel.Context("cuda") if edgel.cuda_device_count() else None
+    try:
+        import cupy
+    except ImportError:
+        cupy = None
+    if gpu is not None and cupy is not None:
+        print(f"GPU: {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}\n")
+    gpu_heads = " GPU, host array (ms) | x | GPU, device array (ms) | x |" if gpu else ""
     print("| frame | curves | points | reference (s) | edgel 1 thread (ms) | x | "
-          f"edgel {cores} threads (ms) | x | equal |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+          f"edgel {cores} threads (ms) | x |{gpu_heads} equal |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 4 if gpu else "") + "---|")
     for size in a.sizes.split(","):
         w, h = map(int, size.split("x"))
         image = mosaic(w, h)
@@ -100,10 +110,22 @@ def main():
         ref_t, ref_text = (oracle_seconds(a.oracle, image, params)
                            if pathlib.Path(a.oracle).exists() else (float("nan"), None))
         ours = cases.canonical(curves)
-        equal = ("yes" if ref_text == ours and cases.canonical(again) == ours else
-                 "NO" if ref_text is not None else "(no reference)")
+        same = cases.canonical(again) == ours
+        cells = ""
+        if gpu is not None:
+            tg, on_gpu = edgel_seconds(image, params, gpu, 20)
+            same &= cases.canonical(on_gpu) == ours
+            td = float("nan")
+            if cupy is not None:
+                td, resident = edgel_seconds(cupy.asarray(image), params, None, 20)
+                same &= cases.canonical(resident) == ours
+            cells = (f" {tg * 1e3:.1f} | {ref_t / tg:.0f} | {td * 1e3:.1f} | "
+                     f"{ref_t / td:.0f} |")
+        equal = ("yes" if ref_text == ours and same else
+                 "NO" if ref_text is not None or not same else "(no reference)")
         print(f"| {w}x{h} | {len(curves)} | {len(curves.points)} | {ref_t:.2f} | "
-              f"{t1 * 1e3:.1f} | {ref_t / t1:.0f} | {tn * 1e3:.1f} | {ref_t / tn:.0f} | {equal} |")
+              f"{t1 * 1e3:.1f} | {ref_t / t1:.0f} | {tn * 1e3:.1f} | {ref_t / tn:.0f} |"
+              f"{cells} {equal} |")
 
 
 if __name__ == "__main__":

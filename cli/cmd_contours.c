@@ -32,7 +32,7 @@ const char CONTOURS_HELP[] =
     "  --sigma S          Gaussian blur's standard deviation, 0 = none (default 0)\n"
     "  --high H           a curve starts at a point of gradient modulus >= H (default 0)\n"
     "  --low L            and keeps the points of modulus >= L (default 0)\n"
-    "  --backend auto|cpu|cuda   the context (the detector runs on the CPU; default auto)\n"
+    "  --backend auto|cpu|cuda   cuda: points on the GPU, chains on the CPU (default auto)\n"
     "  --threads N        CPU threads, 0 = all cores (default); the same curves at any N\n"
     "  --memory SIZE      the most memory for the image and the detector's work (66 bytes\n"
     "                     a pixel), e.g. 512M or 8G (default: half the memory, at most 4G);\n"

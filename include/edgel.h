@@ -552,10 +552,12 @@ EDGEL_API void edgel_curves_view_init(edgel_curves_view *view, size_t struct_siz
 EDGEL_API edgel_status edgel_curves_get(edgel_curves *curves, edgel_curves_view *view);
 
 /**
- * The sub-pixel curves of a 1-channel host image (u8, u16, f32 or f64; pixel values as they
- * are, as doubles) into `curves`, replacing what it held (a call that fails leaves none). Runs on the CPU with the context's
- * threads (on a CUDA context too, with every core); the result is the same at every thread
- * count. Device views are refused (EDGEL_ERROR_UNSUPPORTED).
+ * The sub-pixel curves of a 1-channel image (u8, u16, f32 or f64; pixel values as they are,
+ * as doubles) into `curves`, replacing what it held (a call that fails leaves none). On a
+ * CPU context: host images, on the context's threads. On a CUDA context: host or device
+ * images; the points and their neighbours are found on the GPU (after the work queued on
+ * the context's stream), the chains on the host's cores, and the call returns with the
+ * curves (host memory). The result is the same on every backend and at every thread count.
  */
 EDGEL_API edgel_status edgel_subpixel_edges(edgel_context *ctx,
                                             const edgel_subpixel_params *params,

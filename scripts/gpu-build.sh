@@ -22,6 +22,8 @@ if [ ! -f /usr/include/tiffio.h ] && ! ls /usr/include/*/tiffio.h >/dev/null 2>&
   cmake_args+=(-DEDGEL_TIFF=bundled)
   echo "== no system libtiff: building third_party/libtiff"
 fi
+# the reference sub-pixel program, built as the tests' oracle where it was copied in
+[ -d data-local/devernay_1.0 ] && cmake_args+=(-DEDGEL_DEVERNAY_DIR="$(pwd)/data-local/devernay_1.0")
 dir=${EDGEL_GPU_BUILD_DIR:-build-gpu}
 [ -n "${EDGEL_CUDA_ARCHS:-}" ] && cmake_args+=(-DCMAKE_CUDA_ARCHITECTURES="$EDGEL_CUDA_ARCHS")
 if ! cmake --preset gpu -B "$dir" "${cmake_args[@]}" >"$logs/configure.log" 2>&1; then

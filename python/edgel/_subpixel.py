@@ -8,7 +8,7 @@ from typing import Iterator, Optional
 
 import numpy as np
 
-from ._arrays import _packed, _view
+from ._arrays import _cuda_array, _cuda_fields, _device_of, _device_view, _packed, _view
 from ._capi import _CurvesView, _SubpixelParams, _check, _lib
 from ._context import Context, _ctx
 
@@ -119,8 +119,10 @@ def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.
 
     Parameters
     ----------
-    image : numpy.ndarray, (H, W) of uint8, uint16, float32 or float64
-        Gray values as they are (an 8-bit pixel is its value).
+    image : array, (H, W) of uint8, uint16, float32 or float64
+        Gray values as they are (an 8-bit pixel is its value): a NumPy array (on the CPU, or
+        on the GPU with a CUDA `ctx`), or a CuPy or PyTorch CUDA array (on its GPU; the curves
+        come back in host memory either way).
     sigma : float
         The Gaussian blur's standard deviation (0: none), as the reference's -s.
     high, low : float
@@ -140,20 +142,28 @@ def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.
     ...     length = numpy.hypot(*numpy.diff(c, axis=0).T).sum()
     >>> cv2.polylines(bgr, curves.polylines(), False, (0, 0, 255), shift=4)
     """
-    image = np.asarray(image)
-    if image.dtype not in _SUBPIXEL_TYPES:
+    cuda = _cuda_array(image)
+    if cuda is None:
+        image = np.asarray(image)
+        shape, dtype = image.shape, image.dtype
+    else:
+        shape, dtype = _cuda_fields(cuda)[:2]
+    if dtype not in _SUBPIXEL_TYPES:
         raise TypeError(f"subpixel_edges reads uint8, uint16, float32 or float64 images, not "
-                        f"{image.dtype}")
-    if image.ndim != 2:
-        raise ValueError(f"subpixel_edges takes a 2-D (H, W) gray image, not shape "
-                         f"{image.shape}")
-    image = _packed(image)
+                        f"{dtype}")
+    if len(shape) != 2:
+        raise ValueError(f"subpixel_edges takes a 2-D (H, W) gray image, not shape {shape}")
     p = _SubpixelParams()
     _lib.edgel_subpixel_params_init(ctypes.byref(p), ctypes.sizeof(p))
     p.sigma, p.high, p.low = float(sigma), float(high), float(low)
     handle = _thread_curves()
-    src = _view(image)
-    _check(_lib.edgel_subpixel_edges(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
+    if cuda is None:
+        image = _packed(image)
+        src, context = _view(image), _ctx(ctx)
+    else:  # after the work queued on the array's stream; the curves come back to the host
+        src, stream = _device_view(cuda)
+        context = _ctx(ctx, "cuda", stream or None, _device_of(cuda))
+    _check(_lib.edgel_subpixel_edges(context._handle, ctypes.byref(p), ctypes.byref(src),
                                      handle))
     v = _CurvesView()
     _lib.edgel_curves_view_init(ctypes.byref(v), ctypes.sizeof(v))

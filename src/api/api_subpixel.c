@@ -1,12 +1,12 @@
 /* Public entry points of the sub-pixel detector: parameters, the curves object (its busy
- * flag and views), argument checks; the work is cpu/cpu_subpixel.c's. */
+ * flag and views), argument checks; the work is the backend's (cpu/cpu_subpixel.c on host
+ * images; cuda/cuda_subpixel.cu on a CUDA context). */
 #include "api/context.h"
 #include "core/busy.h"
 #include "core/curves.h"
 #include "core/grown.h"
 #include "core/image.h"
 #include "core/status.h"
-#include "cpu/cpu_backend.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -101,19 +101,20 @@ static edgel_status check_params(const edgel_subpixel_params *p)
     return EDGEL_OK;
 }
 
-static edgel_status check_source(const edgel_image *src)
+/* Host images anywhere; device images on a GPU context. */
+static edgel_status check_source(const edgel_context *ctx, const edgel_image *src)
 {
     if (!src)
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "input is NULL");
-    if (src->memory == EDGEL_MEMORY_DEVICE)
-        return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
-                          "sub-pixel edges take host images (device views are not supported)");
     if (src->type != EDGEL_U8 && src->type != EDGEL_U16 && src->type != EDGEL_F32 &&
         src->type != EDGEL_F64)
         return edgel_fail(EDGEL_ERROR_UNSUPPORTED,
                           "sub-pixel edges read u8, u16, f32 or f64 images, not %s",
                           edgel_type_name(src->type));
-    return edgel_check_image(src, "input", src->type, EDGEL_CHANNELS_1, EDGEL_MEMORY_HOST);
+    return edgel_check_image(src, "input", src->type, EDGEL_CHANNELS_1,
+                             on_gpu(ctx) && src->memory == EDGEL_MEMORY_DEVICE
+                                 ? EDGEL_MEMORY_DEVICE
+                                 : EDGEL_MEMORY_HOST);
 }
 
 static edgel_status subpixel_held(edgel_context *ctx, const edgel_subpixel_params *params,
@@ -128,10 +129,9 @@ static edgel_status subpixel_held(edgel_context *ctx, const edgel_subpixel_param
     if (st == EDGEL_OK)
         st = check_params(&p);
     if (st == EDGEL_OK)
-        st = check_source(src);
-    if (st == EDGEL_OK) /* host images on the CPU: the context's state on a CPU context */
-        st = edgel_cpu_ops()->subpixel(ctx->backend == EDGEL_BACKEND_CPU ? ctx->state : NULL,
-                                       &p, src, curves);
+        st = check_source(ctx, src);
+    if (st == EDGEL_OK)
+        st = ctx->ops->subpixel(ctx->state, &p, src, curves);
     return leave(curves, st);
 }
 

@@ -56,8 +56,8 @@ typedef struct edgel_backend_ops {
                             const edgel_image *gray);
     edgel_status (*gaussian_blur)(void *state, const edgel_image *src, const edgel_image *dst,
                                   int ksize, double sigma);
-    /* Sub-pixel curves of a checked 1-channel host image (the CPU's; NULL in a GPU backend,
-     * whose contexts run the CPU's with a NULL state: all cores). */
+    /* Sub-pixel curves of a checked 1-channel image (the CPU's: host views; a GPU backend's:
+     * host or device views, the result in host memory). */
     edgel_status (*subpixel)(void *state, const edgel_subpixel_params *params,
                              const edgel_image *src, edgel_curves *curves);
     /* The convolution engine: whether it has an FFT; the predicted time in ns of `method` for

@@ -83,8 +83,9 @@ int edgel_curves_reserve_points(edgel_curves *c, size_t count)
         free(*doubles[i]);
         ok &= (*doubles[i] = malloc(sizeof(double) * (count + 1))) != NULL;
     }
-    free(c->valid);
+    free(c->valid), free(c->bucket);
     ok &= (c->valid = malloc(count + 1)) != NULL;
+    ok &= (c->bucket = malloc(2 * (count + 1))) != NULL;
     c->link_cap = ok ? count + 1 : 0;
     return ok;
 }
@@ -122,7 +123,7 @@ void edgel_curves_free(edgel_curves *c)
     free(c->found);
     edgel_point_list_free(&c->all);
     free(c->row_order), free(c->column_start), free(c->next), free(c->prev), free(c->valid);
-    free(c->label);
+    free(c->label), free(c->bucket);
     free(c->fwd), free(c->bck), free(c->fwd_score), free(c->bck_score), free(c->rank);
     free(c);
 }

@@ -48,6 +48,7 @@ struct edgel_curves {
     size_t rank_cap;
     int32_t *next, *prev;
     int32_t *label;                /* each point's set of points that may link (a root) */
+    uint8_t *bucket;               /* its set's bucket by number, then by memory order */
     int32_t *fwd, *bck;            /* each point's best forward and backward neighbour */
     double *fwd_score, *bck_score; /* and their scores */
     uint8_t *valid;

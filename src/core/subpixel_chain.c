@@ -9,8 +9,8 @@
  * hysteresis and the listing follow links, so they too stay inside a set. Work on two sets
  * touches disjoint memory and commutes; the single pass over all points therefore equals,
  * set by set, the pass over each set's points in the same order. The sets are found with a
- * concurrent union-find; each thread takes whole sets (by a hash of their root) and walks
- * the points in the reference's order, visiting its own.
+ * concurrent union-find and hashed by their root into 256 buckets; each thread takes whole
+ * buckets and walks the points in the reference's order, visiting those of its buckets.
  */
 #include "core/subpixel_chain.h"
 
@@ -94,31 +94,41 @@ static void join_proposals(void *arg, int t, int n)
     for (int32_t i = a; i < b; i++) {
         if (!proposes(&c->all, i))
             continue;
-        if (c->fwd[i] >= 0)
-            join(parents(c), i, c->fwd[i]);
-        if (c->bck[i] >= 0)
-            join(parents(c), i, c->bck[i]);
+        const int32_t fwd = c->fwd[i], bck = c->bck[i];
+        if (fwd >= 0)
+            join(parents(c), i, fwd);
+        if (bck >= 0 && !(c->fwd[bck] == i && proposes(&c->all, bck))) /* (else bck joined) */
+            join(parents(c), i, bck);
     }
 }
 
-/* Each label its set's root (a write of the root is one more halving: safe beside others). */
+static uint8_t bucket_of(int32_t root)
+{
+    return (uint8_t)(((uint32_t)root * 2654435761u) >> 24);
+}
+
+/* Each label its set's root (a write of the root is one more halving: safe beside others);
+ * each point's bucket, by number and by memory order. */
 static void label_sets(void *arg, int t, int n)
 {
     const chain_job *job = arg;
+    edgel_curves *c = job->c;
+    uint8_t *row_bucket = c->bucket + c->all.count;
     int a, b;
-    edgel_stripe(t, n, (int)job->c->all.count, &a, &b);
-    for (int32_t i = a; i < b; i++)
-        atomic_store_explicit(&parents(job->c)[i], root_of(parents(job->c), i),
-                              memory_order_relaxed);
+    edgel_stripe(t, n, (int)c->all.count, &a, &b);
+    for (int32_t i = a; i < b; i++) {
+        const int32_t root = root_of(parents(c), i);
+        atomic_store_explicit(&parents(c)[i], root, memory_order_relaxed);
+        c->bucket[i] = bucket_of(root);
+        row_bucket[i] = bucket_of(root_of(parents(c), c->row_order[i]));
+    }
 }
 
-/* Whether thread t of n works on point i's set. */
-static int owns(const chain_job *job, int32_t i, int t, int n)
+/* Which of the 256 buckets thread t of n works on (all of them without sets). */
+static void take_buckets(const chain_job *job, int t, int n, uint8_t take[256])
 {
-    if (!job->by_sets)
-        return 1;
-    const uint32_t h = (uint32_t)job->c->label[i] * 2654435761u;
-    return (int)(((uint64_t)h * (uint64_t)n) >> 32) == t;
+    for (int k = 0; k < 256; k++)
+        take[k] = !job->by_sets || k % n == t;
 }
 
 /* Step 3b: the reference's visit of each point (in numbering order) of the thread's sets:
@@ -131,8 +141,10 @@ static void link_points(void *arg, int t, int n)
     const edgel_point_list *p = &c->all;
     const int32_t count = (int32_t)p->count;
     int32_t *next = c->next, *prev = c->prev;
+    uint8_t take[256];
+    take_buckets(job, t, n, take);
     for (int32_t from = 0; from < count; from++) {
-        if (!owns(job, from, t, n) || !proposes(p, from))
+        if (!(take[c->bucket[from]] && proposes(p, from)))
             continue;
         const int32_t fwd = c->fwd[from], bck = c->bck[from];
         const double fwd_s = c->fwd_score[from], bck_s = c->bck_score[from];
@@ -173,10 +185,14 @@ static void hysteresis(void *arg, int t, int n)
     const int32_t count = (int32_t)c->all.count;
     const double *mod = c->all.mod, high = job->high, low = job->low;
     int32_t *next = c->next, *prev = c->prev;
-    uint8_t *valid = c->valid;
+    uint8_t *valid = c->valid, take[256];
+    const uint8_t *row_bucket = c->bucket + count;
+    take_buckets(job, t, n, take);
     for (int32_t r = 0; r < count; r++) {
+        if (!take[row_bucket[r]])
+            continue;
         const int32_t i = c->row_order[r];
-        if (!owns(job, i, t, n) || !(chained(c, i) && !valid[i] && mod[i] >= high))
+        if (!(chained(c, i) && !valid[i] && mod[i] >= high))
             continue;
         valid[i] = 1;
         int32_t j, k;
@@ -226,9 +242,14 @@ static void measure_curves(void *arg, int t, int n)
     const chain_job *job = arg;
     edgel_curves *c = job->c;
     const int32_t count = (int32_t)c->all.count;
+    const uint8_t *row_bucket = c->bucket + count;
+    uint8_t take[256];
+    take_buckets(job, t, n, take);
     for (int32_t r = 0; r < count; r++) {
+        if (!take[row_bucket[r]])
+            continue;
         const int32_t i = c->row_order[r];
-        if (!owns(job, i, t, n) || !(c->valid[i] && chained(c, i)))
+        if (!(c->valid[i] && chained(c, i)))
             continue;
         const int32_t first = first_of(c, i);
         int32_t k = first, length = 0;

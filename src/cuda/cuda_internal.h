@@ -145,6 +145,20 @@ struct filter_buffers {
                                                              last calls wanted, and how many */
 };
 
+/* The sub-pixel detector's device memory (cuda_subpixel.cu): the source's rows (host calls),
+ * the image as doubles and the blur's pass, each pixel's edge-point axis and point number,
+ * the points' counts and first numbers by (column, chunk of rows), the points and their best
+ * neighbours, the scans' space. Each grows to what a call needs and is kept. */
+struct subpixel_buffers {
+    uint8_t *src, *axis;
+    double *image, *pass, *kernel;
+    int32_t *id, *counts, *starts, *total; /* total: the points, then the row-ordered ones */
+    double *x, *y, *gx, *gy, *mod, *fwd_s, *bck_s;
+    int32_t *px, *py, *fwd, *bck, *row_order;
+    void *scan_tmp;
+    size_t src_bytes, pixels, counts_cap, kernel_cap, total_cap, points, scan_bytes;
+};
+
 /* The tiled driver's marks (cuda_marks.cu): two region, marks and side buffers, the region's
  * classes and edges, three tile-sized work maps; events between its three streams. */
 struct marks_buffers {
@@ -180,6 +194,7 @@ struct edgel_cuda_state {
     skimage_buffers skimage;
     filter_buffers filter;
     marks_buffers marks;
+    subpixel_buffers subpixel;
 };
 
 /* uint32 elements of one frame's hysteresis bitmaps and nodes, for `words` words a bitmap. */
@@ -245,5 +260,6 @@ void free_itk_buffers(itk_buffers *b);
 void free_skimage_buffers(skimage_buffers *b);
 void free_filter_buffers(filter_buffers *b);
 void free_marks_buffers(marks_buffers *m);
+void free_subpixel_buffers(subpixel_buffers *b);
 
 #endif

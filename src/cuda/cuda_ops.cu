@@ -74,6 +74,12 @@ edgel_status cuda_canny_gradients(void *state, const edgel_canny_params *params,
     return edgel_cuda_canny_gradients(cuda(state), params, dx, dy, edges, stages);
 }
 
+edgel_status cuda_subpixel(void *state, const edgel_subpixel_params *params,
+                          const edgel_image *src, edgel_curves *curves)
+{
+    return edgel_cuda_subpixel(cuda(state), params, src, curves);
+}
+
 int cuda_has_fft(void *) { return edgel_cufft() != NULL; /* cuFFT, where it loads */ }
 
 /* Predicted time of a method in nanoseconds, fitted to bench/bench_filter.py on the reference
@@ -107,7 +113,7 @@ const edgel_backend_ops cuda_ops = {
     cuda_synchronize,   cuda_canny,           edgel_cuda_varied_batch, cuda_canny_skimage,
     cuda_canny_gradients,
     cuda_canny_marks,
-    cuda_to_gray,       cuda_gaussian_blur,   NULL,             cuda_has_fft,
+    cuda_to_gray,       cuda_gaussian_blur,   cuda_subpixel,    cuda_has_fft,
     cuda_filter_cost,   cuda_filter};
 
 } // namespace

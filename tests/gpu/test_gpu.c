@@ -1342,6 +1342,94 @@ static void test_tiled(const edgel_image *photo, int small)
         }
 }
 
+/* Sub-pixel curves on the GPU equal the CPU's (and so the reference program's), array for
+ * array, from host and from device views: photographs, sizes from 1x1 (no points) up, every
+ * input type (float images with NaN and infinities), blurs wider than the image. */
+static int same_curves(edgel_curves *a, edgel_curves *b)
+{
+    edgel_curves_view u, v;
+    edgel_curves_view_default(&u);
+    edgel_curves_view_default(&v);
+    if (edgel_curves_get(a, &u) != EDGEL_OK || edgel_curves_get(b, &v) != EDGEL_OK ||
+        u.points != v.points || u.curves != v.curves)
+        return 0;
+    const size_t n = (size_t)u.points * sizeof(double);
+    return !memcmp(u.x, v.x, n) && !memcmp(u.y, v.y, n) && !memcmp(u.gx, v.gx, n) &&
+           !memcmp(u.gy, v.gy, n) && !memcmp(u.modulus, v.modulus, n) &&
+           !memcmp(u.limits, v.limits, sizeof(int64_t) * (size_t)(u.curves + 1)) &&
+           !memcmp(u.closed, v.closed, (size_t)u.curves);
+}
+
+static void compare_subpixel(const edgel_image *src, double sigma, double high, double low,
+                             const char *what)
+{
+    edgel_subpixel_params p;
+    edgel_subpixel_params_default(&p);
+    p.sigma = sigma, p.high = high, p.low = low;
+    edgel_curves *want, *got;
+    CHECK(edgel_curves_create(&want) == EDGEL_OK && edgel_curves_create(&got) == EDGEL_OK);
+    CHECK(edgel_subpixel_edges(cpu, &p, src, want) == EDGEL_OK);
+    CHECK(edgel_subpixel_edges(gpu, &p, src, got) == EDGEL_OK);
+    int same = same_curves(want, got);
+    edgel_image d = device_copy(src);
+    CHECK(edgel_subpixel_edges(gpu, &p, &d, got) == EDGEL_OK);
+    same &= same_curves(want, got);
+    if (!same)
+        fprintf(stderr, "subpixel %s %dx%d type %d sigma %g: GPU differs\n", what, src->width,
+                src->height, (int)src->type, sigma);
+    CHECK(same);
+    CHECK(edgel_subpixel_edges(cpu, &p, &d, got) != EDGEL_OK); /* device views: GPU contexts */
+    CUDA_CHECK(cudaFree(d.data));
+    edgel_curves_destroy(want);
+    edgel_curves_destroy(got);
+}
+
+static void test_subpixel(const edgel_image *photos, int n, int small)
+{
+    int compared = 0;
+    for (int i = 0; i < (small ? 1 : n); i++) { /* the photographs, gray */
+        const edgel_image *ph = &photos[i];
+        uint8_t *g = malloc((size_t)ph->width * ph->height);
+        edgel_image gray = edgel_image_host(g, ph->width, ph->height, EDGEL_U8, 1);
+        if (ph->channels < 3) {
+            free(g);
+            continue;
+        }
+        CHECK(edgel_to_gray(cpu, EDGEL_GRAY_RGB, ph, &gray) == EDGEL_OK);
+        compare_subpixel(&gray, i % 4 == 3 ? 2.0 : 1.0, i % 5 ? 15.0 : 0.0, 5.0, "photo");
+        free(g);
+        compared++;
+    }
+    static const int sizes[][2] = {{1, 1}, {4, 9}, {5, 5}, {6, 7}, {64, 48}, {333, 211},
+                                   {1920, 1080}};
+    const int nsizes = small ? 5 : 7;
+    for (int si = 0; si < nsizes; si++) {
+        const int w = sizes[si][0], h = sizes[si][1];
+        void *mem;
+        edgel_image g8 = make_frame(&photos[0], w, h, 1, &mem);
+        uint16_t *g16 = malloc(sizeof(uint16_t) * (size_t)w * h);
+        float *g32 = malloc(sizeof(float) * (size_t)w * h);
+        double *g64 = malloc(sizeof(double) * (size_t)w * h);
+        for (size_t k = 0; k < (size_t)w * h; k++) {
+            const uint8_t v = ((const uint8_t *)mem)[k];
+            g16[k] = (uint16_t)(v * 257 + (next_random() & 255));
+            g32[k] = k % 97 == 13 ? NAN : k % 89 == 7 ? INFINITY : v * 0.37f;
+            g64[k] = v + (double)(next_random() % 1000) / 1000.0;
+        }
+        const edgel_image types[] = {g8, edgel_image_host(g16, w, h, EDGEL_U16, 1),
+                                     edgel_image_host(g32, w, h, EDGEL_F32, 1),
+                                     edgel_image_host(g64, w, h, EDGEL_F64, 1)};
+        for (int t = 0; t < 4; t++) {
+            compare_subpixel(&types[t], 1.0, 10.0, 3.0, "size");
+            compare_subpixel(&types[t], 0.0, 0.0, 0.0, "size, no blur");
+            compared += 2;
+        }
+        compare_subpixel(&g8, 40.0, 0.0, 0.0, "blur wider than the image");
+        free(mem), free(g16), free(g32), free(g64);
+    }
+    printf("subpixel: %d images compared\n", compared);
+}
+
 int main(int argc, char **argv)
 {
     int small = 0;
@@ -1397,6 +1485,7 @@ int main(int argc, char **argv)
     test_fixed_stream(&photos[0], small);
     test_building_blocks(&photos[0], small);
     test_tiled(&photos[0], small);
+    test_subpixel(photos, n, small);
     for (int i = 0; i < n; i++)
         edgel_io_free(&photos[i]);
     free(photos);

@@ -328,3 +328,30 @@ def test_skimage_preset_on_cuda_arrays(photos):
     for img in forms:
         assert np.array_equal(cupy.asnumpy(edgel.canny_skimage(cupy.asarray(img), sigma=1.4)),
                               feature.canny(img, sigma=1.4)), img.dtype
+
+
+def test_subpixel_edges_on_cuda_arrays(photos):
+    """Sub-pixel curves of CuPy arrays, PyTorch tensors and (on a CUDA context) NumPy arrays
+    equal the CPU's bit for bit, in every input type."""
+    cpu = edgel.Context("cpu")
+    gpu = edgel.Context("cuda")
+
+    def same(a, b):
+        return all(np.array_equal(getattr(a, k), getattr(b, k))
+                   for k in ("points", "limits", "closed", "gradient", "modulus"))
+
+    for bgr in photos[:8]:
+        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+        for img in (gray, gray.astype(np.uint16) * 200, gray.astype(np.float32) / 3,
+                    gray.astype(np.float64) + 0.25):
+            want = edgel.subpixel_edges(img, 1.0, 15.0, 5.0, ctx=cpu)
+            assert len(want) > 0
+            assert same(edgel.subpixel_edges(cupy.asarray(img), 1.0, 15.0, 5.0), want)
+            assert same(edgel.subpixel_edges(img, 1.0, 15.0, 5.0, ctx=gpu), want)
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        t = torch.from_numpy(gray).cuda()
+        assert same(edgel.subpixel_edges(t, 2.0, 0.0, 0.0),
+                    edgel.subpixel_edges(gray, 2.0, 0.0, 0.0, ctx=cpu))
+    with pytest.raises(edgel.EdgelError):  # device memory on a CPU context
+        edgel.subpixel_edges(cupy.asarray(gray), 1.0, 15.0, 5.0, ctx=cpu)
