@@ -65,6 +65,8 @@ ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc
   EDGEL_BUILD_DIR=$root/build-asan \
   "$py" -m pytest -q tests/python/test_opencv_conformance.py -k "random_crops or noise or gradients or stages or thread"
 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
+  EDGEL_BUILD_DIR=$root/build-asan "$py" -m pytest -q tests/python/test_subpixel.py -k "thread or golden"
+ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
   EDGEL_BUILD_DIR=$root/build-asan "$py" -m pytest -q -p no:warnings tests/python/test_filter.py \
   tests/python/test_hostcall.py
 # the streaming readers (TIFF layouts, refusals) and the tiled driver, through the sanitized
@@ -73,10 +75,10 @@ ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc
   EDGEL_BUILD_DIR=$root/build-asan "$py" -m pytest -q -p no:warnings tests/python/test_tiff_input.py \
   tests/python/test_tiled.py -k "not memory_limit"
 
-stage "ThreadSanitizer (the threaded C tests: stripes, stolen rows, joins, shared contexts)"
+stage "ThreadSanitizer (the threaded C tests: stripes, stolen rows, joins, shared contexts, curves)"
 cmake --preset tsan >/dev/null
-cmake --build build-tsan -j"$(nproc)" --target test_api test_threads >/dev/null
-TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R "^(api|threads)$"
+cmake --build build-tsan -j"$(nproc)" --target test_api test_threads test_subpixel >/dev/null
+TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R "^(api|threads|subpixel)$"
 
 stage "fuzzing (libFuzzer, ${EDGEL_FUZZ_SECONDS:=15} s per target, library instrumented)"
 JOBS=$(nproc) bash scripts/fuzz.sh "$EDGEL_FUZZ_SECONDS"

@@ -23,10 +23,10 @@ EDGEL_LIBRARY=build-gpu/libedgel.so python3 bench/bench_subpixel.py \
   --oracle build-gpu/tests/devernay_oracle 2>&1 | tee "$OUT/bench_subpixel.md"
 if [ -f data-local/base.tar ]; then
   rm -rf /tmp/base && mkdir -p /tmp/base && tar -xf data-local/base.tar -C /tmp/base
-  args=(-DEDGEL_WITH_CUDA=OFF -DEDGEL_BUILD_TESTS=OFF -DEDGEL_PYTHON_EXTENSION=OFF)
+  args=(-DEDGEL_WITH_CUDA=OFF -DEDGEL_BUILD_TESTS=OFF -DEDGEL_PYTHON_EXTENSION=OFF -DEDGEL_TIFF=off)
   [ -f /usr/include/png.h ] || args+=(-DPNG_PNG_INCLUDE_DIR=$d/include -DPNG_LIBRARY=$d/lib/libpng16.so
     -DZLIB_INCLUDE_DIR=$d/include -DZLIB_LIBRARY=$d/lib/libz.so -DJPEG_INCLUDE_DIR=$d/include
-    -DJPEG_LIBRARY=$d/lib/libjpeg.so -DEDGEL_TIFF=bundled)
+    -DJPEG_LIBRARY=$d/lib/libjpeg.so)
   (cmake -S /tmp/base -B /tmp/base/build "${args[@]}" && cmake --build /tmp/base/build -j"$(nproc)" --target edgel) \
     > "$OUT/base-build.log" 2>&1 || tail -5 "$OUT/base-build.log"
   echo "base: $(cat data-local/base.commit 2>/dev/null)"

@@ -90,6 +90,16 @@ int edgel_curves_reserve_points(edgel_curves *c, size_t count)
     return ok;
 }
 
+int edgel_curves_reserve_columns(edgel_curves *c, size_t count)
+{
+    if (count <= c->column_cap)
+        return 1;
+    free(c->column_start);
+    c->column_start = malloc(sizeof(int32_t) * count);
+    c->column_cap = c->column_start ? count : 0;
+    return c->column_start != NULL;
+}
+
 int edgel_point_list_reserve(edgel_point_list *l, size_t count)
 {
     if (count <= l->cap)

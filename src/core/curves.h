@@ -66,6 +66,8 @@ int edgel_curves_set_none(edgel_curves *c);
 /* Room for `count` numbered points (c->all, their links, order and neighbours; contents not
  * kept): 0 when out of memory or past INT32_MAX points. */
 int edgel_curves_reserve_points(edgel_curves *c, size_t count);
+/* Room for `count` entries of c->column_start (contents not kept): 0 when out of memory. */
+int edgel_curves_reserve_columns(edgel_curves *c, size_t count);
 /* Room for `count` points in a list (contents kept): 0 when out of memory. */
 int edgel_point_list_reserve(edgel_point_list *l, size_t count);
 void edgel_point_list_free(edgel_point_list *l);

@@ -1,21 +1,20 @@
 /*
- * Steps 3b to 5 of the Canny/Devernay detector: the links, the hysteresis along them and the
- * listing, equal to the reference's single pass over the points, on many threads.
+ * Steps 3b to 5 of the Canny/Devernay detector: the links (subpixel_link.c), the hysteresis
+ * along them and the listing, equal to the reference's single pass over the points, on many
+ * threads.
  *
- * Why the pass splits: a link is only ever made along a proposal (a point and its best
- * forward or best backward neighbour), so a point's partners are always its neighbours in
- * the graph of proposals, and one point's visit reads and writes only itself, its two
- * candidates and their current partners: points of one connected set of that graph. The
- * hysteresis and the listing follow links, so they too stay inside a set. Work on two sets
- * touches disjoint memory and commutes; the single pass over all points therefore equals,
- * set by set, the pass over each set's points in the same order. The sets are found with a
- * concurrent union-find and hashed by their root into 256 buckets; each thread takes whole
- * buckets and walks the points in the reference's order, visiting those of its buckets.
+ * Why the chains split the work: after the links, the hysteresis and the listing only follow
+ * and cut links, so work from one point stays on its chain (the points joined by links), and
+ * work on two chains touches disjoint memory and commutes: the single pass over all points
+ * equals, chain by chain, the pass over each chain's points in the same order. The chains
+ * are labelled by a concurrent union-find over the links and hashed by their root into 256
+ * buckets; each thread takes whole buckets and walks the points in memory order, working on
+ * those of its buckets.
  */
 #include "core/subpixel_chain.h"
 
 #include "core/host_pool.h"
-#include "core/subpixel_math.h"
+#include "core/subpixel_link.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -23,21 +22,9 @@
 typedef struct chain_job {
     edgel_curves *c;
     double high, low;
-    int by_sets; /* the sets are labelled (more than one thread) */
+    int by_chains; /* the chains are labelled (more than one thread) */
     int64_t curves;
 } chain_job;
-
-/* A point proposes links unless its position is NaN (the reference skips it). */
-static int proposes(const edgel_point_list *p, int32_t i)
-{
-    return p->x[i] >= 0.0 && p->y[i] >= 0.0;
-}
-
-static double score(const edgel_point_list *p, int32_t a, int32_t b)
-{
-    return edgel_subpixel_score(p->x[a], p->y[a], p->gx[a], p->gy[a], p->x[b], p->y[b],
-                                p->gx[b], p->gy[b]);
-}
 
 /* The root of a's set: parents always have a lower index (a root joins the lower root), so
  * halving the path as it goes, concurrently with joins, keeps every set a tree. */
@@ -76,7 +63,7 @@ static _Atomic int32_t *parents(const edgel_curves *c)
     return (_Atomic int32_t *)c->label;
 }
 
-static void start_sets(void *arg, int t, int n)
+static void start_chains(void *arg, int t, int n)
 {
     const chain_job *job = arg;
     int a, b;
@@ -85,31 +72,28 @@ static void start_sets(void *arg, int t, int n)
         atomic_init(&parents(job->c)[i], i);
 }
 
-static void join_proposals(void *arg, int t, int n)
+static void join_links(void *arg, int t, int n)
 {
     const chain_job *job = arg;
     const edgel_curves *c = job->c;
     int a, b;
     edgel_stripe(t, n, (int)c->all.count, &a, &b);
-    for (int32_t i = a; i < b; i++) {
-        if (!proposes(&c->all, i))
-            continue;
-        const int32_t fwd = c->fwd[i], bck = c->bck[i];
-        if (fwd >= 0)
-            join(parents(c), i, fwd);
-        if (bck >= 0 && !(c->fwd[bck] == i && proposes(&c->all, bck))) /* (else bck joined) */
-            join(parents(c), i, bck);
-    }
+    for (int32_t i = a; i < b; i++)
+        if (c->next[i] >= 0)
+            join(parents(c), i, c->next[i]);
 }
 
-static uint8_t bucket_of(int32_t root)
+/* Buckets are ranges of roots: a chain's root is its lowest number, and chains are short and
+ * local, so a thread's chains lie mostly in its own columns and threads seldom share cache
+ * lines. */
+static uint8_t bucket_of(int32_t root, int32_t count)
 {
-    return (uint8_t)(((uint32_t)root * 2654435761u) >> 24);
+    return (uint8_t)((int64_t)root * 256 / count);
 }
 
-/* Each label its set's root (a write of the root is one more halving: safe beside others);
+/* Each label its chain's root (a write of the root is one more halving: safe beside others);
  * each point's bucket, by number and by memory order. */
-static void label_sets(void *arg, int t, int n)
+static void label_chains(void *arg, int t, int n)
 {
     const chain_job *job = arg;
     edgel_curves *c = job->c;
@@ -119,55 +103,16 @@ static void label_sets(void *arg, int t, int n)
     for (int32_t i = a; i < b; i++) {
         const int32_t root = root_of(parents(c), i);
         atomic_store_explicit(&parents(c)[i], root, memory_order_relaxed);
-        c->bucket[i] = bucket_of(root);
-        row_bucket[i] = bucket_of(root_of(parents(c), c->row_order[i]));
+        c->bucket[i] = bucket_of(root, (int32_t)c->all.count);
+        row_bucket[i] = bucket_of(root_of(parents(c), c->row_order[i]), (int32_t)c->all.count);
     }
 }
 
-/* Which of the 256 buckets thread t of n works on (all of them without sets). */
-static void take_buckets(const chain_job *job, int t, int n, uint8_t take[256])
+/* Which of the 256 buckets thread t of n works on. */
+static void take_buckets(int t, int n, uint8_t take[256])
 {
     for (int k = 0; k < 256; k++)
-        take[k] = !job->by_sets || k % n == t;
-}
-
-/* Step 3b: the reference's visit of each point (in numbering order) of the thread's sets:
- * it proposes its links; a link replaces one already made at the target only where it
- * scores better. */
-static void link_points(void *arg, int t, int n)
-{
-    const chain_job *job = arg;
-    edgel_curves *c = job->c;
-    const edgel_point_list *p = &c->all;
-    const int32_t count = (int32_t)p->count;
-    int32_t *next = c->next, *prev = c->prev;
-    uint8_t take[256];
-    take_buckets(job, t, n, take);
-    for (int32_t from = 0; from < count; from++) {
-        if (!(take[c->bucket[from]] && proposes(p, from)))
-            continue;
-        const int32_t fwd = c->fwd[from], bck = c->bck[from];
-        const double fwd_s = c->fwd_score[from], bck_s = c->bck_score[from];
-        int32_t alt;
-        if (fwd >= 0 && next[from] != fwd &&
-            ((alt = prev[fwd]) < 0 || score(p, alt, fwd) < fwd_s)) {
-            if (next[from] >= 0)
-                prev[next[from]] = -1;
-            next[from] = fwd;
-            if (alt >= 0)
-                next[alt] = -1;
-            prev[fwd] = from;
-        }
-        if (bck >= 0 && prev[from] != bck &&
-            ((alt = next[bck]) < 0 || score(p, alt, bck) > bck_s)) {
-            if (alt >= 0)
-                prev[alt] = -1;
-            next[bck] = from;
-            if (prev[from] >= 0)
-                next[prev[from]] = -1;
-            prev[from] = bck;
-        }
-    }
+        take[k] = k * n / 256 == t;
 }
 
 static int chained(const edgel_curves *c, int32_t i)
@@ -175,7 +120,7 @@ static int chained(const edgel_curves *c, int32_t i)
     return c->prev[i] >= 0 || c->next[i] >= 0;
 }
 
-/* Step 4 for the thread's sets: chains from each point of modulus >= high (in memory
+/* Step 4 for the thread's chains: chains from each point of modulus >= high (in memory
  * order), followed forward then backward while the modulus stays >= low (cut at the first
  * point below). */
 static void hysteresis(void *arg, int t, int n)
@@ -187,9 +132,9 @@ static void hysteresis(void *arg, int t, int n)
     int32_t *next = c->next, *prev = c->prev;
     uint8_t *valid = c->valid, take[256];
     const uint8_t *row_bucket = c->bucket + count;
-    take_buckets(job, t, n, take);
+    take_buckets(t, n, take);
     for (int32_t r = 0; r < count; r++) {
-        if (!take[row_bucket[r]])
+        if (job->by_chains && !take[row_bucket[r]])
             continue;
         const int32_t i = c->row_order[r];
         if (!(chained(c, i) && !valid[i] && mod[i] >= high))
@@ -224,7 +169,7 @@ static void drop_invalid(void *arg, int t, int n)
     }
 }
 
-/* Step 5, first half, for the thread's sets: the curve that each point (in memory order)
+/* Step 5, first half, for the thread's chains: the curve that each point (in memory order)
  * starts, if any: the first chained point not yet listed starts its chain's curve, from the
  * chain's start (or, on a closed chain, from the point after it). Its length (a closed
  * curve repeats its first point) goes to fwd and its first point to bck, by memory order;
@@ -244,9 +189,9 @@ static void measure_curves(void *arg, int t, int n)
     const int32_t count = (int32_t)c->all.count;
     const uint8_t *row_bucket = c->bucket + count;
     uint8_t take[256];
-    take_buckets(job, t, n, take);
+    take_buckets(t, n, take);
     for (int32_t r = 0; r < count; r++) {
-        if (!take[row_bucket[r]])
+        if (job->by_chains && !take[row_bucket[r]])
             continue;
         const int32_t i = c->row_order[r];
         if (!(c->valid[i] && chained(c, i)))
@@ -289,20 +234,19 @@ static void write_curves(void *arg, int t, int n)
     }
 }
 
-int edgel_subpixel_chain(edgel_curves *c, double high, double low, int threads)
+int edgel_subpixel_chain(edgel_curves *c, int w, double high, double low, int threads)
 {
     const int32_t count = (int32_t)c->all.count;
     chain_job job = {c, high, low, threads > 1 && count > 0, 0};
-    memset(c->next, 0xff, sizeof(int32_t) * (size_t)count); /* -1: no link */
-    memset(c->prev, 0xff, sizeof(int32_t) * (size_t)count);
+    if (!edgel_subpixel_link(c, w, threads))
+        return 0;
     memset(c->valid, 0, (size_t)count);
-    if (job.by_sets) {
-        edgel_host_parallel(threads, start_sets, &job);
-        edgel_host_parallel(threads, join_proposals, &job);
-        edgel_host_parallel(threads, label_sets, &job);
+    if (job.by_chains) {
+        edgel_host_parallel(threads, start_chains, &job);
+        edgel_host_parallel(threads, join_links, &job);
+        edgel_host_parallel(threads, label_chains, &job);
     }
-    const int workers = job.by_sets ? threads : 1;
-    edgel_host_parallel(workers, link_points, &job);
+    const int workers = job.by_chains ? threads : 1;
     edgel_host_parallel(workers, hysteresis, &job);
     edgel_host_parallel(workers, drop_invalid, &job);
     edgel_host_parallel(workers, measure_curves, &job);

@@ -229,13 +229,8 @@ static int number_points(edgel_curves *c, int w, int lists, int threads)
     if (!edgel_curves_reserve_points(c, total))
         return 0;
     const size_t columns = ((size_t)lists + 1) * ((size_t)w + 1);
-    if (columns > c->column_cap) {
-        free(c->column_start);
-        c->column_start = malloc(sizeof(int32_t) * columns);
-        c->column_cap = c->column_start ? columns : 0;
-        if (!c->column_start)
-            return 0;
-    }
+    if (!edgel_curves_reserve_columns(c, columns))
+        return 0;
     int32_t *start = c->column_start;
     number_job job = {c, w, lists, start + w + 1, base};
     edgel_host_parallel(threads, count_columns, &job);
@@ -402,7 +397,7 @@ edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_imag
     neighbours_job nj = {c, w, h, c->rank};
     edgel_host_parallel(threads, rank_columns, &nj);
     edgel_host_parallel(threads, best_neighbours_share, &nj);
-    if (!edgel_subpixel_chain(c, p->high, p->low, threads))
+    if (!edgel_subpixel_chain(c, w, p->high, p->low, threads))
         return oom("the curves");
     return EDGEL_OK;
 }

@@ -141,6 +141,17 @@ __global__ void sp_total(const int32_t *counts, const int32_t *starts, size_t n,
     total[0] = starts[n - 1] + counts[n - 1];
 }
 
+/* Each column's first point (its first chunk's), and the count after the last column. */
+__global__ void sp_columns(const int32_t *starts, const int32_t *total, int w, int chunks,
+                           int32_t *column)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x < w)
+        column[x] = starts[(size_t)x * chunks];
+    else if (x == w)
+        column[w] = total[0];
+}
+
 struct point_arrays {
     double *x, *y, *gx, *gy, *mod;
     int32_t *px, *py;
@@ -300,13 +311,17 @@ edgel_status blur(subpixel_buffers *b, cudaStream_t stream, double sigma, int w,
     return EDGEL_OK;
 }
 
-/* The device's points and neighbours into c (the host's copies), `count` of them. */
+/* The device's points, their neighbours and the columns' first points into c (the host's
+ * copies), `count` points over `w` columns. */
 edgel_status copy_points_down(subpixel_buffers *b, cudaStream_t stream, edgel_curves *c,
-                              int32_t count)
+                              int32_t count, int w)
 {
-    if (!edgel_curves_reserve_points(c, (size_t)count))
+    if (!edgel_curves_reserve_points(c, (size_t)count) ||
+        !edgel_curves_reserve_columns(c, (size_t)w + 1))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel edges: out of memory for %d "
                           "edge points", (int)count);
+    CUDA_TRY(cudaMemcpyAsync(c->column_start, b->column, sizeof(int32_t) * ((size_t)w + 1),
+                             cudaMemcpyDeviceToHost, stream));
     const struct {
         void *host;
         const void *device;
@@ -331,8 +346,8 @@ void free_subpixel_buffers(subpixel_buffers *b)
     for (double *d : {b->image, b->pass, b->kernel, b->x, b->y, b->gx, b->gy, b->mod, b->fwd_s,
                       b->bck_s})
         cudaFree(d);
-    for (int32_t *i : {b->id, b->counts, b->starts, b->total, b->px, b->py, b->fwd, b->bck,
-                       b->row_order})
+    for (int32_t *i : {b->id, b->counts, b->starts, b->total, b->column, b->px, b->py, b->fwd,
+                       b->bck, b->row_order})
         cudaFree(i);
     cudaFree(b->src), cudaFree(b->axis), cudaFree(b->scan_tmp);
     memset(b, 0, sizeof *b);
@@ -385,13 +400,16 @@ extern "C" edgel_status edgel_cuda_subpixel(edgel_cuda_state *s, const edgel_sub
     bytes = b->scan_bytes;
     CUDA_TRY(cub::DeviceSelect::If(b->scan_tmp, bytes, b->id, b->row_order, b->total + 1,
                                    (int64_t)pixels, is_point(), call.stream));
+    EDGEL_TRY(grow(&b->column, &b->column_cap, (size_t)w + 1));
+    sp_columns<<<(w + BLOCK) / BLOCK, BLOCK, 0, call.stream>>>(b->starts, b->total, w, chunks,
+                                                              b->column);
     const neighbour_arrays best = {b->fwd, b->bck, b->fwd_s, b->bck_s};
     if (count > 0)
         sp_neighbours<<<(count + BLOCK - 1) / BLOCK, BLOCK, 0, call.stream>>>(pts, b->id, w, h,
                                                                               count, best);
     CUDA_TRY(cudaGetLastError());
-    EDGEL_TRY(copy_points_down(b, call.stream, c, count));
-    if (!edgel_subpixel_chain(c, p->high, p->low, s->threads))
+    EDGEL_TRY(copy_points_down(b, call.stream, c, count, w));
+    if (!edgel_subpixel_chain(c, w, p->high, p->low, s->threads))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel edges: out of memory for the "
                           "curves");
     return EDGEL_OK;
