@@ -47,8 +47,8 @@ static inline void fuzz_opencv_params(edgel_canny_params *p, uint8_t shape, uint
 }
 
 /* 1 with *img decoded (free with edgel_io_free) and *opt the option bytes, else 0. */
-static int fuzz_decode(const uint8_t *data, size_t size, size_t option_bytes, edgel_image *img,
-                       const uint8_t **opt)
+static inline int fuzz_decode(const uint8_t *data, size_t size, size_t option_bytes,
+                              edgel_image *img, const uint8_t **opt)
 {
     if (size < option_bytes + 2 || !fuzz_context())
         return 0;

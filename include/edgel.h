@@ -563,6 +563,68 @@ EDGEL_API edgel_status edgel_subpixel_edges(edgel_context *ctx,
                                             const edgel_subpixel_params *params,
                                             const edgel_image *src, edgel_curves *curves);
 
+/* ---- volumes ---------------------------------------------------------------------------- */
+
+/**
+ * A view of a volume: `depth` slices of `height` rows of `width` voxels, one channel, x
+ * fastest (a C array indexed [z][y][x], as NumPy's (depth, height, width) arrays and ITK's
+ * 3-D images lay it out). Slices need not be contiguous: `slice_pitch` bytes from one slice
+ * to the next. The data pointer and both pitches are multiples of the voxel's size.
+ */
+typedef struct edgel_volume {
+    void *data;
+    int32_t width, height, depth;
+    size_t pitch;       /* bytes from one row to the next, >= width * voxel size */
+    size_t slice_pitch; /* bytes from one slice to the next, >= height * pitch */
+    edgel_pixel_type type;
+    edgel_memory memory;
+} edgel_volume;
+
+#define EDGEL_MAX_VOXELS (1LL << 34) /* width * height * depth */
+
+/** A host view with the tightest pitches. */
+EDGEL_API edgel_volume edgel_volume_host(void *data, int32_t width, int32_t height, int32_t depth,
+                                         edgel_pixel_type type);
+
+/**
+ * ITK's Canny on a volume: itk::CannyEdgeDetectionImageFilter<Image<float, 3>, Image<float,
+ * 3>> with ITK's arrays of variance and maximum error (x, y, z) and the image's spacing: the
+ * Gaussian's variance along an axis is variance / spacing^2 in voxels, as ITK's
+ * DiscreteGaussianImageFilter takes it; the derivatives are in voxels, as ITK's. Thresholds
+ * are ITK's (compared in float), the hysteresis 26-connected, as ITK's.
+ */
+typedef struct edgel_volume_canny_params {
+    uint32_t struct_size;    /* set by edgel_volume_canny_params_default */
+    double variance[3];      /* x, y, z, in physical units^2 (default 0: none) */
+    double maximum_error[3]; /* x, y, z, in (0, 1) (default 0.01) */
+    double spacing[3];       /* the voxel's size along x, y, z, > 0 (default 1) */
+    double upper_threshold;  /* ITK's UpperThreshold (default 0) */
+    double lower_threshold;  /* ITK's LowerThreshold (default 0) */
+} edgel_volume_canny_params;
+
+EDGEL_API void edgel_volume_canny_params_init(edgel_volume_canny_params *params,
+                                              size_t struct_size);
+#define edgel_volume_canny_params_default(params) \
+    edgel_volume_canny_params_init((params), sizeof *(params))
+
+/** Optional intermediate volumes, f32, the source's size (NULL: not wanted). */
+typedef struct edgel_volume_canny_stages {
+    const edgel_volume *smoothed;   /* ITK's Gaussian output */
+    const edgel_volume *suppressed; /* ITK's GetNonMaximumSuppressionImage() */
+} edgel_volume_canny_stages;
+
+/**
+ * Canny edges of the volume `src` (u8, u16 or f32; ITK sees the same values as float) into
+ * `edges` (u8: 255/0, or f32: 1/0, ITK's output), the same size; `stages` may be NULL. Equal
+ * to ITK's filter voxel for voxel and float for float, at every thread count. Host volumes
+ * run on the CPU with the context's threads (on a CUDA context, with every core); device
+ * volumes are not taken yet (EDGEL_ERROR_UNSUPPORTED). src and edges may not overlap.
+ */
+EDGEL_API edgel_status edgel_canny_volume(edgel_context *ctx,
+                                          const edgel_volume_canny_params *params,
+                                          const edgel_volume *src, const edgel_volume *edges,
+                                          const edgel_volume_canny_stages *stages);
+
 /* ---- building blocks --------------------------------------------------------------------- */
 
 /* The building blocks: host views run on the CPU (on a CUDA context too, on all cores); on a

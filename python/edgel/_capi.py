@@ -53,6 +53,22 @@ class _FilterParams(ctypes.Structure):
                 ("anchor_y", ctypes.c_int32), ("convolve", ctypes.c_int32)]
 
 
+class _Volume(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("width", ctypes.c_int32), ("height", ctypes.c_int32),
+                ("depth", ctypes.c_int32), ("pitch", ctypes.c_size_t),
+                ("slice_pitch", ctypes.c_size_t), ("type", ctypes.c_int), ("memory", ctypes.c_int)]
+
+
+class _VolumeCannyParams(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("variance", ctypes.c_double * 3),
+                ("maximum_error", ctypes.c_double * 3), ("spacing", ctypes.c_double * 3),
+                ("upper_threshold", ctypes.c_double), ("lower_threshold", ctypes.c_double)]
+
+
+class _VolumeCannyStages(ctypes.Structure):
+    _fields_ = [("smoothed", ctypes.POINTER(_Volume)), ("suppressed", ctypes.POINTER(_Volume))]
+
+
 class _SubpixelParams(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32), ("sigma", ctypes.c_double),
                 ("high", ctypes.c_double), ("low", ctypes.c_double)]
@@ -147,6 +163,12 @@ def _load() -> ctypes.CDLL:
                                           ctypes.c_int64]
     lib.edgel_components_strong.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64,
                                             ctypes.c_void_p]
+    lib.edgel_volume_canny_params_init.argtypes = [ctypes.POINTER(_VolumeCannyParams),
+                                                   ctypes.c_size_t]
+    lib.edgel_volume_canny_params_init.restype = None
+    lib.edgel_canny_volume.argtypes = [ctypes.c_void_p, ctypes.POINTER(_VolumeCannyParams),
+                                       ctypes.POINTER(_Volume), ctypes.POINTER(_Volume),
+                                       ctypes.POINTER(_VolumeCannyStages)]
     lib.edgel_subpixel_params_init.argtypes = [ctypes.POINTER(_SubpixelParams), ctypes.c_size_t]
     lib.edgel_subpixel_params_init.restype = None
     lib.edgel_curves_view_init.argtypes = [ctypes.POINTER(_CurvesView), ctypes.c_size_t]

@@ -5,7 +5,7 @@
  * same floats ITK computes. Builds must not contract a*b+c into fused multiply-adds
  * (-ffp-contract=off, nvcc --fmad=false): ITK's binaries do not.
  *
- * Neighbourhoods are 3x3, row-major, n[4] the centre, borders already replicated.
+ * Neighbourhoods are 3 pixels a side, x fastest, borders already replicated.
  */
 #ifndef EDGEL_CORE_ITK_MATH_H
 #define EDGEL_CORE_ITK_MATH_H
@@ -53,45 +53,58 @@ EDGEL_HD float edgel_itk_d2(float before, float centre, float after)
     return (float)s;
 }
 
+/* The functions below take a neighbourhood of 3 voxels a side in `dims` dimensions (2 or 3),
+ * x fastest: n[centre + stride[i]] is the next voxel along axis i (strides 1, 3, 9; centre 4
+ * in 2-D, 13 in 3-D). The loops over axes are ITK's, in its order. */
+
 /* ComputeCannyEdge: the second derivative along the gradient of the smoothed image g,
  * scaled by |grad|^2 / (|grad|^2 + 1e-4). */
-EDGEL_HD float edgel_itk_second_derivative(const float g[9])
+EDGEL_HD float edgel_itk_second_derivative_nd(const float *g, int centre, const int *stride,
+                                              int dims)
 {
-    const float dx = edgel_itk_d1(g[3], g[4], g[5]), dy = edgel_itk_d1(g[1], g[4], g[7]);
-    const float dxx = edgel_itk_d2(g[3], g[4], g[5]), dyy = edgel_itk_d2(g[1], g[4], g[7]);
-    const float dxy = (float)(0.25 * g[0] - 0.25 * g[6] - 0.25 * g[2] + 0.25 * g[8]);
+    float dx[3], dxx[3];
+    for (int i = 0; i < dims; i++) {
+        dx[i] = edgel_itk_d1(g[centre - stride[i]], g[centre], g[centre + stride[i]]);
+        dxx[i] = edgel_itk_d2(g[centre - stride[i]], g[centre], g[centre + stride[i]]);
+    }
     float deriv = 0.0f;
-    deriv = (float)((double)deriv + 2.0 * dx * dy * dxy);
+    for (int i = 0; i < dims - 1; i++)
+        for (int j = i + 1; j < dims; j++) {
+            const int si = stride[i], sj = stride[j];
+            const float dxy = (float)(0.25 * g[centre - si - sj] - 0.25 * g[centre - si + sj] -
+                                      0.25 * g[centre + si - sj] + 0.25 * g[centre + si + sj]);
+            deriv = (float)((double)deriv + 2.0 * dx[i] * dx[j] * dxy);
+        }
     float grad2 = (float)0.0001;
-    deriv += dx * dx * dxx;
-    grad2 += dx * dx;
-    deriv += dy * dy * dyy;
-    grad2 += dy * dy;
+    for (int i = 0; i < dims; i++) {
+        deriv += dx[i] * dx[i] * dxx[i];
+        grad2 += dx[i] * dx[i];
+    }
     return deriv / grad2;
 }
 
 /* Compute2ndDerivativePos: the gradient magnitude sqrt(1e-4 + |grad g|^2) where the
  * derivative of l along the gradient is <= 0 (the magnitude is maximal there), else 0. */
-EDGEL_HD float edgel_itk_gradient_at_maximum(const float g[9], const float l[9])
+EDGEL_HD float edgel_itk_gradient_at_maximum_nd(const float *g, const float *l, int centre,
+                                                const int *stride, int dims)
 {
-    float mag = (float)0.0001;
-    const float gx = edgel_itk_d1(g[3], g[4], g[5]);
-    mag += gx * gx;
-    const float lx = edgel_itk_d1(l[3], l[4], l[5]);
-    const float gy = edgel_itk_d1(g[1], g[4], g[7]);
-    mag += gy * gy;
-    const float ly = edgel_itk_d1(l[1], l[4], l[7]);
+    float mag = (float)0.0001, gx[3], lx[3];
+    for (int i = 0; i < dims; i++) {
+        gx[i] = edgel_itk_d1(g[centre - stride[i]], g[centre], g[centre + stride[i]]);
+        mag += gx[i] * gx[i];
+        lx[i] = edgel_itk_d1(l[centre - stride[i]], l[centre], l[centre + stride[i]]);
+    }
     mag = (float)sqrt((double)mag);
     float along = 0.0f;
-    along += lx * (gx / mag);
-    along += ly * (gy / mag);
+    for (int i = 0; i < dims; i++)
+        along += lx[i] * (gx[i] / mag);
     const float at_maximum = along <= 0.0f ? 1.0f : 0.0f;
     return at_maximum * mag;
 }
 
 /* ZeroCrossingImageFilter against one face neighbour t: is there a crossing that marks the
  * centre c? The closer to zero of the two is marked; a tie goes to the neighbour on the
- * minus side, so c is marked only when t is a plus (+x or +y) neighbour. */
+ * minus side, so c is marked only when t is a plus (+x, +y or +z) neighbour. */
 EDGEL_HD int edgel_itk_marks_crossing(float c, float t, int plus_side)
 {
     if ((c < 0.0f && t > 0.0f) || (c > 0.0f && t < 0.0f) || (c == 0.0f && t != 0.0f) ||
@@ -102,16 +115,31 @@ EDGEL_HD int edgel_itk_marks_crossing(float c, float t, int plus_side)
     return 0;
 }
 
-/* The non-maximum-suppression image: U x ZeroCrossing(L), from the smoothed image g and the
- * second derivative l around one pixel. */
+/* The non-maximum-suppression value: U x ZeroCrossing(L), from the smoothed image g and the
+ * second derivative l around one voxel. */
+EDGEL_HD float edgel_itk_suppressed_nd(const float *g, const float *l, int centre,
+                                       const int *stride, int dims)
+{
+    const float c = l[centre];
+    int crossing = 0;
+    for (int i = 0; i < dims; i++)
+        crossing |= edgel_itk_marks_crossing(c, l[centre - stride[i]], 0) |
+                    edgel_itk_marks_crossing(c, l[centre + stride[i]], 1);
+    return edgel_itk_gradient_at_maximum_nd(g, l, centre, stride, dims) *
+           (crossing ? 1.0f : 0.0f);
+}
+
+/* The 2-D forms, on 3x3 neighbourhoods (edgel_itk_neighbourhood). */
+EDGEL_HD float edgel_itk_second_derivative(const float g[9])
+{
+    const int stride[2] = {1, 3};
+    return edgel_itk_second_derivative_nd(g, 4, stride, 2);
+}
+
 EDGEL_HD float edgel_itk_suppressed(const float g[9], const float l[9])
 {
-    const float c = l[4];
-    const int crossing = edgel_itk_marks_crossing(c, l[3], 0) ||
-                         edgel_itk_marks_crossing(c, l[1], 0) ||
-                         edgel_itk_marks_crossing(c, l[5], 1) ||
-                         edgel_itk_marks_crossing(c, l[7], 1);
-    return edgel_itk_gradient_at_maximum(g, l) * (crossing ? 1.0f : 0.0f);
+    const int stride[2] = {1, 3};
+    return edgel_itk_suppressed_nd(g, l, 4, stride, 2);
 }
 
 /* Hysteresis classes, with ITK's strict comparisons in float. Thresholds are not swapped:

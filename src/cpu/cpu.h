@@ -101,6 +101,12 @@ edgel_status edgel_cpu_canny_itk(int threads, edgel_cpu_workspace *ws,
                                  const edgel_canny_params *params, const edgel_image *src,
                                  const edgel_image *edges, const edgel_canny_stages *stages);
 
+/* ITK's Canny on a checked u8/u16/f32 host volume; edges u8 or f32; stages f32 or NULL. */
+edgel_status edgel_cpu_canny_volume(int threads, edgel_cpu_workspace *ws,
+                                    const edgel_volume_canny_params *params,
+                                    const edgel_volume *src, const edgel_volume *edges,
+                                    const edgel_volume_canny_stages *stages);
+
 /* The skimage preset on a 1-channel host image of any of its types, with an optional u8/bool
  * mask; edges u8 or bool; stages smoothed, dx, dy, magnitude, suppressed (f32 for f32
  * input, else f64) or NULL. */

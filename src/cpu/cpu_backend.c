@@ -217,6 +217,22 @@ static edgel_status cpu_subpixel(void *state, const edgel_subpixel_params *param
                               state ? ((cpu_state *)state)->threads : edgel_host_cores());
 }
 
+static edgel_status cpu_canny_volume(void *state, const edgel_volume_canny_params *params,
+                                     const edgel_volume *src, const edgel_volume *edges,
+                                     const edgel_volume_canny_stages *stages)
+{
+    if (state) {
+        cpu_state *s = state;
+        return edgel_cpu_canny_volume(s->threads, &s->ws, params, src, edges, stages);
+    }
+    edgel_cpu_workspace ws; /* another backend's context: all cores, a call's own buffers */
+    memset(&ws, 0, sizeof ws);
+    const edgel_status st =
+        edgel_cpu_canny_volume(edgel_host_cores(), &ws, params, src, edges, stages);
+    edgel_cpu_workspace_free(&ws);
+    return st;
+}
+
 static int cpu_has_fft(void *state)
 {
     (void)state;
@@ -243,7 +259,7 @@ static const edgel_backend_ops cpu_ops = {
     cpu_synchronize,   cpu_canny,           NULL,            cpu_canny_skimage,
     cpu_canny_gradients, cpu_canny_marks,
     cpu_to_gray,       cpu_gaussian_blur,   cpu_subpixel,    cpu_has_fft,
-    cpu_filter_cost,   cpu_filter};
+    cpu_filter_cost,   cpu_filter,          cpu_canny_volume};
 
 const edgel_backend_ops *edgel_cpu_ops(void) { return &cpu_ops; }
 

@@ -114,7 +114,7 @@ const edgel_backend_ops cuda_ops = {
     cuda_canny_gradients,
     cuda_canny_marks,
     cuda_to_gray,       cuda_gaussian_blur,   cuda_subpixel,    cuda_has_fft,
-    cuda_filter_cost,   cuda_filter};
+    cuda_filter_cost,   cuda_filter,          NULL};
 
 } // namespace
 

@@ -163,8 +163,8 @@ def test_errors_are_python_errors_too():
         edgel.canny(img, float("nan"), 1)
     assert isinstance(e.value, edgel.EdgelError)
     assert e.value.status == "EDGEL_ERROR_INVALID_ARGUMENT"
-    with pytest.raises(TypeError) as e:  # the itk preset reads one channel
-        edgel.canny_itk(np.zeros((8, 8, 3), np.float32), 1.0)
+    with pytest.raises(TypeError) as e:  # the itk preset reads u8, u16 or f32
+        edgel.canny_itk(np.zeros((8, 8), np.int16), 1.0)
     assert isinstance(e.value, edgel.EdgelTypeError)
     assert e.value.status == "EDGEL_ERROR_UNSUPPORTED"
     assert issubclass(edgel.EdgelMemoryError, MemoryError)

@@ -134,8 +134,8 @@ def test_itk_bad_input_raises():
         edgel.canny_itk(a, maximum_error=1.0)
     with pytest.raises(edgel.EdgelError, match="INVALID_ARGUMENT"):
         edgel.canny_itk(a, upper=float("nan"))
-    with pytest.raises(edgel.EdgelError, match="UNSUPPORTED.*channels"):
-        edgel.canny_itk(np.zeros((10, 10, 3), np.float32))
+    with pytest.raises(ValueError, match="volume"):  # (a 3-D array is a volume)
+        edgel.canny_itk(np.zeros((2, 10, 10, 3), np.float32))
     with pytest.raises(edgel.EdgelError, match="UNSUPPORTED.*pixel type"):
         edgel.canny_itk(np.zeros((10, 10), np.int16))
     with pytest.raises(TypeError):

@@ -157,5 +157,6 @@ def test_one_version():
 def test_input_a_preset_cannot_take_names_the_presets_that_can():
     with pytest.raises(edgel.EdgelError, match="opencv preset reads u8.*itk and skimage presets read it"):
         edgel.canny(np.zeros((8, 8), np.uint16))
-    with pytest.raises(edgel.EdgelError, match="3 channels: the itk preset reads 1.*opencv"):
-        edgel.canny_itk(np.zeros((8, 8, 3), np.uint8))
+    # (a 3-D array is a volume for canny_itk, as for scikit-image; the C API's refusal of
+    # colour images for the itk preset is tests/test_itk.c's)
+    assert edgel.canny_itk(np.zeros((8, 8, 3), np.uint8)).shape == (8, 8, 3)
