@@ -616,9 +616,10 @@ typedef struct edgel_volume_canny_stages {
 /**
  * Canny edges of the volume `src` (u8, u16 or f32; ITK sees the same values as float) into
  * `edges` (u8: 255/0, or f32: 1/0, ITK's output), the same size; `stages` may be NULL. Equal
- * to ITK's filter voxel for voxel and float for float, at every thread count. Host volumes
- * run on the CPU with the context's threads (on a CUDA context, with every core); device
- * volumes are not taken yet (EDGEL_ERROR_UNSUPPORTED). src and edges may not overlap.
+ * to ITK's filter voxel for voxel and float for float, on the CPU at every thread count
+ * and on the GPU. On a CPU context: host volumes, on its threads. On a CUDA context: host or
+ * device volumes (all of a call's views of one kind) on the GPU, after the work queued on
+ * the context's stream; the call waits for its result. src and edges may not overlap.
  */
 EDGEL_API edgel_status edgel_canny_volume(edgel_context *ctx,
                                           const edgel_volume_canny_params *params,

@@ -105,7 +105,7 @@ static void test_refusals(edgel_context *ctx)
     bad = src;
     bad.memory = EDGEL_MEMORY_DEVICE;
     CHECK_STATUS(edgel_canny_volume(ctx, &p, &bad, &dst, NULL), EDGEL_ERROR_UNSUPPORTED,
-                 "device volumes");
+                 "CUDA context");
     bad = edgel_volume_host(in, W, H, D, EDGEL_U8); /* the edges inside the input */
     CHECK_STATUS(edgel_canny_volume(ctx, &p, &src, &bad, NULL), EDGEL_ERROR_INVALID_ARGUMENT,
                  "overlap");

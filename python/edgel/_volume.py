@@ -6,6 +6,7 @@ from typing import Optional
 
 import numpy as np
 
+from ._arrays import _cuda_array, _cuda_fields, _device_empty_like, _device_of
 from ._capi import _DTYPES, _Volume, _VolumeCannyParams, _VolumeCannyStages, _check, _lib
 from ._context import Context, _ctx
 
@@ -35,6 +36,22 @@ def _volume_view(a: np.ndarray, output: bool = False) -> _Volume:
                    _DTYPES.get(a.dtype, -1), 0)
 
 
+def _device_volume_view(a) -> tuple:
+    """A view of a (z, y, x) CUDA array (CuPy, PyTorch, DLPack) and the stream it names."""
+    shape, dtype, strides, data, stream = _cuda_fields(a)
+    if len(shape) != 3:
+        raise ValueError(f"a volume is a 3-D (z, y, x) array, not shape {shape}")
+    d, h, w = shape
+    item = dtype.itemsize
+    strides = strides or (h * w * item, w * item, item)
+    if strides[2] != item or min(strides) < 0:
+        raise ValueError("a CUDA volume's voxels must be packed along x (use a contiguous "
+                         "array)")
+    pitch = strides[1] if h > 1 else w * item
+    return _Volume(data, w, h, d, pitch, strides[0] if d > 1 else h * pitch,
+                   _DTYPES.get(dtype, -1), _MEMORY_DEVICE), stream
+
+
 def _packed_volume(a: np.ndarray) -> np.ndarray:
     """a, or a contiguous copy when its voxels are not packed along x or a stride is
     negative."""
@@ -53,17 +70,23 @@ def canny_itk_volume(image, variance, maximum_error, upper: float, lower: float,
     p.maximum_error[:] = _xyz(maximum_error, "maximum_error")
     p.spacing[:] = _xyz(spacing, "spacing")
     p.upper_threshold, p.lower_threshold = float(upper), float(lower)
-    if hasattr(image, "__cuda_array_interface__") or hasattr(image, "__dlpack_device__") \
-            and not isinstance(image, np.ndarray):
-        # the library says what it takes (device volumes are not taken yet)
-        src = _Volume(1, 1, 1, 1, 1, 1, _DTYPES[np.dtype(np.float32)], _MEMORY_DEVICE)
-        edges = _Volume(1, 1, 1, 1, 1, 1, _DTYPES[np.dtype(np.uint8)], _MEMORY_DEVICE)
-        _check(_lib.edgel_canny_volume(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
-                                       ctypes.byref(edges), None))
-    image = _packed_volume(np.asarray(image))
+    cuda = _cuda_array(image)
+    if cuda is not None:  # on its GPU, after the work queued on its stream
+        src, stream = _device_volume_view(cuda)
+        shape = (src.depth, src.height, src.width)
+        empty = lambda dt: _device_empty_like(cuda, shape, dt)  # noqa: E731
+        view = lambda a: _device_volume_view(_cuda_array(a))[0]  # noqa: E731
+        context = _ctx(ctx, "cuda", stream or None, _device_of(cuda))
+    else:
+        image = _packed_volume(np.asarray(image))
+        src, shape = _volume_view(image), image.shape
+        empty = lambda dt: np.empty(shape, dt)  # noqa: E731
+        view = lambda a: _volume_view(a, output=True)  # noqa: E731
+        context = _ctx(ctx)
     if out is None:
-        out = np.empty(image.shape, dtype)
-    elif not isinstance(out, np.ndarray) or out.ndim != 3 or out.strides[2] != out.itemsize:
+        out = empty(dtype)
+    elif cuda is None and (not isinstance(out, np.ndarray) or out.ndim != 3 or
+                           out.strides[2] != out.itemsize):
         raise TypeError("out must be a (z, y, x) NumPy array with voxels packed along x")
     keep = []
     st = None
@@ -74,12 +97,11 @@ def canny_itk_volume(image, variance, maximum_error, upper: float, lower: float,
                              f"suppressed)")
         st = _VolumeCannyStages()
         for name in stages:
-            a = np.empty(image.shape, np.float32)
-            stages[name] = a
-            v = _volume_view(a, output=True)
+            a = stages[name] = empty(np.float32)
+            v = view(a)
             keep.append(v)
             setattr(st, name, ctypes.pointer(v))
-    src, dst = _volume_view(image), _volume_view(out, output=True)
-    _check(_lib.edgel_canny_volume(_ctx(ctx)._handle, ctypes.byref(p), ctypes.byref(src),
+    dst = view(out)
+    _check(_lib.edgel_canny_volume(context._handle, ctypes.byref(p), ctypes.byref(src),
                                    ctypes.byref(dst), ctypes.byref(st) if st else None))
     return out

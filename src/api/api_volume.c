@@ -1,11 +1,10 @@
 /* Public entry points on volumes: ITK's Canny (edgel_canny_volume), its parameters and
- * argument checks; the work is the backend's canny_volume (the CPU's on host volumes). */
+ * argument checks; the work is the context's backend's canny_volume. */
 #include "api/context.h"
 #include "core/grown.h"
 #include "core/params.h"
 #include "core/status.h"
 #include "core/volume.h"
-#include "cpu/cpu_backend.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -55,16 +54,18 @@ static edgel_status check_params(const edgel_volume_canny_params *p)
     return EDGEL_OK;
 }
 
-static edgel_status check_views(const edgel_volume *src, const edgel_volume *edges,
-                                const edgel_volume_canny_stages *stages)
+/* Host volumes anywhere, device volumes on a GPU context; a call's views all of one kind. */
+static edgel_status check_views(const edgel_context *ctx, const edgel_volume *src,
+                                const edgel_volume *edges, const edgel_volume_canny_stages *stages)
 {
     const unsigned inputs = (1u << EDGEL_U8) | (1u << EDGEL_U16) | (1u << EDGEL_F32);
-    if (src && src->memory == EDGEL_MEMORY_DEVICE)
-        return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "device volumes are not taken yet (host "
-                          "volumes only)");
-    EDGEL_TRY(edgel_check_volume(src, "input", inputs, EDGEL_MEMORY_HOST));
-    EDGEL_TRY(edgel_check_volume(edges, "edges", (1u << EDGEL_U8) | (1u << EDGEL_F32),
-                                 EDGEL_MEMORY_HOST));
+    const edgel_memory mem =
+        on_gpu(ctx) && src && src->memory == EDGEL_MEMORY_DEVICE ? EDGEL_MEMORY_DEVICE
+                                                                  : EDGEL_MEMORY_HOST;
+    if (src && src->memory == EDGEL_MEMORY_DEVICE && mem != EDGEL_MEMORY_DEVICE)
+        return edgel_fail(EDGEL_ERROR_UNSUPPORTED, "device volumes need a CUDA context");
+    EDGEL_TRY(edgel_check_volume(src, "input", inputs, mem));
+    EDGEL_TRY(edgel_check_volume(edges, "edges", (1u << EDGEL_U8) | (1u << EDGEL_F32), mem));
     EDGEL_TRY(edgel_check_same_volume_size(src, "input", edges, "edges"));
     if (edgel_volumes_overlap(src, edges))
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "edges overlap the input");
@@ -75,7 +76,7 @@ static edgel_status check_views(const edgel_volume *src, const edgel_volume *edg
     for (int i = 0; i < 2; i++) {
         if (!views[i])
             continue;
-        EDGEL_TRY(edgel_check_volume(views[i], names[i], 1u << EDGEL_F32, EDGEL_MEMORY_HOST));
+        EDGEL_TRY(edgel_check_volume(views[i], names[i], 1u << EDGEL_F32, mem));
         EDGEL_TRY(edgel_check_same_volume_size(src, "input", views[i], names[i]));
         if (edgel_volumes_overlap(views[i], src) || edgel_volumes_overlap(views[i], edges) ||
             (i == 1 && views[0] && edgel_volumes_overlap(views[0], views[1])))
@@ -95,10 +96,8 @@ static edgel_status canny_volume_held(edgel_context *ctx, const edgel_volume_can
     EDGEL_TRY(edgel_grown_read(params, &p, sizeof p, VOLUME_PARAMS_FIRST_SIZE, "params",
                                "edgel_volume_canny_params_default"));
     EDGEL_TRY(check_params(&p));
-    EDGEL_TRY(check_views(src, edges, stages));
-    if (ctx->ops->canny_volume)
-        return ctx->ops->canny_volume(ctx->state, &p, src, edges, stages);
-    return edgel_cpu_ops()->canny_volume(NULL, &p, src, edges, stages);
+    EDGEL_TRY(check_views(ctx, src, edges, stages));
+    return ctx->ops->canny_volume(ctx->state, &p, src, edges, stages);
 }
 
 edgel_status edgel_canny_volume(edgel_context *ctx, const edgel_volume_canny_params *params,

@@ -68,8 +68,8 @@ typedef struct edgel_backend_ops {
                           double bound);
     edgel_status (*filter)(void *state, struct edgel_filter_plan *plan, const edgel_image *src,
                            const edgel_image *dst);
-    /* ITK's Canny on a checked volume (the CPU's: host volumes, also for other backends'
-     * contexts with a NULL state: all cores; NULL in a backend without its own). */
+    /* ITK's Canny on a checked volume (the CPU's: host volumes; a GPU backend's: host and
+     * device volumes, on the GPU). */
     edgel_status (*canny_volume)(void *state, const edgel_volume_canny_params *params,
                                  const edgel_volume *src, const edgel_volume *edges,
                                  const edgel_volume_canny_stages *stages);

@@ -221,16 +221,8 @@ static edgel_status cpu_canny_volume(void *state, const edgel_volume_canny_param
                                      const edgel_volume *src, const edgel_volume *edges,
                                      const edgel_volume_canny_stages *stages)
 {
-    if (state) {
-        cpu_state *s = state;
-        return edgel_cpu_canny_volume(s->threads, &s->ws, params, src, edges, stages);
-    }
-    edgel_cpu_workspace ws; /* another backend's context: all cores, a call's own buffers */
-    memset(&ws, 0, sizeof ws);
-    const edgel_status st =
-        edgel_cpu_canny_volume(edgel_host_cores(), &ws, params, src, edges, stages);
-    edgel_cpu_workspace_free(&ws);
-    return st;
+    cpu_state *s = state;
+    return edgel_cpu_canny_volume(s->threads, &s->ws, params, src, edges, stages);
 }
 
 static int cpu_has_fft(void *state)

@@ -60,6 +60,11 @@ double edgel_cuda_fft_time(const struct edgel_filter_plan *plan);
  * neighbours on the GPU, the chaining on the host; waits for the result. */
 edgel_status edgel_cuda_subpixel(edgel_cuda_state *state, const edgel_subpixel_params *params,
                                  const edgel_image *src, edgel_curves *curves);
+/* ITK's Canny on a checked volume (host or device views); waits for its stream. */
+edgel_status edgel_cuda_canny_volume(edgel_cuda_state *state,
+                                     const edgel_volume_canny_params *params,
+                                     const edgel_volume *src, const edgel_volume *edges,
+                                     const edgel_volume_canny_stages *stages);
 /* The building blocks on device views (cuda_blocks.cu), queued on the context's stream. */
 edgel_status edgel_cuda_to_gray(edgel_cuda_state *state, edgel_gray order, const edgel_image *src,
                                 const edgel_image *gray);

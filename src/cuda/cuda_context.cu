@@ -138,6 +138,7 @@ extern "C" void edgel_cuda_destroy(edgel_cuda_state *s)
     free_marks_buffers(&s->marks);
     free_filter_buffers(&s->filter);
     free_subpixel_buffers(&s->subpixel);
+    free_volume_buffers(&s->volume);
     if (s->own_stream)
         cudaStreamDestroy(s->own_stream);
     free(s);

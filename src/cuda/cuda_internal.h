@@ -160,6 +160,15 @@ struct subpixel_buffers {
     size_t src_bytes, pixels, counts_cap, kernel_cap, total_cap, column_cap, points, scan_bytes;
 };
 
+/* ITK's Canny on volumes (cuda_itk_volume.cu): the source (host calls), two float volumes,
+ * the classes, the edges or a stage on their way to the host, the taps, the growth flag. */
+struct volume_buffers {
+    uint8_t *src, *map, *out, *kernels;
+    float *a, *b;
+    int *changed, *host_changed;
+    size_t src_cap, map_cap, out_cap, kernels_cap, a_cap, b_cap, changed_cap;
+};
+
 /* The tiled driver's marks (cuda_marks.cu): two region, marks and side buffers, the region's
  * classes and edges, three tile-sized work maps; events between its three streams. */
 struct marks_buffers {
@@ -196,6 +205,7 @@ struct edgel_cuda_state {
     filter_buffers filter;
     marks_buffers marks;
     subpixel_buffers subpixel;
+    volume_buffers volume;
 };
 
 /* uint32 elements of one frame's hysteresis bitmaps and nodes, for `words` words a bitmap. */
@@ -262,5 +272,6 @@ void free_skimage_buffers(skimage_buffers *b);
 void free_filter_buffers(filter_buffers *b);
 void free_marks_buffers(marks_buffers *m);
 void free_subpixel_buffers(subpixel_buffers *b);
+void free_volume_buffers(volume_buffers *b);
 
 #endif

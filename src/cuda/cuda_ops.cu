@@ -80,6 +80,13 @@ edgel_status cuda_subpixel(void *state, const edgel_subpixel_params *params,
     return edgel_cuda_subpixel(cuda(state), params, src, curves);
 }
 
+edgel_status cuda_canny_volume(void *state, const edgel_volume_canny_params *params,
+                               const edgel_volume *src, const edgel_volume *edges,
+                               const edgel_volume_canny_stages *stages)
+{
+    return edgel_cuda_canny_volume(cuda(state), params, src, edges, stages);
+}
+
 int cuda_has_fft(void *) { return edgel_cufft() != NULL; /* cuFFT, where it loads */ }
 
 /* Predicted time of a method in nanoseconds, fitted to bench/bench_filter.py on the reference
@@ -114,7 +121,7 @@ const edgel_backend_ops cuda_ops = {
     cuda_canny_gradients,
     cuda_canny_marks,
     cuda_to_gray,       cuda_gaussian_blur,   cuda_subpixel,    cuda_has_fft,
-    cuda_filter_cost,   cuda_filter,          NULL};
+    cuda_filter_cost,   cuda_filter,          cuda_canny_volume};
 
 } // namespace
 

@@ -1430,6 +1430,107 @@ static void test_subpixel(const edgel_image *photos, int n, int small)
     printf("subpixel: %d images compared\n", compared);
 }
 
+/* ITK's Canny on volumes: the GPU's edges and stages equal the CPU's (and so ITK's) from
+ * host and device views, u8, u16 and f32, sizes from 1x1x1 and slabs one voxel thick, with
+ * anisotropic variances and spacings, the 32-voxel radius cap and thresholds upper < lower. */
+static int compare_volume(const edgel_volume *src, const edgel_volume_canny_params *p,
+                          edgel_pixel_type edge_type)
+{
+    const int w = src->width, h = src->height, d = src->depth;
+    const size_t n = (size_t)w * h * d, item = edgel_pixel_size(edge_type);
+    uint8_t *want = malloc(n * item), *got = malloc(n * item);
+    float *sw = malloc(n * 4), *sg = malloc(n * 4), *gw = malloc(n * 4), *gg = malloc(n * 4);
+    edgel_volume ew = edgel_volume_host(want, w, h, d, edge_type);
+    edgel_volume eg = edgel_volume_host(got, w, h, d, edge_type);
+    edgel_volume vsw = edgel_volume_host(sw, w, h, d, EDGEL_F32);
+    edgel_volume vsg = edgel_volume_host(sg, w, h, d, EDGEL_F32);
+    edgel_volume vgw = edgel_volume_host(gw, w, h, d, EDGEL_F32);
+    edgel_volume vgg = edgel_volume_host(gg, w, h, d, EDGEL_F32);
+    const edgel_volume_canny_stages stw = {&vgw, &vsw}, stg = {&vgg, &vsg};
+    CHECK(edgel_canny_volume(cpu, p, src, &ew, &stw) == EDGEL_OK);
+    int same = 1;
+    /* host views on the GPU */
+    memset(got, 0x33, n * item);
+    CHECK(edgel_canny_volume(gpu, p, src, &eg, &stg) == EDGEL_OK);
+    same &= !memcmp(want, got, n * item) && !memcmp(sw, sg, n * 4) && !memcmp(gw, gg, n * 4);
+    /* device views, pitched */
+    const size_t in_item = edgel_pixel_size(src->type);
+    edgel_volume ds = *src, de = eg, dsup = vsg;
+    ds.pitch = w * in_item + 64, ds.slice_pitch = ds.pitch * h + 128;
+    de.pitch = w * item + 32, de.slice_pitch = de.pitch * h;
+    dsup.pitch = w * 4 + 16, dsup.slice_pitch = dsup.pitch * h + 16;
+    CUDA_CHECK(cudaMalloc(&ds.data, ds.slice_pitch * d));
+    CUDA_CHECK(cudaMalloc(&de.data, de.slice_pitch * d));
+    CUDA_CHECK(cudaMalloc(&dsup.data, dsup.slice_pitch * d));
+    for (int z = 0; z < d; z++)
+        CUDA_CHECK(cudaMemcpy2D((uint8_t *)ds.data + z * ds.slice_pitch, ds.pitch,
+                                (const uint8_t *)src->data + z * src->slice_pitch, src->pitch,
+                                w * in_item, h, cudaMemcpyHostToDevice));
+    ds.memory = de.memory = dsup.memory = EDGEL_MEMORY_DEVICE;
+    const edgel_volume_canny_stages std = {NULL, &dsup};
+    CHECK(edgel_canny_volume(gpu, p, &ds, &de, &std) == EDGEL_OK);
+    for (int z = 0; z < d; z++) {
+        CUDA_CHECK(cudaMemcpy2D(got + z * (size_t)w * h * item, w * item,
+                                (uint8_t *)de.data + z * de.slice_pitch, de.pitch, w * item, h,
+                                cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy2D(sg + z * (size_t)w * h, w * 4,
+                                (uint8_t *)dsup.data + z * dsup.slice_pitch, dsup.pitch, w * 4,
+                                h, cudaMemcpyDeviceToHost));
+    }
+    same &= !memcmp(want, got, n * item) && !memcmp(sw, sg, n * 4);
+    CHECK(edgel_canny_volume(cpu, p, &ds, &de, NULL) != EDGEL_OK); /* device: GPU contexts */
+    CUDA_CHECK(cudaFree(ds.data));
+    CUDA_CHECK(cudaFree(de.data));
+    CUDA_CHECK(cudaFree(dsup.data));
+    if (!same)
+        fprintf(stderr, "volume %dx%dx%d type %d variance %g/%g/%g: GPU differs\n", w, h, d,
+                (int)src->type, p->variance[0], p->variance[1], p->variance[2]);
+    CHECK(same);
+    free(want), free(got), free(sw), free(sg), free(gw), free(gg);
+    return same;
+}
+
+static void test_volumes(int small)
+{
+    static const int sizes[][3] = {{1, 1, 1}, {7, 1, 1}, {1, 9, 1}, {1, 1, 6}, {13, 11, 1},
+                                   {1, 12, 10}, {9, 1, 14}, {31, 29, 17}, {64, 48, 40},
+                                   {130, 97, 61}};
+    const int nsizes = small ? 5 : 10;
+    int compared = 0;
+    for (int si = 0; si < nsizes; si++) {
+        const int w = sizes[si][0], h = sizes[si][1], d = sizes[si][2];
+        const size_t n = (size_t)w * h * d;
+        float *f = malloc(n * 4);
+        uint16_t *u16 = malloc(n * 2);
+        uint8_t *u8 = malloc(n);
+        for (size_t i = 0; i < n; i++) {
+            const int x = (int)(i % w), y = (int)(i / w % h), z = (int)(i / ((size_t)w * h));
+            const double r = sqrt((x - w / 2.0) * (x - w / 2.0) + (y - h / 2.0) * (y - h / 2.0) +
+                                  (z - d / 2.0) * (z - d / 2.0));
+            u8[i] = (uint8_t)((r < w / 3.0 ? 160 : 60) + next_random() % 40);
+            u16[i] = (uint16_t)(u8[i] * 200 + next_random() % 500);
+            f[i] = u8[i] * 0.7f + (float)(next_random() % 100) / 10.0f;
+        }
+        const edgel_volume srcs[3] = {edgel_volume_host(u8, w, h, d, EDGEL_U8),
+                                      edgel_volume_host(u16, w, h, d, EDGEL_U16),
+                                      edgel_volume_host(f, w, h, d, EDGEL_F32)};
+        for (int t = 0; t < 3; t++) {
+            edgel_volume_canny_params p;
+            edgel_volume_canny_params_default(&p);
+            const double scale = t == 1 ? 200.0 : 1.0;
+            p.variance[0] = 2.0, p.variance[1] = 1.0 + t, p.variance[2] = t == 2 ? 150.0 : 3.0;
+            p.spacing[2] = t == 0 ? 2.5 : 1.0, p.spacing[0] = t == 1 ? 0.7 : 1.0;
+            p.maximum_error[1] = t == 1 ? 0.001 : 0.01;
+            p.upper_threshold = (t == 2 ? 4.0 : 12.0) * scale;
+            p.lower_threshold = (t == 2 ? 9.0 : 5.0) * scale; /* upper < lower for f32 */
+            compare_volume(&srcs[t], &p, t == 1 ? EDGEL_F32 : EDGEL_U8);
+            compared++;
+        }
+        free(f), free(u16), free(u8);
+    }
+    printf("volumes: %d volumes compared\n", compared);
+}
+
 int main(int argc, char **argv)
 {
     int small = 0;
@@ -1486,6 +1587,7 @@ int main(int argc, char **argv)
     test_building_blocks(&photos[0], small);
     test_tiled(&photos[0], small);
     test_subpixel(photos, n, small);
+    test_volumes(small);
     for (int i = 0; i < n; i++)
         edgel_io_free(&photos[i]);
     free(photos);

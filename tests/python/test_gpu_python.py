@@ -355,3 +355,34 @@ def test_subpixel_edges_on_cuda_arrays(photos):
                     edgel.subpixel_edges(gray, 2.0, 0.0, 0.0, ctx=cpu))
     with pytest.raises(edgel.EdgelError):  # device memory on a CPU context
         edgel.subpixel_edges(cupy.asarray(gray), 1.0, 15.0, 5.0, ctx=cpu)
+
+
+def test_canny_itk_on_cuda_volumes():
+    """ITK's Canny on CuPy and PyTorch volumes (z, y, x) and on NumPy volumes through a CUDA
+    context: the CPU's edges and stages (and so ITK's), outputs of the array's kind."""
+    rng = np.random.default_rng(30)
+    z, y, x = np.mgrid[0:40, 0:56, 0:48].astype(np.float32)
+    a = (((x - 24) ** 2 + (y - 28) ** 2 + (z - 20) ** 2 < 225) * 90 +
+         rng.standard_normal(x.shape) * 8).astype(np.float32)
+    cpu = edgel.Context("cpu")
+    opts = dict(spacing=(2.0, 1.0, 0.8))
+    st_cpu = {"suppressed": None, "smoothed": None}
+    want = edgel.canny_itk(a, (4.0, 2.0, 1.5), 0.01, 15.0, 6.0, stages=st_cpu, ctx=cpu, **opts)
+    assert want.sum() > 100
+    st = {"suppressed": None, "smoothed": None}
+    got = edgel.canny_itk(cupy.asarray(a), (4.0, 2.0, 1.5), 0.01, 15.0, 6.0, stages=st, **opts)
+    assert isinstance(got, cupy.ndarray) and np.array_equal(cupy.asnumpy(got), want)
+    for name in st:
+        assert np.array_equal(cupy.asnumpy(st[name]), st_cpu[name]), name
+    got = edgel.canny_itk(a, (4.0, 2.0, 1.5), 0.01, 15.0, 6.0, ctx=edgel.Context("cuda"), **opts)
+    assert np.array_equal(got, want)
+    u8 = edgel.canny_itk(cupy.asarray(a.astype(np.uint8)), 2.0, 0.01, 15.0, 6.0,
+                         dtype=np.uint8)
+    assert np.array_equal(cupy.asnumpy(u8),
+                          edgel.canny_itk(a.astype(np.uint8), 2.0, 0.01, 15.0, 6.0,
+                                          dtype=np.uint8, ctx=cpu))
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        t = torch.from_numpy(a).cuda()
+        e = edgel.canny_itk(t, (4.0, 2.0, 1.5), 0.01, 15.0, 6.0, **opts)
+        assert isinstance(e, torch.Tensor) and np.array_equal(e.cpu().numpy(), want)

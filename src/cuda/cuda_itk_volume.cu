@@ -1,0 +1,322 @@
+/*
+ * ITK's Canny on a volume on the GPU (edgel_canny_volume on a CUDA context): the CPU's passes
+ * (cpu/cpu_itk_volume.c) a thread a voxel, each value by the same expression
+ * (core/itk_math.h; sums in double, no fused multiply-adds), so the floats are the CPU's and
+ * ITK's: the Gaussian last axis first (z, y, x), the second derivative, the suppressed value
+ * and its class; then the 26-connected hysteresis by rounds of growth until a round changes
+ * nothing, and the edges. Host volumes are copied in and out; the call waits for its stream.
+ */
+#include "cuda/cuda_internal.h"
+#include "core/itk_gaussian.h"
+#include "core/itk_math.h"
+#include "core/volume.h"
+
+#include <string.h>
+
+namespace {
+
+constexpr int BLOCK = 256;
+constexpr int ROUNDS_A_CHECK = 8; /* growth rounds queued between reads of the change flag */
+
+struct geometry {
+    int w, h, d;
+    __host__ __device__ size_t voxels() const { return (size_t)w * h * d; }
+    __device__ size_t at(int x, int y, int z) const { return ((size_t)z * h + y) * w + x; }
+    __device__ void coords(size_t i, int *x, int *y, int *z) const
+    {
+        *x = (int)(i % (size_t)w);
+        *y = (int)(i / (size_t)w % (size_t)h);
+        *z = (int)(i / ((size_t)w * h));
+    }
+};
+
+struct kernels {
+    double k[3][2 * EDGEL_ITK_MAX_RADIUS + 1];
+    int r[3];
+};
+
+#define FOR_VOXELS(i, g)                                                                      \
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < (g).voxels();          \
+         i += (size_t)gridDim.x * blockDim.x)
+
+unsigned grid_of(size_t voxels)
+{
+    const size_t blocks = (voxels + BLOCK - 1) / BLOCK;
+    return (unsigned)(blocks < 65535u * 8 ? blocks : 65535u * 8);
+}
+
+__device__ double voxel_of(const uint8_t *src, size_t pitch, size_t slice, edgel_pixel_type type,
+                           int x, int y, int z)
+{
+    const uint8_t *row = src + (size_t)z * slice + (size_t)y * pitch;
+    return type == EDGEL_U8    ? (double)row[x]
+           : type == EDGEL_U16 ? (double)((const uint16_t *)row)[x]
+                               : (double)((const float *)row)[x];
+}
+
+__global__ void gauss_z(const uint8_t *src, size_t pitch, size_t slice, edgel_pixel_type type,
+                        geometry g, const kernels *k, float *out)
+{
+    FOR_VOXELS(i, g)
+    {
+        int x, y, z;
+        g.coords(i, &x, &y, &z);
+        const int r = k->r[2];
+        double acc = 0.0;
+        for (int t = 0; t <= 2 * r; t++)
+            acc += k->k[2][t] * voxel_of(src, pitch, slice, type, x, y,
+                                         edgel_clamp_index(z + t - r, g.d));
+        out[i] = (float)acc;
+    }
+}
+
+/* Along y (axis 1) or x (axis 0), float to float. */
+__global__ void gauss_plane(const float *in, geometry g, const kernels *k, int axis, float *out)
+{
+    FOR_VOXELS(i, g)
+    {
+        int x, y, z;
+        g.coords(i, &x, &y, &z);
+        const int r = k->r[axis];
+        double acc = 0.0;
+        for (int t = 0; t <= 2 * r; t++)
+            acc += k->k[axis][t] *
+                   (double)(axis ? in[g.at(x, edgel_clamp_index(y + t - r, g.h), z)]
+                                 : in[g.at(edgel_clamp_index(x + t - r, g.w), y, z)]);
+        out[i] = (float)acc;
+    }
+}
+
+/* The 3x3x3 neighbourhood of voxel (x, y, z) (x fastest, n[13] the centre), borders
+ * replicated: the centre, faces and edges (what the N-D functions read; corners unset). */
+__device__ void gather(const float *v, geometry g, int x, int y, int z, float n[27])
+{
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                if (dx && dy && dz)
+                    continue;
+                n[13 + dx + 3 * dy + 9 * dz] =
+                    v[g.at(edgel_clamp_index(x + dx, g.w), edgel_clamp_index(y + dy, g.h),
+                           edgel_clamp_index(z + dz, g.d))];
+            }
+}
+
+__device__ const int STRIDE[3] = {1, 3, 9};
+
+__global__ void second_derivative(const float *smoothed, geometry g, float *out)
+{
+    FOR_VOXELS(i, g)
+    {
+        int x, y, z;
+        g.coords(i, &x, &y, &z);
+        float n[27];
+        gather(smoothed, g, x, y, z, n);
+        out[i] = edgel_itk_second_derivative_nd(n, 13, STRIDE, 3);
+    }
+}
+
+__global__ void suppress(const float *smoothed, const float *deriv, geometry g, float lower,
+                         float upper, uint8_t *map, float *suppressed)
+{
+    FOR_VOXELS(i, g)
+    {
+        int x, y, z;
+        g.coords(i, &x, &y, &z);
+        float gn[27], ln[27];
+        gather(smoothed, g, x, y, z, gn);
+        gather(deriv, g, x, y, z, ln);
+        const float v = edgel_itk_suppressed_nd(gn, ln, 13, STRIDE, 3);
+        map[i] = edgel_itk_class(v, lower, upper);
+        if (suppressed)
+            suppressed[i] = v;
+    }
+}
+
+/* One round of growth: a WEAK voxel with a STRONG voxel among its 26 neighbours becomes
+ * STRONG (in place: a round may take several steps, never a wrong one). */
+__global__ void grow(uint8_t *map, geometry g, int *changed)
+{
+    FOR_VOXELS(i, g)
+    {
+        if (map[i] != EDGEL_MAP_WEAK)
+            continue;
+        int x, y, z;
+        g.coords(i, &x, &y, &z);
+        int strong = 0;
+        for (int dz = -1; dz <= 1 && !strong; dz++)
+            for (int dy = -1; dy <= 1 && !strong; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    const int nx = x + dx, ny = y + dy, nz = z + dz;
+                    if (nx >= 0 && ny >= 0 && nz >= 0 && nx < g.w && ny < g.h && nz < g.d &&
+                        map[g.at(nx, ny, nz)] == EDGEL_MAP_STRONG) {
+                        strong = 1;
+                        break;
+                    }
+                }
+        if (strong) {
+            map[i] = EDGEL_MAP_STRONG;
+            *changed = 1;
+        }
+    }
+}
+
+/* The edges (u8 255/0 or f32 1/0) into a pitched volume. */
+__global__ void write_edges(const uint8_t *map, geometry g, uint8_t *out, size_t pitch,
+                            size_t slice, int as_float)
+{
+    FOR_VOXELS(i, g)
+    {
+        int x, y, z;
+        g.coords(i, &x, &y, &z);
+        uint8_t *row = out + (size_t)z * slice + (size_t)y * pitch;
+        const int edge = map[i] == EDGEL_MAP_STRONG;
+        if (as_float)
+            ((float *)row)[x] = edge ? 1.0f : 0.0f;
+        else
+            row[x] = edge ? 255 : 0;
+    }
+}
+
+template <typename T> edgel_status reserve(T **p, size_t *cap, size_t want)
+{
+    if (want <= *cap)
+        return EDGEL_OK;
+    cudaFree(*p);
+    *p = NULL;
+    *cap = 0;
+    CUDA_TRY(cudaMalloc(p, want * sizeof(T)));
+    *cap = want;
+    return EDGEL_OK;
+}
+
+/* Copies between a pitched volume and a packed device one, slice by slice where the slices
+ * are not evenly spaced rows. */
+edgel_status copy_volume(void *dst, size_t dst_pitch, size_t dst_slice, const void *src,
+                         size_t src_pitch, size_t src_slice, size_t row_bytes, int h, int d,
+                         cudaMemcpyKind kind, cudaStream_t stream)
+{
+    if (dst_slice == dst_pitch * h && src_slice == src_pitch * h) {
+        CUDA_TRY(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, row_bytes, (size_t)h * d, kind,
+                                   stream));
+        return EDGEL_OK;
+    }
+    for (int z = 0; z < d; z++)
+        CUDA_TRY(cudaMemcpy2DAsync((uint8_t *)dst + (size_t)z * dst_slice, dst_pitch,
+                                   (const uint8_t *)src + (size_t)z * src_slice, src_pitch,
+                                   row_bytes, h, kind, stream));
+    return EDGEL_OK;
+}
+
+/* A device volume's own device, where the host has several. */
+edgel_status check_device(const edgel_cuda_state *s, const edgel_volume *v, const char *name)
+{
+    if (!v)
+        return EDGEL_OK;
+    edgel_image as_image = {};
+    as_image.data = v->data;
+    as_image.memory = v->memory;
+    return check_view_device(s, &as_image, name);
+}
+
+} // namespace
+
+void free_volume_buffers(volume_buffers *b)
+{
+    cudaFree(b->src), cudaFree(b->a), cudaFree(b->b), cudaFree(b->map), cudaFree(b->out);
+    cudaFree(b->kernels), cudaFree(b->changed);
+    cudaFreeHost(b->host_changed);
+    memset(b, 0, sizeof *b);
+}
+
+extern "C" edgel_status edgel_cuda_canny_volume(edgel_cuda_state *s,
+                                                const edgel_volume_canny_params *p,
+                                                const edgel_volume *src, const edgel_volume *edges,
+                                                const edgel_volume_canny_stages *stages)
+{
+    ON_DEVICE(s->device);
+    const int on_host = src->memory == EDGEL_MEMORY_HOST;
+    const edgel_volume *smoothed = stages ? stages->smoothed : NULL;
+    const edgel_volume *sup_view = stages ? stages->suppressed : NULL;
+    for (const edgel_volume *v : {src, edges, smoothed, sup_view})
+        EDGEL_TRY(check_device(s, v, "volumes"));
+    const cudaStream_t stream = on_host ? s->slots[0].stream : s->stream;
+    volume_buffers *b = &s->volume;
+    const geometry g = {src->width, src->height, src->depth};
+    const size_t n = g.voxels(), item = edgel_pixel_size(src->type);
+    kernels k;
+    for (int i = 0; i < 3; i++) /* ITK's variance in voxels: divided by the spacing squared */
+        k.r[i] = edgel_itk_gaussian_kernel(p->variance[i] / (p->spacing[i] * p->spacing[i]),
+                                           p->maximum_error[i], k.k[i]);
+    EDGEL_TRY(reserve(&b->a, &b->a_cap, n));
+    EDGEL_TRY(reserve(&b->b, &b->b_cap, n));
+    EDGEL_TRY(reserve(&b->map, &b->map_cap, n));
+    EDGEL_TRY(reserve(&b->kernels, &b->kernels_cap, sizeof k));
+    EDGEL_TRY(reserve(&b->changed, &b->changed_cap, 1));
+    if (!b->host_changed)
+        CUDA_TRY(cudaMallocHost(&b->host_changed, sizeof(int)));
+    /* (the taps go up from a pageable struct: the copy completes before the call returns) */
+    CUDA_TRY(cudaMemcpyAsync(b->kernels, &k, sizeof k, cudaMemcpyHostToDevice, stream));
+    const uint8_t *in = (const uint8_t *)src->data;
+    size_t pitch = src->pitch, slice = src->slice_pitch;
+    if (on_host) {
+        EDGEL_TRY(reserve(&b->src, &b->src_cap, n * item));
+        EDGEL_TRY(copy_volume(b->src, g.w * item, g.w * item * g.h, src->data, src->pitch,
+                              src->slice_pitch, g.w * item, g.h, g.d, cudaMemcpyHostToDevice,
+                              stream));
+        in = b->src, pitch = g.w * item, slice = pitch * g.h;
+    }
+    const kernels *dk = (const kernels *)b->kernels;
+    const unsigned grid = grid_of(n);
+    gauss_z<<<grid, BLOCK, 0, stream>>>(in, pitch, slice, src->type, g, dk, b->a);
+    gauss_plane<<<grid, BLOCK, 0, stream>>>(b->a, g, dk, 1, b->b);
+    gauss_plane<<<grid, BLOCK, 0, stream>>>(b->b, g, dk, 0, b->a);
+    second_derivative<<<grid, BLOCK, 0, stream>>>(b->a, g, b->b);
+    float *sup = NULL; /* the suppressed stage: the view itself on the device, else staged */
+    if (sup_view) {
+        if (!on_host && sup_view->pitch == g.w * sizeof(float) &&
+            sup_view->slice_pitch == sup_view->pitch * g.h)
+            sup = (float *)sup_view->data;
+        else {
+            EDGEL_TRY(reserve(&b->out, &b->out_cap, n * sizeof(float)));
+            sup = (float *)b->out;
+        }
+    }
+    suppress<<<grid, BLOCK, 0, stream>>>(b->a, b->b, g, (float)p->lower_threshold,
+                                         (float)p->upper_threshold, b->map, sup);
+    CUDA_TRY(cudaGetLastError());
+    const cudaMemcpyKind down = on_host ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice;
+    if (sup_view && sup != sup_view->data)
+        EDGEL_TRY(copy_volume(sup_view->data, sup_view->pitch, sup_view->slice_pitch, sup,
+                              g.w * sizeof(float), g.w * sizeof(float) * g.h,
+                              g.w * sizeof(float), g.h, g.d, down, stream));
+    if (smoothed)
+        EDGEL_TRY(copy_volume(smoothed->data, smoothed->pitch, smoothed->slice_pitch, b->a,
+                              g.w * sizeof(float), g.w * sizeof(float) * g.h,
+                              g.w * sizeof(float), g.h, g.d, down, stream));
+    for (;;) { /* growth until a check finds no change */
+        CUDA_TRY(cudaMemsetAsync(b->changed, 0, sizeof(int), stream));
+        for (int r = 0; r < ROUNDS_A_CHECK; r++)
+            grow<<<grid, BLOCK, 0, stream>>>(b->map, g, b->changed);
+        CUDA_TRY(cudaMemcpyAsync(b->host_changed, b->changed, sizeof(int),
+                                 cudaMemcpyDeviceToHost, stream));
+        CUDA_TRY(cudaStreamSynchronize(stream));
+        if (!*b->host_changed)
+            break;
+    }
+    const size_t edge_item = edgel_pixel_size(edges->type);
+    if (on_host) {
+        EDGEL_TRY(reserve(&b->out, &b->out_cap, n * sizeof(float)));
+        write_edges<<<grid, BLOCK, 0, stream>>>(b->map, g, b->out, g.w * edge_item,
+                                                g.w * edge_item * g.h, edges->type == EDGEL_F32);
+        EDGEL_TRY(copy_volume(edges->data, edges->pitch, edges->slice_pitch, b->out,
+                              g.w * edge_item, g.w * edge_item * g.h, g.w * edge_item, g.h, g.d,
+                              cudaMemcpyDeviceToHost, stream));
+    } else {
+        write_edges<<<grid, BLOCK, 0, stream>>>(b->map, g, (uint8_t *)edges->data, edges->pitch,
+                                                edges->slice_pitch, edges->type == EDGEL_F32);
+    }
+    CUDA_TRY(cudaGetLastError());
+    CUDA_TRY(cudaStreamSynchronize(stream));
+    return EDGEL_OK;
+}
