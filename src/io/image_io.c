@@ -296,7 +296,7 @@ void edgel_io_remove_temporaries(void)
 /* A new file beside `path` (same directory, so that rename is atomic), named
  * .NAME.edgel-PID-N (.edgel-PID-N where that would pass the longest file name), created
  * exclusively with the usual 0666 less the umask. */
-static FILE *create_temporary(const char *path, char *tmp, size_t cap)
+static FILE *create_temporary(const char *path, const char *suffix, char *tmp, size_t cap)
 {
     static atomic_uint counter;
     const char *slash = strrchr(path, '/');
@@ -304,8 +304,8 @@ static FILE *create_temporary(const char *path, char *tmp, size_t cap)
     const char *base = strlen(path + dir_len) + 32 <= NAME_MAX ? path + dir_len : "";
     for (int attempt = 0; attempt < 100; attempt++) {
         unsigned n = atomic_fetch_add(&counter, 1);
-        if (snprintf(tmp, cap, "%.*s.%s%sedgel-%ld-%u", dir_len, path, base, base[0] ? "." : "",
-                     (long)getpid(), n) >= (int)cap) {
+        if (snprintf(tmp, cap, "%.*s.%s%sedgel-%ld-%u%s", dir_len, path, base, base[0] ? "." : "",
+                     (long)getpid(), n, suffix) >= (int)cap) {
             errno = ENAMETOOLONG;
             return NULL;
         }
@@ -371,8 +371,14 @@ edgel_status edgel_io_write(const char *path, const edgel_image *img)
 
 edgel_status edgel_io_temporary_open(edgel_io_temporary *t, const char *path)
 {
+    return edgel_io_temporary_open_as(t, path, "");
+}
+
+edgel_status edgel_io_temporary_open_as(edgel_io_temporary *t, const char *path,
+                                        const char *suffix)
+{
     t->path = path;
-    t->file = create_temporary(path, t->name, sizeof t->name);
+    t->file = create_temporary(path, suffix, t->name, sizeof t->name);
     if (!t->file)
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: cannot create a file in its directory: %s",
                              path, strerror(errno));

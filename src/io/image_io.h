@@ -69,6 +69,9 @@ typedef struct edgel_io_temporary {
     char name[4096];
 } edgel_io_temporary;
 edgel_status edgel_io_temporary_open(edgel_io_temporary *t, const char *path);
+/* The same with a name ending in `suffix` (for writers that go by the file's extension). */
+edgel_status edgel_io_temporary_open_as(edgel_io_temporary *t, const char *path,
+                                        const char *suffix);
 edgel_status edgel_io_temporary_close(edgel_io_temporary *t, int ok, int err);
 /* Removes the temporaries open now; async-signal-safe, for a handler of SIGINT, SIGTERM or
  * SIGHUP that then ends the process (a program's own, never the library's). */

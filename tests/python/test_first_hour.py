@@ -70,9 +70,10 @@ def test_typed_package():
 
 
 EXAMPLES = ["opencv_dropin.py", "skimage_canny.py", "itk_canny.py", "bigtiff.py",
-            "dask_cluster.py", "gpu_arrays.py", "subpixel_gauge.py"]
+            "dask_cluster.py", "gpu_arrays.py", "subpixel_gauge.py", "volume_edges.py"]
 NEEDS = {"skimage_canny.py": "skimage", "itk_canny.py": "itk", "bigtiff.py": "tifffile",
-         "dask_cluster.py": "distributed", "subpixel_gauge.py": "scipy"}
+         "dask_cluster.py": "distributed", "subpixel_gauge.py": "scipy",
+         "volume_edges.py": "nibabel"}
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

@@ -1,0 +1,59 @@
+/* libFuzzer target: the NIfTI reader (edgel_io_read_volume) on any bytes, as a .nii file or,
+ * gzip-compressed by zlib, a .nii.gz (the first byte chooses), with a 64 MB limit: a status
+ * and never a crash, a hang or an allocation past the limit; a volume read is within the
+ * library's sizes, and written back (edgel_io_write_volume) leaves exactly its file. */
+#include "fuzz_file.h" /* first: it asks for _GNU_SOURCE */
+#include "edgel.h"
+#include "io/volume_io.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <zlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1 || !edgel_io_volumes_available())
+        return 0;
+    const int gz = data[0] & 1;
+    char in[128], out[128];
+    snprintf(in, sizeof in, "%s/in.nii%s", fuzz_dir(), gz ? ".gz" : "");
+    snprintf(out, sizeof out, "%s/out.nii", fuzz_dir());
+    if (gz) {
+        gzFile f = gzopen(in, "wb");
+        if (!f)
+            abort();
+        if (size > 1)
+            gzwrite(f, data + 1, (unsigned)(size - 1));
+        gzclose(f);
+    } else {
+        FILE *f = fopen(in, "wb");
+        if (!f)
+            abort();
+        fwrite(data + 1, 1, size - 1, f);
+        fclose(f);
+    }
+    edgel_volume_file v;
+    if (edgel_io_read_volume(in, (size_t)64 << 20, &v) == EDGEL_OK) {
+        const edgel_volume *vol = &v.volume;
+        if (vol->width < 1 || vol->height < 1 || vol->depth < 1 ||
+            (double)vol->width * vol->height * vol->depth > (double)(64 << 20) ||
+            !(vol->type == EDGEL_U8 || vol->type == EDGEL_U16 || vol->type == EDGEL_F32))
+            abort();
+        const size_t n = (size_t)vol->width * vol->height * vol->depth;
+        uint8_t *labels = calloc(n ? n : 1, 1);
+        const edgel_volume lv = edgel_volume_host(labels, vol->width, vol->height, vol->depth,
+                                                  EDGEL_U8);
+        const edgel_status st = edgel_io_write_volume(out, &lv, &v);
+        free(labels);
+        remove(in);
+        fuzz_dir_expect(st == EDGEL_OK ? "out.nii" : NULL);
+        edgel_io_free_volume(&v);
+    } else {
+        remove(in);
+        fuzz_dir_expect(NULL);
+    }
+    return 0;
+}

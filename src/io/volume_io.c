@@ -1,0 +1,248 @@
+/* Volume files (io/volume_io.h): NIfTI-1 and NIfTI-2 through nifticlib. */
+#define _POSIX_C_SOURCE 200809L /* fileno */
+#include "io/volume_io.h"
+
+#include "io/image_io.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int ends_with(const char *s, const char *end)
+{
+    const size_t n = strlen(s), m = strlen(end);
+    return n >= m && !strcmp(s + n - m, end);
+}
+
+int edgel_io_is_volume_path(const char *path)
+{
+    return path && (ends_with(path, ".nii") || ends_with(path, ".nii.gz"));
+}
+
+#ifdef EDGEL_HAVE_NIFTI
+#include <nifti2_io.h>
+
+int edgel_io_volumes_available(void) { return 1; }
+
+/* The voxel at index i of nifticlib's buffer as a double. */
+static double voxel(const nifti_image *nim, size_t i)
+{
+    const void *d = nim->data;
+    switch (nim->datatype) {
+    case DT_INT8: return ((const int8_t *)d)[i];
+    case DT_UINT8: return ((const uint8_t *)d)[i];
+    case DT_INT16: return ((const int16_t *)d)[i];
+    case DT_UINT16: return ((const uint16_t *)d)[i];
+    case DT_INT32: return ((const int32_t *)d)[i];
+    case DT_UINT32: return ((const uint32_t *)d)[i];
+    case DT_FLOAT32: return ((const float *)d)[i];
+    default: return ((const double *)d)[i]; /* DT_FLOAT64 */
+    }
+}
+
+/* A header's scaling applies where its slope is finite and not 0 (NIfTI's rule), unless it is
+ * the identity. */
+static int is_scaled(const nifti_image *nim)
+{
+    return isfinite(nim->scl_slope) && isfinite(nim->scl_inter) && nim->scl_slope != 0.0 &&
+           (nim->scl_slope != 1.0 || nim->scl_inter != 0.0);
+}
+
+static int readable_type(int datatype)
+{
+    switch (datatype) {
+    case DT_INT8: case DT_UINT8: case DT_INT16: case DT_UINT16: case DT_INT32: case DT_UINT32:
+    case DT_FLOAT32: case DT_FLOAT64:
+        return 1;
+    }
+    return 0;
+}
+
+/* The header's checks, before any voxel is read. */
+static edgel_status check_header(const char *path, const nifti_image *nim, size_t max_bytes,
+                                 int *as_float)
+{
+    for (int i = 4; i <= 7; i++)
+        if (nim->dim[0] >= i && nim->dim[i] > 1)
+            return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
+                                 "%s: %lld dimensions (dim[%d] = %lld): volumes are 3-D at "
+                                 "most", path, (long long)nim->dim[0], i, (long long)nim->dim[i]);
+    const int64_t n[3] = {nim->nx, nim->ny, nim->nz};
+    for (int i = 0; i < 3; i++)
+        if (n[i] < 1 || n[i] > EDGEL_MAX_DIMENSION)
+            return edgel_io_fail(EDGEL_ERROR_INVALID_SIZE,
+                                 "%s: size %lldx%lldx%lld: each side must be 1 to %d", path,
+                                 (long long)n[0], (long long)n[1], (long long)n[2],
+                                 EDGEL_MAX_DIMENSION);
+    const int64_t voxels = n[0] * n[1] * n[2];
+    if (voxels > EDGEL_MAX_VOXELS)
+        return edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: %lld voxels, more than the %lld a "
+                             "volume may hold", path, (long long)voxels,
+                             (long long)EDGEL_MAX_VOXELS);
+    if (!readable_type(nim->datatype))
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED,
+                             "%s: voxels of type %s: integers, float32 and float64 are read",
+                             path, nifti_datatype_string(nim->datatype));
+    const int scaled = is_scaled(nim);
+    *as_float = scaled || !(nim->datatype == DT_UINT8 || nim->datatype == DT_UINT16 ||
+                            nim->datatype == DT_FLOAT32);
+    const double bytes = (double)voxels * (nim->nbyper + (*as_float ? 4 : 0));
+    if (max_bytes && bytes > (double)max_bytes)
+        return edgel_io_fail(EDGEL_ERROR_INVALID_SIZE,
+                             "%s: %lldx%lldx%lld voxels take %.0f MB to read, more than the "
+                             "%.0f MB allowed (--memory)", path, (long long)n[0],
+                             (long long)n[1], (long long)n[2], bytes / 1e6, max_bytes / 1e6);
+    return EDGEL_OK;
+}
+
+edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volume_file *out)
+{
+    memset(out, 0, sizeof *out);
+    nifti_set_debug_level(0);
+    nifti_image *nim = nifti_image_read(path, 0);
+    if (!nim)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: not a readable NIfTI-1 or NIfTI-2 file",
+                             path);
+    int as_float = 0;
+    edgel_status st = check_header(path, nim, max_bytes, &as_float);
+    if (st == EDGEL_OK && nifti_image_load(nim) != 0)
+        st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its voxels cannot be read (a truncated or "
+                           "damaged file)", path);
+    if (st != EDGEL_OK) {
+        nifti_image_free(nim);
+        return st;
+    }
+    const int w = (int)nim->nx, h = (int)nim->ny, d = (int)nim->nz;
+    const size_t n = (size_t)w * h * d;
+    void *data = nim->data;
+    edgel_pixel_type type = nim->datatype == DT_UINT8    ? EDGEL_U8
+                            : nim->datatype == DT_UINT16 ? EDGEL_U16
+                                                         : EDGEL_F32;
+    if (as_float) {
+        float *f = malloc(sizeof(float) * (n ? n : 1));
+        if (!f) {
+            nifti_image_free(nim);
+            return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+        }
+        const int scaled = is_scaled(nim);
+        for (size_t i = 0; i < n; i++)
+            f[i] = (float)(scaled ? voxel(nim, i) * nim->scl_slope + nim->scl_inter
+                                  : voxel(nim, i));
+        free(nim->data);
+        data = f;
+        type = EDGEL_F32;
+    }
+    nim->data = NULL; /* the voxels are the caller's now, the header stays */
+    out->volume = edgel_volume_host(data, w, h, d, type);
+    const double px[3] = {nim->dx, nim->dy, nim->dz};
+    for (int i = 0; i < 3; i++) /* (a zero or missing voxel size reads as 1) */
+        out->spacing[i] = isfinite(px[i]) && px[i] != 0.0 ? fabs(px[i]) : 1.0;
+    out->header = nim;
+    return EDGEL_OK;
+}
+
+/* Whether the file holds `bytes` bytes once decompressed (what a complete write leaves). */
+static int written_whole(const char *name, int gz, double bytes)
+{
+    znzFile z = znzopen(name, "rb", gz);
+    if (znz_isnull(z))
+        return 0;
+    static char buf[1 << 16];
+    double total = 0;
+    size_t got;
+    while ((got = znzread(buf, 1, sizeof buf, z)) > 0)
+        total += (double)got;
+    znzclose(z);
+    return total == bytes;
+}
+
+edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
+                                   const edgel_volume_file *like)
+{
+    const nifti_image *src = like->header;
+    nifti_image *nim = nifti_copy_nim_info(src);
+    if (!nim)
+        return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    nim->datatype = v->type == EDGEL_F32 ? DT_FLOAT32 : DT_UINT8;
+    nifti_datatype_sizes(nim->datatype, &nim->nbyper, &nim->swapsize);
+    nim->scl_slope = 1.0, nim->scl_inter = 0.0, nim->cal_min = nim->cal_max = 0.0;
+    nim->byteorder = nifti_short_order();
+    if (v->width > 32767 || v->height > 32767 || v->depth > 32767) {
+        nifti_image_free(nim);
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: %dx%dx%d voxels: NIfTI-1 files, "
+                             "which edgel writes, hold at most 32767 a side", path, v->width,
+                             v->height, v->depth);
+    }
+    nim->data = v->data;
+    const int gz = ends_with(path, ".gz");
+    edgel_io_temporary t; /* named with the target's extension: nifticlib goes by it */
+    edgel_status st = edgel_io_temporary_open_as(&t, path, gz ? ".nii.gz" : ".nii");
+    if (st == EDGEL_OK) {
+        int ok = nifti_set_filenames(nim, t.name, 0, 0) == 0;
+        /* one NIfTI-1 file (after the names, which set a type of their own): the library's
+         * NIfTI-2 writing leaves the header out */
+        nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
+        if (ok) {
+            nifti_image_write(nim); /* (says nothing of failures: what it wrote is read back) */
+            ok = written_whole(t.name, gz, (double)nim->iname_offset +
+                                               (double)nim->nvox * nim->nbyper);
+        }
+        st = edgel_io_temporary_close(&t, ok, 0);
+    }
+    nim->data = NULL;
+    nifti_image_free(nim);
+    return st;
+}
+
+void edgel_io_free_volume(edgel_volume_file *f)
+{
+    free(f->volume.data);
+    nifti_image_free(f->header);
+    memset(f, 0, sizeof *f);
+}
+
+#else /* built without nifticlib */
+
+int edgel_io_volumes_available(void) { return 0; }
+
+edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volume_file *out)
+{
+    (void)max_bytes;
+    memset(out, 0, sizeof *out);
+    return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: this build reads no volume files (built "
+                         "without nifticlib: Debian and Ubuntu libnifti2-dev)", path);
+}
+
+/* Whether the file holds `bytes` bytes once decompressed (what a complete write leaves). */
+static int written_whole(const char *name, int gz, double bytes)
+{
+    znzFile z = znzopen(name, "rb", gz);
+    if (znz_isnull(z))
+        return 0;
+    static char buf[1 << 16];
+    double total = 0;
+    size_t got;
+    while ((got = znzread(buf, 1, sizeof buf, z)) > 0)
+        total += (double)got;
+    znzclose(z);
+    return total == bytes;
+}
+
+edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
+                                   const edgel_volume_file *like)
+{
+    (void)v, (void)like;
+    return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: this build writes no volume files",
+                         path);
+}
+
+void edgel_io_free_volume(edgel_volume_file *f)
+{
+    free(f->volume.data);
+    memset(f, 0, sizeof *f);
+}
+
+#endif

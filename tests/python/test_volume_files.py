@@ -1,0 +1,138 @@
+"""Volume files through the command: `edgel detect IN.nii[.gz] -o OUT.nii[.gz] --preset itk`
+equals edgel.canny_itk on the same voxels and ITK reading the same file, keeps the input's
+header (affine, voxel size), writes its stages, and refuses what it cannot read (4-D files,
+complex voxels, truncated data, headers whose size passes --memory, garbage) with a message,
+leaving nothing behind. Uses nibabel (and its bundled test scans) to write and read files."""
+import gzip
+import subprocess
+
+import numpy as np
+import pytest
+
+import edgel
+
+nib = pytest.importorskip("nibabel")
+from nibabel.testing import data_path  # noqa: E402
+
+ANATOMICAL = data_path / "anatomical.nii"  # a 33x41x25 MRI, int16, 2 mm voxels
+
+
+def run(cmd, *args):
+    return subprocess.run([cmd, *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
+def zyx(img):
+    """A nibabel image's voxels as float32 (z, y, x), as ITK's reader sees them."""
+    return np.ascontiguousarray(np.asarray(img.get_fdata(dtype=np.float32)).T)
+
+
+def spacing_zyx(img):
+    return tuple(float(z) for z in img.header.get_zooms()[:3][::-1])
+
+
+@pytest.fixture(scope="module")
+def cli_available(edgel_cmd):
+    r = run(edgel_cmd, "--version")
+    if "NIfTI" not in r.stdout:
+        pytest.skip("the command was built without nifticlib")
+    return edgel_cmd
+
+
+def test_anatomical_scan_equals_python_and_itk(cli_available, tmp_path):
+    out = tmp_path / "edges.nii.gz"
+    r = run(cli_available, "detect", ANATOMICAL, "-o", out, "--preset", "itk", "--variance",
+            "4", "--upper", "30", "--lower", "15")
+    assert r.returncode == 0, r.stderr
+    src, got = nib.load(ANATOMICAL), nib.load(out)
+    assert got.shape == src.shape and got.get_data_dtype() == np.uint8
+    assert np.allclose(got.affine, src.affine)
+    assert got.header.get_zooms() == src.header.get_zooms()
+    want = edgel.canny_itk(zyx(src), 4.0, 0.01, 30.0, 15.0, spacing=spacing_zyx(src))
+    edges = np.asarray(got.dataobj).T
+    assert set(np.unique(edges)) <= {0, 1} and edges.sum() > 1000
+    assert np.array_equal(edges, want.astype(np.uint8))
+    itk = pytest.importorskip("itk")
+    f3 = itk.Image[itk.F, 3]
+    f = itk.CannyEdgeDetectionImageFilter[f3, f3].New(
+        Input=itk.imread(str(ANATOMICAL), itk.F), Variance=[4.0] * 3, MaximumError=[0.01] * 3,
+        UpperThreshold=30.0, LowerThreshold=15.0)
+    f.Update()
+    assert np.array_equal(itk.array_from_image(f.GetOutput()), want)
+
+
+def test_types_scaling_stages_and_nifti2(cli_available, tmp_path):
+    rng = np.random.default_rng(40)
+    base = (rng.random((19, 23, 11)) * 200).astype(np.float32)
+    affine = np.diag([0.7, 0.9, 2.5, 1.0])
+    affine[:3, 3] = (-10, 4, 30)
+    cases = [("u8.nii", nib.Nifti1Image(base.astype(np.uint8), affine)),
+             ("i16.nii.gz", nib.Nifti1Image(base.astype(np.int16), affine)),
+             ("f64.nii", nib.Nifti1Image(base.astype(np.float64), affine)),
+             ("v2.nii.gz", nib.Nifti2Image(base.astype(np.uint16), affine))]
+    scaled = nib.Nifti1Image(base.astype(np.int16), affine)
+    scaled.header.set_slope_inter(0.5, -3.0)
+    cases.append(("scaled.nii", scaled))
+    for name, img in cases:
+        path = tmp_path / name
+        nib.save(img, path)
+        src = nib.load(path)
+        want = edgel.canny_itk(zyx(src), 2.0, 0.01, 10.0, 4.0, spacing=spacing_zyx(src))
+        out = tmp_path / ("e-" + name)
+        r = run(cli_available, "detect", path, "-o", out, "--preset", "itk", "--variance", "2",
+                "--upper", "10", "--lower", "4")
+        assert r.returncode == 0, (name, r.stderr)
+        got = nib.load(out)
+        assert np.array_equal(np.asarray(got.dataobj).T, want.astype(np.uint8)), name
+        assert np.allclose(got.affine, src.affine), name
+        assert isinstance(got, nib.Nifti1Image), name  # written as NIfTI-1
+    stages = {"suppressed": None, "smoothed": None}
+    src = nib.load(tmp_path / "u8.nii")
+    edgel.canny_itk(zyx(src), 2.0, 0.01, 10.0, 4.0, spacing=spacing_zyx(src), stages=stages)
+    for stage in stages:
+        out = tmp_path / f"{stage}.nii"
+        r = run(cli_available, "detect", tmp_path / "u8.nii", "-o", out, "--preset", "itk",
+                "--variance", "2", "--upper", "10", "--lower", "4", "--stage", stage)
+        assert r.returncode == 0, r.stderr
+        got = nib.load(out)
+        assert got.get_data_dtype() == np.float32
+        assert np.array_equal(np.asarray(got.dataobj).T, stages[stage]), stage
+
+
+def test_refusals_leave_nothing(cli_available, tmp_path):
+    rng = np.random.default_rng(41)
+    vol = (rng.random((9, 8, 7)) * 100).astype(np.float32)
+    nib.save(nib.Nifti1Image(vol, np.eye(4)), tmp_path / "ok.nii")
+    nib.save(nib.Nifti1Image(np.zeros((5, 6, 7, 3), np.float32), np.eye(4)), tmp_path / "4d.nii")
+    nib.save(nib.Nifti1Image(np.zeros((5, 6, 7), np.complex64), np.eye(4)),
+             tmp_path / "complex.nii")
+    whole = (tmp_path / "ok.nii").read_bytes()
+    (tmp_path / "cut.nii").write_bytes(whole[:len(whole) - 100])
+    (tmp_path / "garbage.nii").write_bytes(bytes(rng.integers(0, 256, 600, dtype=np.uint8)))
+    # a gzip bomb: a header saying 2000^3 voxels, then zeros that would inflate without end
+    big = nib.Nifti1Header()
+    big.set_data_shape((2000, 2000, 2000))
+    big.set_data_dtype(np.uint8)
+    with gzip.open(tmp_path / "bomb.nii.gz", "wb") as f:
+        f.write(big.binaryblock + b"\0" * 4)
+        f.write(b"\0" * (1 << 22))
+    itk_flags = ["--preset", "itk", "--variance", "1"]
+    cases = [("4d.nii", itk_flags, 1, "3-D at most"),
+             ("complex.nii", itk_flags, 1, "complex"),
+             ("cut.nii", itk_flags, 1, "truncated"),
+             ("garbage.nii", itk_flags, 1, "NIfTI"),
+             ("missing.nii", itk_flags, 1, "missing.nii"),
+             ("bomb.nii.gz", itk_flags + ["--memory", "64M"], 1, "--memory"),
+             ("ok.nii", [], 2, "--preset itk"),
+             ("ok.nii", itk_flags + ["--stage", "dx"], 2, "smoothed and suppressed")]
+    for name, flags, code, needle in cases:
+        out = tmp_path / "out.nii.gz"
+        r = run(cli_available, "detect", tmp_path / name, "-o", out, *flags)
+        assert r.returncode == code and needle in r.stderr, (name, r.returncode, r.stderr)
+        assert not out.exists(), name
+    r = run(cli_available, "detect", tmp_path / "ok.nii", "-o", tmp_path / "out.png", *itk_flags)
+    assert r.returncode == 2 and ".nii" in r.stderr
+    r = run(cli_available, "detect", tmp_path / "ok.nii", "-o", tmp_path / "ok.nii", *itk_flags)
+    assert r.returncode == 2 and "input file" in r.stderr
+    leftovers = {p.name for p in tmp_path.iterdir()} - {
+        "ok.nii", "4d.nii", "complex.nii", "cut.nii", "garbage.nii", "bomb.nii.gz"}
+    assert not leftovers, leftovers
