@@ -53,11 +53,13 @@ def _device_volume_view(a) -> tuple:
 
 
 def _packed_volume(a: np.ndarray) -> np.ndarray:
-    """a, or a contiguous copy when its voxels are not packed along x or a stride is
-    negative."""
-    if a.strides[2] == a.itemsize and min(a.strides) >= 0:
+    """a, or a contiguous copy when its voxels are not packed along x, a stride is negative
+    or its memory is not aligned to the voxel's size (as arrays unpickled from a dask
+    worker's message can be)."""
+    if a.strides[2] == a.itemsize and min(a.strides) >= 0 and a.flags.aligned and \
+            all(st % a.itemsize == 0 for st in a.strides):
         return a
-    return np.ascontiguousarray(a)
+    return a.copy()
 
 
 def canny_itk_volume(image, variance, maximum_error, upper: float, lower: float, *,

@@ -112,9 +112,86 @@ def test_itk_on_a_cluster_of_processes():
     assert np.array_equal(got, edgel.canny_itk(img, dtype=np.uint8, **opts))
 
 
+def volume(rng, d, h, w):
+    z, y, x = np.mgrid[0:d, 0:h, 0:w].astype(np.float32)
+    sphere = ((x - w / 2) ** 2 + (y - h / 2) ** 2 + (z - d / 2) ** 2) < (min(d, h, w) / 2.5) ** 2
+    return (sphere * 80 + rng.standard_normal((d, h, w)) * 6).astype(np.float32)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_itk_volumes_any_chunking_equal_whole(seed):
+    """Volumes chunked along every axis (chunks that meet only along an edge or at a corner
+    included): the 26-connected hysteresis joined across chunks equals one call's."""
+    rng = np.random.default_rng(40 + seed)
+    v = volume(rng, 29, 33, 38)
+    for opts in [dict(variance=2.0, upper=12.0, lower=5.0),
+                 dict(variance=(4.0, 1.0, 2.0), upper=8.0, lower=3.0, spacing=(2.0, 1.0, 0.7)),
+                 dict(variance=0.0, upper=5.0, lower=5.0), dict(variance=1.0, upper=2.0,
+                                                                lower=9.0)]:
+        want = edgel.canny_itk(v, opts["variance"], 0.01, opts["upper"], opts["lower"],
+                               spacing=opts.get("spacing", 1.0), dtype=np.uint8)
+        chunks = tuple(random_chunks(rng, n) for n in v.shape)
+        got = edgel.dask.canny_itk(da.from_array(v, chunks=chunks), **opts).compute(
+            scheduler="threads")
+        assert np.array_equal(got, want), (opts, chunks)
+
+
+def test_volume_faces_join_26_connected():
+    """Two facing planes of nodes joined as the volume path joins chunk faces: a node's set is
+    strong exactly where a brute-force 26-adjacency (rows and columns one apart) says so."""
+    from edgel._hysteresis import _Components
+    from edgel.dask import _join_planes
+    rng = np.random.default_rng(45)
+    for _ in range(30):
+        rows, cols = (int(v) for v in rng.integers(1, 9, 2))
+        near = np.where(rng.random((rows, cols)) < 0.3, np.arange(rows * cols).reshape(rows, cols),
+                        -1)
+        far = np.where(rng.random((rows, cols)) < 0.3,
+                       rows * cols + np.arange(rows * cols).reshape(rows, cols), -1)
+        strong = rng.random(2 * rows * cols) < 0.15
+        comps = _Components()
+        comps.add(strong)
+        _join_planes(comps, near, far)
+        parent = list(range(2 * rows * cols))
+
+        def find(a):
+            while parent[a] != a:
+                a = parent[a]
+            return a
+        for y in range(rows):
+            for x in range(cols):
+                for dy in (-1, 0, 1):
+                    for dx in (-1, 0, 1):
+                        yy, xx = y + dy, x + dx
+                        if 0 <= yy < rows and 0 <= xx < cols and near[y, x] >= 0 and \
+                                far[yy, xx] >= 0:
+                            parent[find(int(near[y, x]))] = find(int(far[yy, xx]))
+        sets = {}
+        for n in range(2 * rows * cols):
+            sets.setdefault(find(n), []).append(n)
+        want = np.zeros(2 * rows * cols, bool)
+        for members in sets.values():
+            if strong[members].any():
+                want[members] = True
+        assert np.array_equal(comps.strong(np.arange(2 * rows * cols)), want)
+
+
+def test_itk_volume_on_a_cluster_of_processes():
+    distributed = pytest.importorskip("distributed")
+    v = volume(np.random.default_rng(44), 40, 44, 50).astype(np.uint16)
+    opts = dict(variance=2.0, upper=12.0, lower=4.0, spacing=(1.5, 1.0, 1.0))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        got = client.compute(edgel.dask.canny_itk(da.from_array(v, chunks=(15, 20, 17)),
+                                                  **opts)).result()
+    assert np.array_equal(got, edgel.canny_itk(v, 2.0, 0.01, 12.0, 4.0, spacing=(1.5, 1.0, 1.0),
+                                               dtype=np.uint8))
+
+
 def test_itk_refuses_what_it_cannot_take():
     with pytest.raises(ValueError, match="u8, u16 or float32"):
-        edgel.dask.canny_itk(da.zeros((10, 10, 3), dtype=np.uint8))
+        edgel.dask.canny_itk(da.zeros((10, 10, 3, 2), dtype=np.uint8))
     with pytest.raises(ValueError, match="u8, u16 or float32"):
         edgel.dask.canny_itk(da.zeros((10, 10), dtype=np.int32))
     assert edgel.dask.halo_itk(variance=4.0) > edgel.dask.halo_itk()

@@ -133,6 +133,19 @@ def test_uint8_output_strided_input_and_thread_counts():
     assert np.array_equal(out, (ref * 255).astype(np.uint8))
 
 
+def test_unaligned_arrays_are_copied():
+    """An array whose memory is not aligned to its voxels (as unpickled ones can be) is read
+    through an aligned copy: the library refuses misaligned views."""
+    rng = np.random.default_rng(26)
+    a = rng.integers(0, 4000, (6, 9, 11), dtype=np.uint16)
+    raw = np.zeros(a.nbytes + 1, np.uint8)
+    raw[1:] = np.frombuffer(a.tobytes(), np.uint8)
+    odd = raw[1:].view(np.uint16).reshape(a.shape)
+    assert not odd.flags.aligned
+    assert np.array_equal(edgel.canny_itk(odd, 1.0, 0.01, 300.0, 100.0),
+                          edgel.canny_itk(a, 1.0, 0.01, 300.0, 100.0))
+
+
 def test_volume_bad_input_raises():
     a = np.zeros((4, 5, 6), np.float32)
     with pytest.raises(edgel.EdgelError, match="variance along z"):
