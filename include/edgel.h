@@ -563,6 +563,62 @@ EDGEL_API edgel_status edgel_subpixel_edges(edgel_context *ctx,
                                             const edgel_subpixel_params *params,
                                             const edgel_image *src, edgel_curves *curves);
 
+/* Sub-pixel curves of images of any size, in pieces (edgel.dask does this). A piece's edge
+ * points and each one's best neighbours depend on the pixels within edgel_subpixel_halo(sigma)
+ * of it alone; only the chaining needs all points at once, and needs the points alone. So:
+ * cut the image into pieces, each with a halo of that many pixels on its sides inside the
+ * image; find each piece's points (edgel_subpixel_find_points, with the piece's place in the
+ * image); keep those whose pixel lies in the piece without its halo, their neighbours
+ * renamed to indices into the list of all kept points, listed in the reference's order (by
+ * pixel: x, then y); chain them (edgel_subpixel_chain_points). The curves are then
+ * edgel_subpixel_edges' on the whole image, point for point, in its order. */
+
+/** The halo in pixels a piece needs for `sigma` (the blur's radius plus four). */
+EDGEL_API int32_t edgel_subpixel_halo(double sigma);
+
+/**
+ * Edge points, unchained: positions, gradients, pixels, and each point's best forward and
+ * backward neighbours (indices into the same arrays, -1 for none) with their scores. As a
+ * view of an edgel_curves (valid until its next call) or as input to
+ * edgel_subpixel_chain_points (the caller's arrays).
+ */
+typedef struct edgel_subpixel_points {
+    uint32_t struct_size; /* set by edgel_subpixel_points_default */
+    int64_t count;
+    const double *x, *y, *gx, *gy, *modulus;
+    const int32_t *px, *py; /* the pixel: in the piece (a view), in the whole image (input) */
+    const int32_t *fwd, *bck;
+    const double *fwd_score, *bck_score;
+} edgel_subpixel_points;
+
+EDGEL_API void edgel_subpixel_points_init(edgel_subpixel_points *points, size_t struct_size);
+#define edgel_subpixel_points_default(points) \
+    edgel_subpixel_points_init((points), sizeof *(points))
+
+/**
+ * The edge points of the host image `src` (as edgel_subpixel_edges takes it), a piece that
+ * starts at (x0, y0) of a larger image: positions are in the larger image's frame, pixels in
+ * the piece's. Into `curves`, which then holds no curves; edgel_curves_get_points reads them.
+ * Runs on the CPU (with every core on a CUDA context).
+ */
+EDGEL_API edgel_status edgel_subpixel_find_points(edgel_context *ctx,
+                                                  const edgel_subpixel_params *params,
+                                                  const edgel_image *src, int64_t x0,
+                                                  int64_t y0, edgel_curves *curves);
+/** The points the last edgel_subpixel_find_points on `curves` found. */
+EDGEL_API edgel_status edgel_curves_get_points(edgel_curves *curves,
+                                               edgel_subpixel_points *view);
+/**
+ * The curves of `points` (all of an image's, in the reference's order: by pixel, x then y,
+ * no pixel twice; neighbours indices into them) with `params`' thresholds (its sigma is not
+ * used) into `curves`, on the context's threads: what edgel_subpixel_edges gives for the
+ * image they came from. The points are copied.
+ */
+EDGEL_API edgel_status edgel_subpixel_chain_points(edgel_context *ctx,
+                                                   const edgel_subpixel_params *params,
+                                                   const edgel_subpixel_points *points,
+                                                   edgel_curves *curves);
+
 /* ---- volumes ---------------------------------------------------------------------------- */
 
 /**

@@ -106,12 +106,67 @@ static void test_threads_on_noise(void)
     }
 }
 
+/* The pieces API's refusals (the equality of pieces and whole: test_dask.py). */
+static void test_pieces_refusals(edgel_context *ctx)
+{
+    edgel_curves *c = NULL;
+    CHECK(edgel_curves_create(&c) == EDGEL_OK);
+    edgel_subpixel_params p;
+    edgel_subpixel_params_default(&p);
+    edgel_subpixel_points v;
+    edgel_subpixel_points_default(&v);
+    CHECK(edgel_subpixel_halo(0.0) == 4 && edgel_subpixel_halo(1.0) == 8 &&
+          edgel_subpixel_halo(-1.0) == -1 && edgel_subpixel_halo(NAN) == -1);
+    CHECK_STATUS(edgel_curves_get_points(c, &v), EDGEL_ERROR_INVALID_ARGUMENT, "no points");
+    const edgel_image src = edgel_image_host(image, W, H, EDGEL_U8, 1);
+    CHECK(edgel_subpixel_find_points(ctx, &p, &src, 100, 7, c) == EDGEL_OK);
+    CHECK(edgel_curves_get_points(c, &v) == EDGEL_OK && v.count > 10);
+    int inside = 1;
+    for (int64_t i = 0; i < v.count; i++) /* positions in the larger image's frame */
+        inside &= v.x[i] > 100 && v.y[i] > 7 && v.px[i] < W && v.py[i] < H &&
+                  fabs(v.x[i] - 100 - v.px[i]) <= 0.5 && fabs(v.y[i] - 7 - v.py[i]) <= 0.5;
+    CHECK(inside);
+    CHECK_STATUS(edgel_subpixel_find_points(ctx, &p, &src, -1, 0, c),
+                 EDGEL_ERROR_INVALID_ARGUMENT, "piece");
+    CHECK_STATUS(edgel_curves_get_points(c, &v), EDGEL_ERROR_INVALID_ARGUMENT, "no points");
+
+    double d[3] = {5, 6, 7};
+    int32_t px[3] = {1, 1, 2}, py[3] = {4, 5, 4}, nb[3] = {1, -1, 0}, none[3] = {-1, -1, -1};
+    edgel_subpixel_points in;
+    edgel_subpixel_points_default(&in);
+    in.count = 3, in.x = in.y = in.gx = in.gy = in.modulus = in.fwd_score = in.bck_score = d;
+    in.px = px, in.py = py, in.fwd = nb, in.bck = none;
+    CHECK(edgel_subpixel_chain_points(ctx, &p, &in, c) == EDGEL_OK);
+    py[1] = 4; /* a pixel twice */
+    CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "reference's order");
+    py[1] = 5, nb[2] = 3;
+    CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "not indices");
+    nb[2] = 0, px[0] = -1;
+    CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "negative");
+    px[0] = 1, in.gx = NULL;
+    CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_NULL_ARGUMENT,
+                 "NULL");
+    in.gx = d, in.count = -2;
+    CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "count");
+    in.count = 0;
+    edgel_curves_view cv;
+    edgel_curves_view_default(&cv);
+    CHECK(edgel_subpixel_chain_points(ctx, &p, &in, c) == EDGEL_OK &&
+          edgel_curves_get(c, &cv) == EDGEL_OK && cv.points == 0 && cv.curves == 0);
+    edgel_curves_destroy(c);
+}
+
 int main(void)
 {
     make_image();
     test_threads_on_noise();
     edgel_context *ctx = NULL;
     CHECK(edgel_context_create(EDGEL_BACKEND_CPU, NULL, &ctx) == EDGEL_OK);
+    test_pieces_refusals(ctx);
     edgel_curves *c = NULL;
     CHECK(edgel_curves_create(&c) == EDGEL_OK && c);
     edgel_subpixel_params p;

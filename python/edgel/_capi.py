@@ -77,6 +77,19 @@ class _SubpixelParams(ctypes.Structure):
 _DOUBLES = ctypes.POINTER(ctypes.c_double)
 
 
+_INT32S = ctypes.POINTER(ctypes.c_int32)
+
+
+class _SubpixelPoints(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("count", ctypes.c_int64),
+                ("x", ctypes.POINTER(ctypes.c_double)), ("y", ctypes.POINTER(ctypes.c_double)),
+                ("gx", ctypes.POINTER(ctypes.c_double)), ("gy", ctypes.POINTER(ctypes.c_double)),
+                ("modulus", ctypes.POINTER(ctypes.c_double)), ("px", _INT32S), ("py", _INT32S),
+                ("fwd", _INT32S), ("bck", _INT32S),
+                ("fwd_score", ctypes.POINTER(ctypes.c_double)),
+                ("bck_score", ctypes.POINTER(ctypes.c_double))]
+
+
 class _CurvesView(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32), ("points", ctypes.c_int64),
                 ("curves", ctypes.c_int64), ("x", _DOUBLES), ("y", _DOUBLES), ("gx", _DOUBLES),
@@ -169,6 +182,16 @@ def _load() -> ctypes.CDLL:
     lib.edgel_canny_volume.argtypes = [ctypes.c_void_p, ctypes.POINTER(_VolumeCannyParams),
                                        ctypes.POINTER(_Volume), ctypes.POINTER(_Volume),
                                        ctypes.POINTER(_VolumeCannyStages)]
+    lib.edgel_subpixel_points_init.argtypes = [ctypes.POINTER(_SubpixelPoints), ctypes.c_size_t]
+    lib.edgel_subpixel_points_init.restype = None
+    lib.edgel_subpixel_halo.argtypes = [ctypes.c_double]
+    lib.edgel_subpixel_halo.restype = ctypes.c_int32
+    lib.edgel_subpixel_find_points.argtypes = [ctypes.c_void_p, ctypes.POINTER(_SubpixelParams),
+                                               _IMG_P, ctypes.c_int64, ctypes.c_int64,
+                                               ctypes.c_void_p]
+    lib.edgel_curves_get_points.argtypes = [ctypes.c_void_p, ctypes.POINTER(_SubpixelPoints)]
+    lib.edgel_subpixel_chain_points.argtypes = [ctypes.c_void_p, ctypes.POINTER(_SubpixelParams),
+                                                ctypes.POINTER(_SubpixelPoints), ctypes.c_void_p]
     lib.edgel_subpixel_params_init.argtypes = [ctypes.POINTER(_SubpixelParams), ctypes.c_size_t]
     lib.edgel_subpixel_params_init.restype = None
     lib.edgel_curves_view_init.argtypes = [ctypes.POINTER(_CurvesView), ctypes.c_size_t]

@@ -9,7 +9,7 @@ from typing import Iterator, Optional
 import numpy as np
 
 from ._arrays import _cuda_array, _cuda_fields, _device_of, _device_view, _packed, _view
-from ._capi import _CurvesView, _SubpixelParams, _check, _lib
+from ._capi import _CurvesView, _SubpixelParams, _SubpixelPoints, _check, _lib
 from ._context import Context, _ctx
 
 _SUBPIXEL_TYPES = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32),
@@ -165,6 +165,11 @@ def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.
         context = _ctx(ctx, "cuda", stream or None, _device_of(cuda))
     _check(_lib.edgel_subpixel_edges(context._handle, ctypes.byref(p), ctypes.byref(src),
                                      handle))
+    return _curves_of(handle)
+
+
+def _curves_of(handle) -> Curves:
+    """The curves an edgel_curves holds, copied into NumPy arrays."""
     v = _CurvesView()
     _lib.edgel_curves_view_init(ctypes.byref(v), ctypes.sizeof(v))
     _check(_lib.edgel_curves_get(handle, ctypes.byref(v)))
@@ -172,3 +177,57 @@ def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.
     return Curves(_pairs(v.x, v.y, n), _view_of(v.limits, m + 1).copy(),
                   _view_of(v.closed, m).astype(bool), _pairs(v.gx, v.gy, n),
                   _view_of(v.modulus, n).copy())
+
+
+# ---- in pieces (edgel.dask.subpixel_edges) ------------------------------------------------
+
+_POINT_DOUBLES = ("x", "y", "gx", "gy", "modulus", "fwd_score", "bck_score")
+_POINT_INTS = ("px", "py", "fwd", "bck")
+
+
+def _params_of(sigma: float, high: float, low: float) -> _SubpixelParams:
+    p = _SubpixelParams()
+    _lib.edgel_subpixel_params_init(ctypes.byref(p), ctypes.sizeof(p))
+    p.sigma, p.high, p.low = float(sigma), float(high), float(low)
+    return p
+
+
+def _subpixel_halo(sigma: float) -> int:
+    h = int(_lib.edgel_subpixel_halo(float(sigma)))
+    if h < 0:
+        raise ValueError(f"sigma {sigma} must be in [0, 1024]")
+    return h
+
+
+def _find_points(image: np.ndarray, sigma: float, x0: int, y0: int,
+                 ctx: Optional[Context] = None) -> dict:
+    """A piece's edge points (edgel_subpixel_find_points): arrays by name, positions in the
+    whole image's frame, pixels px, py and neighbours fwd, bck (indices) in the piece's."""
+    image = _packed(np.asarray(image))
+    handle = _thread_curves()
+    p = _params_of(sigma, 0.0, 0.0)
+    _check(_lib.edgel_subpixel_find_points(_ctx(ctx, "cpu")._handle, ctypes.byref(p),
+                                           ctypes.byref(_view(image)), int(x0), int(y0), handle))
+    v = _SubpixelPoints()
+    _lib.edgel_subpixel_points_init(ctypes.byref(v), ctypes.sizeof(v))
+    _check(_lib.edgel_curves_get_points(handle, ctypes.byref(v)))
+    n = int(v.count)
+    return {k: _view_of(getattr(v, k), n).copy() for k in _POINT_DOUBLES + _POINT_INTS}
+
+
+def _chain_points(points: dict, high: float, low: float,
+                  ctx: Optional[Context] = None) -> Curves:
+    """The curves of an image's points (edgel_subpixel_chain_points): `points` as
+    _find_points gives them, pixels in the whole image's frame, in the reference's order."""
+    arrays = {k: np.ascontiguousarray(points[k], np.float64) for k in _POINT_DOUBLES}
+    arrays.update({k: np.ascontiguousarray(points[k], np.int32) for k in _POINT_INTS})
+    v = _SubpixelPoints()
+    _lib.edgel_subpixel_points_init(ctypes.byref(v), ctypes.sizeof(v))
+    v.count = len(arrays["x"])
+    for k, a in arrays.items():
+        setattr(v, k, a.ctypes.data_as(type(getattr(v, k))))
+    handle = _thread_curves()
+    p = _params_of(0.0, high, low)
+    _check(_lib.edgel_subpixel_chain_points(_ctx(ctx, "cpu")._handle, ctypes.byref(p),
+                                            ctypes.byref(v), handle))
+    return _curves_of(handle)

@@ -4,6 +4,9 @@
     >>> edges = edgel.dask.canny(da.from_zarr("scene.zarr"), 50, 150, blur=1.4)
     >>> edges.to_zarr("edges.zarr")
 
+edgel.dask.subpixel_edges gives the sub-pixel curves of an image of any size (a delayed
+Curves, equal to edgel.subpixel_edges on the whole image, point for point, in its order).
+
 edgel.dask.canny_itk does the same for the itk preset (edgel.canny_itk's, u8 255/0 edges),
 on images and on volumes (D, H, W) chunked along any axes, with ITK's 26-connected
 hysteresis joined across chunk faces, edges and corners.
@@ -48,7 +51,8 @@ from ._hysteresis import _Components
 from ._itk import canny_itk as _canny_itk
 from ._params import _itk_params, _params
 
-__all__ = ["canny", "canny_itk", "halo", "halo_itk", "from_ome_zarr", "to_ome_zarr"]
+__all__ = ["canny", "canny_itk", "halo", "halo_itk", "subpixel_edges", "from_ome_zarr",
+           "to_ome_zarr"]
 
 
 def _halo_of(p) -> int:
@@ -471,3 +475,72 @@ def _run_volume(array, variance, maximum_error, upper, lower, spacing):
     meta = _xp(array._meta).empty((0, 0, 0), np.uint8)
     return da.map_blocks(_volume_edges, grown, depths, options, joined_strong, dtype=np.uint8,
                          chunks=array.chunks, meta=meta)
+
+
+# ---- sub-pixel curves ---------------------------------------------------------------------
+# A chunk's edge points and each one's best neighbours depend on the pixels within
+# edgel_subpixel_halo(sigma) of it alone (edgel.h): each chunk finds them in its block (the
+# chunk and its halo), keeps those of its own pixels, and names each neighbour by its pixel;
+# one task then lists every point in the reference's order, turns the neighbours' pixels into
+# indices and chains them: the whole image's curves.
+
+def _chunk_points(block, sigma, depth, loc, starts):
+    from ._subpixel import _find_points
+    top = depth if loc[0] > 0 else 0
+    left = depth if loc[1] > 0 else 0
+    y0, x0 = starts[0][loc[0]] - top, starts[1][loc[1]] - left
+    p = _find_points(_host(block), sigma, x0, y0)
+    h = starts[0][loc[0] + 1] - starts[0][loc[0]]
+    w = starts[1][loc[1] + 1] - starts[1][loc[1]]
+    mine = (p["px"] >= left) & (p["px"] < left + w) & (p["py"] >= top) & (p["py"] < top + h)
+    out = {k: p[k][mine] for k in ("x", "y", "gx", "gy", "modulus", "fwd_score", "bck_score")}
+    out["px"] = p["px"][mine].astype(np.int64) + x0
+    out["py"] = p["py"][mine].astype(np.int64) + y0
+    for name in ("fwd", "bck"):  # neighbours by their pixel in the image (-1: none)
+        idx = p[name][mine]
+        has = idx >= 0
+        out[name + "_px"] = np.where(has, p["px"][np.maximum(idx, 0)].astype(np.int64) + x0, -1)
+        out[name + "_py"] = np.where(has, p["py"][np.maximum(idx, 0)].astype(np.int64) + y0, -1)
+    return out
+
+
+def _chain_chunks(pieces, height, high, low):
+    from ._subpixel import _chain_points
+    allp = {k: np.concatenate([p[k] for p in pieces]) for k in pieces[0]}
+    key = allp["px"] * height + allp["py"]  # the reference's order: x, then y
+    order = np.argsort(key, kind="stable")
+    points = {k: v[order] for k, v in allp.items()}
+    sorted_keys = key[order]
+    for name in ("fwd", "bck"):
+        nkey = points[name + "_px"] * height + points[name + "_py"]
+        idx = np.searchsorted(sorted_keys, nkey)
+        points[name] = np.where(points[name + "_px"] >= 0, idx, -1)
+    return _chain_points(points, high, low)
+
+
+def subpixel_edges(array, sigma: float = 0.0, high: float = 0.0, low: float = 0.0):
+    """edgel.subpixel_edges on a dask array (H, W) of u8, u16, float32 or float64 with any
+    chunking (a cluster included): a dask.delayed whose compute() gives the Curves of the
+    whole image, point for point and curve for curve in its order. Each chunk's points come
+    from the chunk and a halo of edgel_subpixel_halo(sigma) pixels; their chaining runs in
+    one task, over the points alone (about 90 bytes a point)."""
+    from ._subpixel import _SUBPIXEL_TYPES, _subpixel_halo
+    if not isinstance(array, da.Array):
+        array = da.from_array(array)
+    if array.ndim != 2 or array.dtype not in _SUBPIXEL_TYPES:
+        raise ValueError("edgel.dask.subpixel_edges takes (H, W) arrays of u8, u16, float32 or "
+                         "float64")
+    h = _subpixel_halo(sigma)
+    from dask.array.overlap import ensure_minimum_chunksize
+    chunks = tuple(ensure_minimum_chunksize(h, c) if len(c) > 1 and sum(c) > h else (sum(c),)
+                   for c in array.chunks)
+    if chunks != array.chunks:
+        array = array.rechunk(chunks)
+    depth = {a: h if len(array.chunks[a]) > 1 else 0 for a in (0, 1)}
+    grown = da.overlap.overlap(array, depth=depth, boundary="none")
+    starts = [np.concatenate([[0], np.cumsum(c)]).tolist() for c in array.chunks]
+    num = (len(array.chunks[0]), len(array.chunks[1]))
+    blocks = grown.to_delayed()
+    pieces = [dask.delayed(_chunk_points)(blocks[i, j], float(sigma), h, (i, j), starts)
+              for i in range(num[0]) for j in range(num[1])]
+    return dask.delayed(_chain_chunks)(pieces, array.shape[0], float(high), float(low))

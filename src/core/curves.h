@@ -27,6 +27,7 @@ typedef struct edgel_point_list {
 
 struct edgel_curves {
     edgel_busy_flag busy;
+    int has_points; /* the last call found points (edgel_subpixel_find_points) */
     /* the result */
     int64_t points, curves;
     double *x, *y, *gx, *gy, *modulus;

@@ -44,6 +44,11 @@ extern "C" {
  * into `curves`, on up to `threads` threads. */
 edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_image *src,
                                 edgel_curves *curves, int threads);
+/* Its first half: the edge points and their best neighbours (curves->all and the neighbour
+ * arrays), positions in the frame of a larger image where this one starts at (x0, y0). */
+edgel_status edgel_cpu_subpixel_points(const edgel_subpixel_params *p, const edgel_image *src,
+                                       int64_t x0, int64_t y0, edgel_curves *curves,
+                                       int threads);
 
 edgel_status edgel_cpu_to_gray(int threads, edgel_gray order, const edgel_image *src,
                                const edgel_image *gray);

@@ -36,6 +36,7 @@ typedef struct subpixel_job {
     const double *kernel; /* 2 * radius + 1 taps */
     const int *col_of;    /* symmetric index of column j - radius, w + 2 * radius entries */
     const int *row_of;    /* the same for rows */
+    int64_t x0, y0;       /* the image's place in a larger one (positions are in its frame) */
     atomic_int failed;
 } subpixel_job;
 
@@ -166,8 +167,8 @@ static void find_points(void *arg, int t, int n)
                                       : edgel_subpixel_offset(mod[a][x], m[x], mod[b][x]);
             const size_t k = out->count++;
             const int dx = axis[x] == 1, dy = axis[x] == 2;
-            out->x[k] = x + offset * dx;
-            out->y[k] = y + offset * dy;
+            out->x[k] = (double)(job->x0 + x) + offset * dx;
+            out->y[k] = (double)(job->y0 + y) + offset * dy;
             out->gx[k] = gx[cur][x];
             out->gy[k] = gy[cur][x];
             out->mod[k] = m[x];
@@ -360,20 +361,22 @@ static edgel_status blur(subpixel_job *job, double sigma, int threads)
     return EDGEL_OK;
 }
 
-edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_image *src,
-                                edgel_curves *c, int threads)
+edgel_status edgel_cpu_subpixel_points(const edgel_subpixel_params *p, const edgel_image *src,
+                                       int64_t x0, int64_t y0, edgel_curves *c, int threads)
 {
     const int w = src->width, h = src->height;
     c->points = c->curves = 0;
     c->all.count = 0;
+    if (!edgel_curves_set_none(c))
+        return oom("the curves");
     if (w < 5 || h < 5) /* no pixel inside the two-pixel ring */
-        return edgel_curves_set_none(c) ? EDGEL_OK : oom("the curves");
+        return EDGEL_OK;
     if (!edgel_curves_reserve_pixels(c, (size_t)w * h))
         return oom("the image as doubles (16 bytes a pixel)");
     const int workers = threads < h - 4 ? threads : h - 4;
     if (!reserve_workers(c, workers))
         return oom("the threads' points");
-    subpixel_job job = {src, c, w, h, 0, NULL, NULL, NULL, 0};
+    subpixel_job job = {src, c, w, h, 0, NULL, NULL, NULL, x0, y0, 0};
     atomic_init(&job.failed, 0);
     edgel_host_parallel_for(threads, h, convert_row, &job);
     if (p->sigma != 0.0)
@@ -397,7 +400,14 @@ edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_imag
     neighbours_job nj = {c, w, h, c->rank};
     edgel_host_parallel(threads, rank_columns, &nj);
     edgel_host_parallel(threads, best_neighbours_share, &nj);
-    if (!edgel_subpixel_chain(c, w, p->high, p->low, threads))
+    return EDGEL_OK;
+}
+
+edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_image *src,
+                                edgel_curves *c, int threads)
+{
+    EDGEL_TRY(edgel_cpu_subpixel_points(p, src, 0, 0, c, threads));
+    if (c->all.count && !edgel_subpixel_chain(c, src->width, p->high, p->low, threads))
         return oom("the curves");
     return EDGEL_OK;
 }

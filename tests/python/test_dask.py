@@ -362,3 +362,41 @@ def test_canny_is_lazy():
     assert calls
     assert np.array_equal(itk.compute(), edgel.canny_itk(img.astype(np.float32), 2.0, 0.01,
                                                          10.0, 5.0, dtype=np.uint8))
+
+
+def test_subpixel_edges_any_chunking_equals_whole(photo_files):
+    """Sub-pixel curves of a chunked image (each chunk's points from the chunk and its halo,
+    chained in one task) equal edgel.subpixel_edges on the whole image, point for point,
+    curve for curve, in its order: photographs, noise in every input type, few grey levels,
+    chunks down to a few pixels (merged to the halo) and uneven ones."""
+    import cv2
+    import subpixel_cases as cases
+    rng = np.random.default_rng(50)
+    images = [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in photo_files[:3]]
+    images += [rng.integers(0, 256, (90, 130), dtype=np.uint8),
+               (rng.random((70, 110)) * 1000).astype(np.float32),
+               rng.integers(0, 60000, (60, 80), dtype=np.uint16),
+               (rng.integers(0, 3, (100, 90)) * 60).astype(np.float64)]
+    for k, img in enumerate(images):
+        for sigma, high, low in [(1.0, 15.0, 5.0), (0.0, 0.0, 0.0), (2.0, 4.0, 8.0)]:
+            want = cases.canonical(edgel.subpixel_edges(img, sigma, high, low))
+            chunks = tuple(random_chunks(rng, n) for n in img.shape)
+            got = edgel.dask.subpixel_edges(da.from_array(img, chunks=chunks), sigma, high,
+                                            low).compute(scheduler="threads")
+            assert cases.canonical(got) == want, (k, sigma, chunks)
+
+
+def test_subpixel_edges_on_a_cluster_and_refusals():
+    distributed = pytest.importorskip("distributed")
+    import subpixel_cases as cases
+    img = cases.samples()["camera"]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        got = client.compute(edgel.dask.subpixel_edges(da.from_array(img, chunks=(130, 170)),
+                                                       1.0, 10.0, 3.0)).result()
+    assert cases.canonical(got) == cases.canonical(edgel.subpixel_edges(img, 1.0, 10.0, 3.0))
+    with pytest.raises(ValueError, match="u8, u16, float32"):
+        edgel.dask.subpixel_edges(da.zeros((10, 10), dtype=np.int16))
+    with pytest.raises(ValueError, match="sigma"):
+        edgel.dask.subpixel_edges(da.zeros((10, 10), dtype=np.uint8), sigma=-1)
