@@ -18,17 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { OPTION_BYTES = 4 };
 
-static int same(const edgel_curves_view *a, const edgel_curves_view *b)
-{
-    if (a->points != b->points || a->curves != b->curves)
-        return 0;
-    const size_t n = (size_t)a->points * sizeof(double);
-    return !memcmp(a->x, b->x, n) && !memcmp(a->y, b->y, n) && !memcmp(a->gx, b->gx, n) &&
-           !memcmp(a->modulus, b->modulus, n) &&
-           !memcmp(a->limits, b->limits, ((size_t)a->curves + 1) * sizeof(int64_t)) &&
-           !memcmp(a->closed, b->closed, (size_t)a->curves);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const uint8_t *opt;
@@ -54,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     edgel_curves_view_default(&va);
     edgel_curves_view_default(&vb);
     if (edgel_curves_get(one, &va) != EDGEL_OK || edgel_curves_get(three, &vb) != EDGEL_OK ||
-        !same(&va, &vb))
+        !fuzz_same_curves(&va, &vb))
         abort();
     if (va.limits[0] != 0 || va.limits[va.curves] != va.points)
         abort();

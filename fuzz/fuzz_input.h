@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A CPU context of `threads` threads (1 to 8), made once for the process. */
 static edgel_context *fuzz_context_of(int threads)
@@ -27,6 +28,18 @@ static edgel_context *fuzz_context_of(int threads)
 static edgel_context *fuzz_context(void)
 {
     return fuzz_context_of(1);
+}
+
+/* Whether two views hold the same curves, array for array (bit for bit). */
+static inline int fuzz_same_curves(const edgel_curves_view *a, const edgel_curves_view *b)
+{
+    if (a->points != b->points || a->curves != b->curves)
+        return 0;
+    const size_t n = (size_t)a->points * sizeof(double);
+    return !memcmp(a->x, b->x, n) && !memcmp(a->y, b->y, n) && !memcmp(a->gx, b->gx, n) &&
+           !memcmp(a->gy, b->gy, n) && !memcmp(a->modulus, b->modulus, n) &&
+           !memcmp(a->limits, b->limits, ((size_t)a->curves + 1) * sizeof(int64_t)) &&
+           !memcmp(a->closed, b->closed, (size_t)a->curves);
 }
 
 /* The opencv preset's options from four input bytes: `shape` holds the aperture (bits 0-1),

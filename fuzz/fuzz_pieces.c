@@ -47,17 +47,6 @@ static int64_t find(const point *all, int64_t n, int64_t px, int64_t py)
     return lo;
 }
 
-static int same(const edgel_curves_view *a, const edgel_curves_view *b)
-{
-    if (a->points != b->points || a->curves != b->curves)
-        return 0;
-    const size_t n = (size_t)a->points * sizeof(double);
-    return !memcmp(a->x, b->x, n) && !memcmp(a->y, b->y, n) && !memcmp(a->gx, b->gx, n) &&
-           !memcmp(a->gy, b->gy, n) && !memcmp(a->modulus, b->modulus, n) &&
-           !memcmp(a->limits, b->limits, ((size_t)a->curves + 1) * sizeof(int64_t)) &&
-           !memcmp(a->closed, b->closed, (size_t)a->curves);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const uint8_t *opt;
@@ -145,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     edgel_curves_view_default(&b);
     if (edgel_subpixel_chain_points(fuzz_context_of(3), &p, &in, chained) != EDGEL_OK ||
         edgel_curves_get(whole, &a) != EDGEL_OK || edgel_curves_get(chained, &b) != EDGEL_OK ||
-        !same(&a, &b))
+        !fuzz_same_curves(&a, &b))
         abort();
     free(all), free(d), free(ints);
     edgel_io_free(&img);

@@ -112,15 +112,15 @@ def _classes(block, depth, options, loc, num):
 _EIGHT = np.ones((3, 3), bool)
 
 
-def _labels(classes):
-    """The chunk's components: local labels (0 off candidates, 8-connected) and, per label, a
-    flag set where it holds a strong pixel (index 0: False)."""
+def _labels(classes, structure=_EIGHT):
+    """The chunk's components: local labels (0 off candidates; 8-connected, or 26 in a volume)
+    and, per label, a flag set where it holds a strong pixel (index 0: False)."""
     xp = _xp(classes)
     if xp is np:
         from scipy import ndimage
     else:
         from cupyx.scipy import ndimage
-    local, count = ndimage.label(classes > 0, structure=xp.asarray(_EIGHT))
+    local, count = ndimage.label(classes > 0, structure=xp.asarray(structure))
     strong = xp.zeros(int(count) + 1, bool)
     strong[local[classes == 255]] = True
     strong[0] = False
@@ -374,19 +374,6 @@ def _volume_classes(block, depths, options, loc, num):
     return classes[cut].astype(np.uint8)
 
 
-def _volume_labels(classes):
-    xp = _xp(classes)
-    if xp is np:
-        from scipy import ndimage
-    else:
-        from cupyx.scipy import ndimage
-    local, count = ndimage.label(classes > 0, structure=xp.asarray(_TWENTY_SIX))
-    strong = xp.zeros(int(count) + 1, bool)
-    strong[local[classes == 255]] = True
-    strong[0] = False
-    return local, strong
-
-
 def _faces(local):
     """The six faces of a chunk's labels: first and last along z, y and x."""
     return (local[0], local[-1], local[:, 0], local[:, -1], local[:, :, 0], local[:, :, -1])
@@ -394,7 +381,7 @@ def _faces(local):
 
 def _volume_faces(block, depths, options, loc, num):
     """Pass 1 of a chunk: its faces' labels (sorted), their strong flags, the six faces."""
-    local, strong = _volume_labels(_volume_classes(block, depths, options, loc, num))
+    local, strong = _labels(_volume_classes(block, depths, options, loc, num), _TWENTY_SIX)
     faces = [_host(f) for f in _faces(local)]
     labels = np.unique(np.concatenate([f.ravel() for f in faces]))
     labels = labels[labels > 0]
@@ -447,7 +434,7 @@ def _volume_edges(block, depths, options, joined_strong, block_info=None):
     """Pass 2 of a chunk: edges where its component is strong or joined to a strong one."""
     loc = block_info[None]["chunk-location"]
     num = block_info[None]["num-chunks"]
-    local, edge = _volume_labels(_volume_classes(block, depths, options, loc, num))
+    local, edge = _labels(_volume_classes(block, depths, options, loc, num), _TWENTY_SIX)
     xp = _xp(local)
     edge[xp.asarray(joined_strong[tuple(loc)])] = True
     return xp.where(edge, np.uint8(255), np.uint8(0)).astype(np.uint8)[local]

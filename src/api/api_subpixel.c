@@ -122,6 +122,15 @@ static edgel_status check_source(const edgel_context *ctx, const edgel_image *sr
                                  : EDGEL_MEMORY_HOST);
 }
 
+/* The caller's parameters (any older struct size) over the defaults, checked. */
+static edgel_status read_params(const edgel_subpixel_params *in, edgel_subpixel_params *p)
+{
+    subpixel_defaults(p);
+    EDGEL_TRY(edgel_grown_read(in, p, sizeof *p, SUBPIXEL_PARAMS_FIRST_SIZE, "params",
+                               "edgel_subpixel_params_default"));
+    return check_params(p);
+}
+
 static edgel_status subpixel_held(edgel_context *ctx, const edgel_subpixel_params *params,
                                   const edgel_image *src, edgel_curves *curves)
 {
@@ -129,11 +138,7 @@ static edgel_status subpixel_held(edgel_context *ctx, const edgel_subpixel_param
     curves->points = curves->curves = 0; /* a failed call leaves no curves */
     curves->has_points = 0;
     edgel_subpixel_params p;
-    subpixel_defaults(&p);
-    edgel_status st = edgel_grown_read(params, &p, sizeof p, SUBPIXEL_PARAMS_FIRST_SIZE,
-                                       "params", "edgel_subpixel_params_default");
-    if (st == EDGEL_OK)
-        st = check_params(&p);
+    edgel_status st = read_params(params, &p);
     if (st == EDGEL_OK)
         st = check_source(ctx, src);
     if (st == EDGEL_OK)
@@ -180,11 +185,7 @@ static edgel_status find_points_held(edgel_context *ctx, const edgel_subpixel_pa
     curves->points = curves->curves = 0;
     curves->has_points = 0;
     edgel_subpixel_params p;
-    subpixel_defaults(&p);
-    edgel_status st = edgel_grown_read(params, &p, sizeof p, SUBPIXEL_PARAMS_FIRST_SIZE,
-                                       "params", "edgel_subpixel_params_default");
-    if (st == EDGEL_OK)
-        st = check_params(&p);
+    edgel_status st = read_params(params, &p);
     if (st == EDGEL_OK && src && src->memory == EDGEL_MEMORY_DEVICE)
         st = edgel_fail(EDGEL_ERROR_UNSUPPORTED, "sub-pixel points are found in host images");
     if (st == EDGEL_OK)
@@ -303,14 +304,10 @@ static edgel_status chain_points_held(edgel_context *ctx, const edgel_subpixel_p
     curves->points = curves->curves = 0;
     curves->has_points = 0;
     edgel_subpixel_params p;
-    subpixel_defaults(&p);
     edgel_subpixel_points in;
     edgel_subpixel_points_init(&in, sizeof in);
     int w = 0;
-    edgel_status st = edgel_grown_read(params, &p, sizeof p, SUBPIXEL_PARAMS_FIRST_SIZE,
-                                       "params", "edgel_subpixel_params_default");
-    if (st == EDGEL_OK)
-        st = check_params(&p);
+    edgel_status st = read_params(params, &p);
     if (st == EDGEL_OK)
         st = edgel_grown_read(points, &in, sizeof in, POINTS_FIRST_SIZE, "points",
                               "edgel_subpixel_points_default");

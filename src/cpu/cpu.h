@@ -40,6 +40,26 @@ extern "C" {
             (out)[xx_ * (cn) + c_] = sx_ < 0 ? (bv) : (out)[((ax) + sx_) * (cn) + c_]; \
     }
 
+/* acc[x] += c * pixel for the `w` pixels of a u8, u16 or f32 row, each converted to double as
+ * ITK does (u8 and u16 go through float exactly): the itk preset's first Gaussian pass, in
+ * 2-D and 3-D. */
+static inline void edgel_cpu_itk_accumulate(double *acc, const uint8_t *row,
+                                            edgel_pixel_type type, double c, int w)
+{
+    if (type == EDGEL_U8) {
+        for (int x = 0; x < w; x++)
+            acc[x] += c * (double)row[x];
+    } else if (type == EDGEL_U16) {
+        const uint16_t *r = (const uint16_t *)row;
+        for (int x = 0; x < w; x++)
+            acc[x] += c * (double)r[x];
+    } else {
+        const float *r = (const float *)row;
+        for (int x = 0; x < w; x++)
+            acc[x] += c * (double)r[x];
+    }
+}
+
 /* The Canny/Devernay sub-pixel detector (cpu_subpixel.c) of a checked 1-channel host image
  * into `curves`, on up to `threads` threads. */
 edgel_status edgel_cpu_subpixel(const edgel_subpixel_params *p, const edgel_image *src,

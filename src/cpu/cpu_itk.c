@@ -34,25 +34,6 @@ typedef struct itk_job {
     atomic_int failed; /* out of memory */
 } itk_job;
 
-/* acc[x] += c * pixel, the pixel converted to double as ITK does (u8/u16 go through float
- * exactly). */
-static void accumulate_input_row(double *acc, const edgel_image *src, int y, double c, int w)
-{
-    const uint8_t *row = edgel_row_u8(src, y);
-    if (src->type == EDGEL_U8) {
-        for (int x = 0; x < w; x++)
-            acc[x] += c * (double)row[x];
-    } else if (src->type == EDGEL_U16) {
-        const uint16_t *r = (const uint16_t *)row;
-        for (int x = 0; x < w; x++)
-            acc[x] += c * (double)r[x];
-    } else {
-        const float *r = (const float *)row;
-        for (int x = 0; x < w; x++)
-            acc[x] += c * (double)r[x];
-    }
-}
-
 /* Pass 1 for rows [y0, y1); acc: w doubles. */
 static void gaussian_rows(const itk_job *job, int y0, int y1, double *acc)
 {
@@ -60,7 +41,8 @@ static void gaussian_rows(const itk_job *job, int y0, int y1, double *acc)
     for (int y = y0; y < y1; y++) {
         memset(acc, 0, sizeof(double) * (size_t)w);
         for (int k = 0; k < n; k++)
-            accumulate_input_row(acc, job->src, edgel_clamp_index(y + k - r, h), job->kernel[k], w);
+            edgel_cpu_itk_accumulate(acc, edgel_row_u8(job->src, edgel_clamp_index(y + k - r, h)),
+                                     job->src->type, job->kernel[k], w);
         float *out = job->a + (size_t)y * w;
         for (int x = 0; x < w; x++)
             out[x] = (float)acc[x];

@@ -42,25 +42,6 @@ static size_t at(const volume_job *j, int x, int y, int z)
     return ((size_t)z * (size_t)j->h + (size_t)y) * (size_t)j->w + (size_t)x;
 }
 
-/* acc[x] += c * voxel, the voxel converted to double as ITK does. */
-static void accumulate_input_row(double *acc, const edgel_volume *src, int z, int y, double c,
-                                 int w)
-{
-    const uint8_t *row = edgel_volume_row(src, z, y);
-    if (src->type == EDGEL_U8) {
-        for (int x = 0; x < w; x++)
-            acc[x] += c * (double)row[x];
-    } else if (src->type == EDGEL_U16) {
-        const uint16_t *r = (const uint16_t *)row;
-        for (int x = 0; x < w; x++)
-            acc[x] += c * (double)r[x];
-    } else {
-        const float *r = (const float *)row;
-        for (int x = 0; x < w; x++)
-            acc[x] += c * (double)r[x];
-    }
-}
-
 static void accumulate_row(double *acc, const float *row, double c, int w)
 {
     for (int x = 0; x < w; x++)
@@ -110,8 +91,9 @@ static void volume_row(volume_job *j, int z, int y, double *acc, float *pad)
         const int r = j->radius[2];
         memset(acc, 0, sizeof(double) * (size_t)w);
         for (int k = 0; k <= 2 * r; k++)
-            accumulate_input_row(acc, j->src, edgel_clamp_index(z + k - r, j->d), y,
-                                 j->kernel[2][k], w);
+            edgel_cpu_itk_accumulate(acc,
+                                     edgel_volume_row(j->src, edgel_clamp_index(z + k - r, j->d), y),
+                                     j->src->type, j->kernel[2][k], w);
         store_row(j->a + at(j, 0, y, z), acc, w);
         break;
     }

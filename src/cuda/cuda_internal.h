@@ -233,6 +233,19 @@ static inline frame_call frame_call_of(edgel_cuda_state *s, const edgel_image *s
             &s->slots[0]};
 }
 
+/* *p holds at least `want` elements of T: reallocated (contents lost) only to grow. */
+template <typename T> edgel_status grow_device_buffer(T **p, size_t *cap, size_t want)
+{
+    if (want <= *cap)
+        return EDGEL_OK;
+    cudaFree(*p);
+    *p = NULL;
+    *cap = 0;
+    CUDA_TRY(cudaMalloc(p, want * sizeof(T)));
+    *cap = want;
+    return EDGEL_OK;
+}
+
 /* Host staging and view checks (cuda_staging.cu). */
 /* True for page-locked host memory (copied by DMA without staging). */
 int is_pinned(const void *p);

@@ -178,18 +178,6 @@ __global__ void write_edges(const uint8_t *map, geometry g, uint8_t *out, size_t
     }
 }
 
-template <typename T> edgel_status reserve(T **p, size_t *cap, size_t want)
-{
-    if (want <= *cap)
-        return EDGEL_OK;
-    cudaFree(*p);
-    *p = NULL;
-    *cap = 0;
-    CUDA_TRY(cudaMalloc(p, want * sizeof(T)));
-    *cap = want;
-    return EDGEL_OK;
-}
-
 /* Copies between a pitched volume and a packed device one, slice by slice where the slices
  * are not evenly spaced rows. */
 edgel_status copy_volume(void *dst, size_t dst_pitch, size_t dst_slice, const void *src,
@@ -248,11 +236,11 @@ extern "C" edgel_status edgel_cuda_canny_volume(edgel_cuda_state *s,
     for (int i = 0; i < 3; i++) /* ITK's variance in voxels: divided by the spacing squared */
         k.r[i] = edgel_itk_gaussian_kernel(p->variance[i] / (p->spacing[i] * p->spacing[i]),
                                            p->maximum_error[i], k.k[i]);
-    EDGEL_TRY(reserve(&b->a, &b->a_cap, n));
-    EDGEL_TRY(reserve(&b->b, &b->b_cap, n));
-    EDGEL_TRY(reserve(&b->map, &b->map_cap, n));
-    EDGEL_TRY(reserve(&b->kernels, &b->kernels_cap, sizeof k));
-    EDGEL_TRY(reserve(&b->changed, &b->changed_cap, 1));
+    EDGEL_TRY(grow_device_buffer(&b->a, &b->a_cap, n));
+    EDGEL_TRY(grow_device_buffer(&b->b, &b->b_cap, n));
+    EDGEL_TRY(grow_device_buffer(&b->map, &b->map_cap, n));
+    EDGEL_TRY(grow_device_buffer(&b->kernels, &b->kernels_cap, sizeof k));
+    EDGEL_TRY(grow_device_buffer(&b->changed, &b->changed_cap, 1));
     if (!b->host_changed)
         CUDA_TRY(cudaMallocHost(&b->host_changed, sizeof(int)));
     /* (the taps go up from a pageable struct: the copy completes before the call returns) */
@@ -260,7 +248,7 @@ extern "C" edgel_status edgel_cuda_canny_volume(edgel_cuda_state *s,
     const uint8_t *in = (const uint8_t *)src->data;
     size_t pitch = src->pitch, slice = src->slice_pitch;
     if (on_host) {
-        EDGEL_TRY(reserve(&b->src, &b->src_cap, n * item));
+        EDGEL_TRY(grow_device_buffer(&b->src, &b->src_cap, n * item));
         EDGEL_TRY(copy_volume(b->src, g.w * item, g.w * item * g.h, src->data, src->pitch,
                               src->slice_pitch, g.w * item, g.h, g.d, cudaMemcpyHostToDevice,
                               stream));
@@ -278,7 +266,7 @@ extern "C" edgel_status edgel_cuda_canny_volume(edgel_cuda_state *s,
             sup_view->slice_pitch == sup_view->pitch * g.h)
             sup = (float *)sup_view->data;
         else {
-            EDGEL_TRY(reserve(&b->out, &b->out_cap, n * sizeof(float)));
+            EDGEL_TRY(grow_device_buffer(&b->out, &b->out_cap, n * sizeof(float)));
             sup = (float *)b->out;
         }
     }
@@ -306,7 +294,7 @@ extern "C" edgel_status edgel_cuda_canny_volume(edgel_cuda_state *s,
     }
     const size_t edge_item = edgel_pixel_size(edges->type);
     if (on_host) {
-        EDGEL_TRY(reserve(&b->out, &b->out_cap, n * sizeof(float)));
+        EDGEL_TRY(grow_device_buffer(&b->out, &b->out_cap, n * sizeof(float)));
         write_edges<<<grid, BLOCK, 0, stream>>>(b->map, g, b->out, g.w * edge_item,
                                                 g.w * edge_item * g.h, edges->type == EDGEL_F32);
         EDGEL_TRY(copy_volume(edges->data, edges->pitch, edges->slice_pitch, b->out,

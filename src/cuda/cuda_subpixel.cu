@@ -233,18 +233,6 @@ __global__ void sp_neighbours(point_arrays p, const int32_t *id, int w, int h, i
     out.fwd_s[from] = fwd_s, out.bck_s[from] = bck_s;
 }
 
-template <typename T> edgel_status grow(T **p, size_t *cap, size_t want)
-{
-    if (want <= *cap)
-        return EDGEL_OK;
-    cudaFree(*p);
-    *p = NULL;
-    *cap = 0;
-    CUDA_TRY(cudaMalloc(p, want * sizeof(T)));
-    *cap = want;
-    return EDGEL_OK;
-}
-
 edgel_status ensure_pixels(subpixel_buffers *b, size_t pixels, size_t src_bytes, size_t counts)
 {
     if (pixels > b->pixels) {
@@ -257,7 +245,7 @@ edgel_status ensure_pixels(subpixel_buffers *b, size_t pixels, size_t src_bytes,
         CUDA_TRY(cudaMalloc(&b->id, pixels * sizeof(int32_t)));
         b->pixels = pixels;
     }
-    EDGEL_TRY(grow(&b->src, &b->src_bytes, src_bytes));
+    EDGEL_TRY(grow_device_buffer(&b->src, &b->src_bytes, src_bytes));
     if (counts > b->counts_cap) {
         cudaFree(b->counts), cudaFree(b->starts);
         b->counts = b->starts = NULL;
@@ -272,7 +260,7 @@ edgel_status ensure_pixels(subpixel_buffers *b, size_t pixels, size_t src_bytes,
                                            (int64_t)counts));
     CUDA_TRY(cub::DeviceSelect::If(NULL, select, (const int32_t *)NULL, (int32_t *)NULL,
                                    (int32_t *)NULL, (int64_t)pixels, is_point()));
-    return grow((uint8_t **)&b->scan_tmp, &b->scan_bytes, scan > select ? scan : select);
+    return grow_device_buffer((uint8_t **)&b->scan_tmp, &b->scan_bytes, scan > select ? scan : select);
 }
 
 edgel_status ensure_points(subpixel_buffers *b, size_t count)
@@ -299,7 +287,7 @@ edgel_status blur(subpixel_buffers *b, cudaStream_t stream, double sigma, int w,
     if (!k)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel edges: out of memory for the blur");
     edgel_subpixel_weights(sigma, r, k);
-    edgel_status st = grow(&b->kernel, &b->kernel_cap, (size_t)taps);
+    edgel_status st = grow_device_buffer(&b->kernel, &b->kernel_cap, (size_t)taps);
     cudaError_t err = cudaSuccess;
     if (st == EDGEL_OK) /* (waits for the copy: k is pageable and freed below) */
         err = cudaMemcpy(b->kernel, k, sizeof(double) * (size_t)taps, cudaMemcpyHostToDevice);
@@ -372,7 +360,7 @@ extern "C" edgel_status edgel_cuda_subpixel(edgel_cuda_state *s, const edgel_sub
     const int chunks = (h + COUNT_ROWS - 1) / COUNT_ROWS;
     const size_t counts = (size_t)w * chunks;
     EDGEL_TRY(ensure_pixels(b, pixels, call.on_host ? row_bytes * h : 0, counts));
-    EDGEL_TRY(grow(&b->total, &b->total_cap, 2));
+    EDGEL_TRY(grow_device_buffer(&b->total, &b->total_cap, 2));
     const uint8_t *in = (const uint8_t *)src->data;
     size_t pitch = src->pitch;
     if (call.on_host) {
@@ -400,7 +388,7 @@ extern "C" edgel_status edgel_cuda_subpixel(edgel_cuda_state *s, const edgel_sub
     bytes = b->scan_bytes;
     CUDA_TRY(cub::DeviceSelect::If(b->scan_tmp, bytes, b->id, b->row_order, b->total + 1,
                                    (int64_t)pixels, is_point(), call.stream));
-    EDGEL_TRY(grow(&b->column, &b->column_cap, (size_t)w + 1));
+    EDGEL_TRY(grow_device_buffer(&b->column, &b->column_cap, (size_t)w + 1));
     sp_columns<<<(w + BLOCK) / BLOCK, BLOCK, 0, call.stream>>>(b->starts, b->total, w, chunks,
                                                               b->column);
     const neighbour_arrays best = {b->fwd, b->bck, b->fwd_s, b->bck_s};

@@ -150,13 +150,16 @@ static int written_whole(const char *name, int gz, double bytes)
     znzFile z = znzopen(name, "rb", gz);
     if (znz_isnull(z))
         return 0;
-    static char buf[1 << 16];
+    enum { CHUNK = 1 << 16 };
+    char *buf = malloc(CHUNK);
     double total = 0;
     size_t got;
-    while ((got = znzread(buf, 1, sizeof buf, z)) > 0)
+    while (buf && (got = znzread(buf, 1, CHUNK, z)) > 0)
         total += (double)got;
     znzclose(z);
-    return total == bytes;
+    const int whole = buf && total == bytes;
+    free(buf);
+    return whole;
 }
 
 edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
@@ -214,21 +217,6 @@ edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volu
     memset(out, 0, sizeof *out);
     return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: this build reads no volume files (built "
                          "without nifticlib: Debian and Ubuntu libnifti2-dev)", path);
-}
-
-/* Whether the file holds `bytes` bytes once decompressed (what a complete write leaves). */
-static int written_whole(const char *name, int gz, double bytes)
-{
-    znzFile z = znzopen(name, "rb", gz);
-    if (znz_isnull(z))
-        return 0;
-    static char buf[1 << 16];
-    double total = 0;
-    size_t got;
-    while ((got = znzread(buf, 1, sizeof buf, z)) > 0)
-        total += (double)got;
-    znzclose(z);
-    return total == bytes;
 }
 
 edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
