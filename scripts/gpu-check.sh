@@ -40,7 +40,7 @@ ctest --test-dir build-gpu --output-on-failure >"$OUT/ctest.log" 2>&1 || status=
 tail -n 3 "$OUT/ctest.log"
 
 log "GPU suite (CPU-vs-GPU identity)"
-timeout 420 ./build-gpu/tests/test_gpu data-local/bsds500 >"$OUT/test_gpu.log" 2>&1 || status=1
+EDGEL_TEST_DUMP_DIR="$OUT" timeout 420 ./build-gpu/tests/test_gpu data-local/bsds500 >"$OUT/test_gpu.log" 2>&1 || status=1
 grep -v "^$" "$OUT/test_gpu.log" | tail -n 12
 
 log "compute-sanitizer memcheck"

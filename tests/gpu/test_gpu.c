@@ -1374,9 +1374,32 @@ static void compare_subpixel(const edgel_image *src, double sigma, double high, 
     edgel_image d = device_copy(src);
     CHECK(edgel_subpixel_edges(gpu, &p, &d, got) == EDGEL_OK);
     same &= same_curves(want, got);
-    if (!same)
-        fprintf(stderr, "subpixel %s %dx%d type %d sigma %g: GPU differs\n", what, src->width,
-                src->height, (int)src->type, sigma);
+    if (!same) { /* what differs, and the input where EDGEL_TEST_DUMP_DIR names a folder */
+        edgel_curves_view u, v;
+        edgel_curves_view_default(&u);
+        edgel_curves_view_default(&v);
+        CHECK(edgel_subpixel_edges(gpu, &p, src, got) == EDGEL_OK);
+        edgel_curves_get(want, &u);
+        edgel_curves_get(got, &v);
+        int64_t first = 0;
+        while (first < u.points && first < v.points && u.x[first] == v.x[first] &&
+               u.y[first] == v.y[first])
+            first++;
+        fprintf(stderr, "subpixel %s %dx%d type %d sigma %g: GPU differs: CPU %lld points, %lld "
+                "curves; GPU %lld, %lld; first different point %lld\n", what, src->width,
+                src->height, (int)src->type, sigma, (long long)u.points, (long long)u.curves,
+                (long long)v.points, (long long)v.curves, (long long)first);
+        const char *dir = getenv("EDGEL_TEST_DUMP_DIR");
+        char path[1024];
+        snprintf(path, sizeof path, "%s/subpixel-%dx%d-type%d.raw", dir ? dir : ".",
+                 src->width, src->height, (int)src->type);
+        FILE *f = dir ? fopen(path, "wb") : NULL;
+        for (int y = 0; f && y < src->height; y++)
+            fwrite((const uint8_t *)src->data + (size_t)y * src->pitch, 1,
+                   (size_t)src->width * edgel_pixel_size(src->type), f);
+        if (f)
+            fclose(f);
+    }
     CHECK(same);
     CHECK(edgel_subpixel_edges(cpu, &p, &d, got) != EDGEL_OK); /* device views: GPU contexts */
     CUDA_CHECK(cudaFree(d.data));
