@@ -119,14 +119,13 @@ int detect_volume(const detect_options *opt)
             else
                 stages.suppressed = &out;
         }
-        if (opt->stage != STAGE_EDGES && !edges)
-            st = EDGEL_ERROR_OUT_OF_MEMORY;
-        else
-            st = edgel_canny_volume(ctx, &p, v, &scratch, opt->stage == STAGE_EDGES ? NULL
-                                                                                    : &stages);
+        const int lacking = opt->stage != STAGE_EDGES && !edges;
+        st = lacking ? EDGEL_ERROR_OUT_OF_MEMORY
+                     : edgel_canny_volume(ctx, &p, v, &scratch,
+                                          opt->stage == STAGE_EDGES ? NULL : &stages);
         free(edges);
         if (st != EDGEL_OK) {
-            rc = volume_failed("detect", st, edgel_last_error());
+            rc = volume_failed("detect", st, lacking ? "out of memory" : edgel_last_error());
         } else {
             if (out_item == 1) /* 255 -> 1: a label volume */
                 for (size_t i = 0; i < voxels; i++)
