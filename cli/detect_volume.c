@@ -1,6 +1,7 @@
-/* edgel detect on a volume file (NIfTI-1/2, .nii or .nii.gz): ITK's 3-D Canny (edgel_canny_volume)
- * with the file's voxel size as the spacing, the result written with the input's header
- * (orientation, origin, spacing): edges as 0/1 labels (uint8), stages as float32. */
+/* edgel detect on a volume file (NIfTI-1/2 .nii or .nii.gz; MetaImage .mha or .mhd): ITK's
+ * 3-D Canny (edgel_canny_volume) with the file's voxel size as the spacing, the result written
+ * in the input's format with its header (orientation, origin, spacing): edges as 0/1 labels
+ * (uint8), stages as float32. */
 #include "cli.h"
 #include "io/image_io.h"
 #include "io/volume_io.h"
@@ -41,9 +42,14 @@ int detect_volume(const detect_options *opt)
                         "Canny)\n", opt->input);
         return EXIT_USAGE;
     }
-    if (!edgel_io_is_volume_path(opt->output)) {
-        fprintf(stderr, "edgel detect: %s: write a volume's %s as .nii or .nii.gz\n",
-                opt->output, opt->stage == STAGE_EDGES ? "edges" : "stage");
+    const edgel_volume_format format = edgel_io_volume_format(opt->input);
+    const size_t out_len = strlen(opt->output);
+    if (edgel_io_volume_format(opt->output) != format ||
+        (format == EDGEL_VOLUME_METAIMAGE &&
+         (out_len < 4 || strcmp(opt->output + out_len - 4, ".mha")))) {
+        fprintf(stderr, "edgel detect: %s: write a volume's %s in the input's format (%s)\n",
+                opt->output, opt->stage == STAGE_EDGES ? "edges" : "stage",
+                format == EDGEL_VOLUME_NIFTI ? ".nii or .nii.gz" : ".mha");
         return EXIT_USAGE;
     }
     if (opt->stage != STAGE_EDGES && opt->stage != STAGE_SMOOTHED &&
@@ -55,7 +61,7 @@ int detect_volume(const detect_options *opt)
         fprintf(stderr, "edgel detect: --tile, --auto and --mask take images, not volumes\n");
         return EXIT_USAGE;
     }
-    if (!edgel_io_volumes_available()) {
+    if (format == EDGEL_VOLUME_NIFTI && !edgel_io_volumes_available()) {
         fprintf(stderr, "edgel detect: %s: this build reads no volume files (it was built "
                         "without nifticlib: Debian and Ubuntu libnifti2-dev)\n", opt->input);
         return EXIT_FAILURE_RUN;

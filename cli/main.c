@@ -19,7 +19,7 @@ static const char MAIN_HELP[] =
     "\n"
     "commands:\n"
     "  detect IN -o OUT [options]   edges of an image file (PNG, JPEG, PGM/PPM, PFM, TIFF)\n"
-    "                               or of a volume (NIfTI .nii, .nii.gz; --preset itk)\n"
+    "                               or of a volume (NIfTI, MetaImage; --preset itk)\n"
     "  contours IN -o OUT [options] sub-pixel edge curves (Canny/Devernay): .txt .svg .json\n"
     "                               .geojson .npz\n"
     "  convolve IN -o OUT --kernel K   an image correlated with a kernel (cv2.filter2D)\n"
@@ -79,8 +79,8 @@ int main(int argc, char **argv)
         }
         printf("files: PNG (libpng %s), JPEG (libjpeg-turbo), PGM/PPM, PFM, %s; volumes: %s\n",
                png_get_libpng_ver(NULL), tiff_line,
-               edgel_io_volumes_available() ? "NIfTI-1 and NIfTI-2 (nifticlib)"
-                                            : "none (built without nifticlib)");
+               edgel_io_volumes_available() ? "NIfTI-1 and NIfTI-2 (nifticlib), MetaImage"
+                                            : "MetaImage (no NIfTI: built without nifticlib)");
         return EXIT_OK;
     }
     if (!strcmp(cmd, "--man"))

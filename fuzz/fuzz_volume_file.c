@@ -1,7 +1,8 @@
-/* libFuzzer target: the NIfTI reader (edgel_io_read_volume) on any bytes, as a .nii file or,
- * gzip-compressed by zlib, a .nii.gz (the first byte chooses), with a 64 MB limit: a status
- * and never a crash, a hang or an allocation past the limit; a volume read is within the
- * library's sizes, and written back (edgel_io_write_volume) leaves exactly its file. */
+/* libFuzzer target: the volume readers (edgel_io_read_volume) on any bytes, as a .nii file,
+ * gzip-compressed by zlib as a .nii.gz, or as a MetaImage .mha (the first byte chooses), with
+ * a 64 MB limit: a status and never a crash, a hang or an allocation past the limit; a volume
+ * read is within the library's sizes, and written back (edgel_io_write_volume, in its
+ * format) leaves exactly its file. */
 #include "fuzz_file.h" /* first: it asks for _GNU_SOURCE */
 #include "edgel.h"
 #include "io/volume_io.h"
@@ -15,12 +16,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 1 || !edgel_io_volumes_available())
+    if (size < 1)
         return 0;
-    const int gz = data[0] & 1;
+    const int kind = data[0] % 3, gz = kind == 1, mha = kind == 2;
+    if (!mha && !edgel_io_volumes_available())
+        return 0;
     char in[128], out[128];
-    snprintf(in, sizeof in, "%s/in.nii%s", fuzz_dir(), gz ? ".gz" : "");
-    snprintf(out, sizeof out, "%s/out.nii", fuzz_dir());
+    snprintf(in, sizeof in, "%s/in.%s", fuzz_dir(), mha ? "mha" : gz ? "nii.gz" : "nii");
+    snprintf(out, sizeof out, "%s/out.%s", fuzz_dir(), mha ? "mha" : "nii");
     if (gz) {
         gzFile f = gzopen(in, "wb");
         if (!f)
@@ -49,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const edgel_status st = edgel_io_write_volume(out, &lv, &v);
         free(labels);
         remove(in);
-        fuzz_dir_expect(st == EDGEL_OK ? "out.nii" : NULL);
+        fuzz_dir_expect(st == EDGEL_OK ? (mha ? "out.mha" : "out.nii") : NULL);
         edgel_io_free_volume(&v);
     } else {
         remove(in);

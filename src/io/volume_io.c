@@ -3,6 +3,7 @@
 #include "io/volume_io.h"
 
 #include "io/image_io.h"
+#include "io/metaimage.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -17,9 +18,62 @@ static int ends_with(const char *s, const char *end)
     return n >= m && !strcmp(s + n - m, end);
 }
 
+edgel_volume_format edgel_io_volume_format(const char *path)
+{
+    if (!path)
+        return EDGEL_VOLUME_NONE;
+    if (ends_with(path, ".nii") || ends_with(path, ".nii.gz"))
+        return EDGEL_VOLUME_NIFTI;
+    if (ends_with(path, ".mha") || ends_with(path, ".mhd"))
+        return EDGEL_VOLUME_METAIMAGE;
+    return EDGEL_VOLUME_NONE;
+}
+
 int edgel_io_is_volume_path(const char *path)
 {
-    return path && (ends_with(path, ".nii") || ends_with(path, ".nii.gz"));
+    return edgel_io_volume_format(path) != EDGEL_VOLUME_NONE;
+}
+
+static edgel_status nifti_read(const char *path, size_t max_bytes, edgel_volume_file *out);
+static edgel_status nifti_write(const char *path, const edgel_volume *v,
+                                const edgel_volume_file *like);
+static void nifti_free(void *header);
+
+edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volume_file *out)
+{
+    memset(out, 0, sizeof *out);
+    if (edgel_io_volume_format(path) == EDGEL_VOLUME_METAIMAGE) {
+        edgel_metaimage_header *h = NULL;
+        EDGEL_IO_TRY(edgel_metaimage_read(path, max_bytes, &out->volume, out->spacing, &h));
+        out->header = h, out->format = EDGEL_VOLUME_METAIMAGE;
+        return EDGEL_OK;
+    }
+    EDGEL_IO_TRY(nifti_read(path, max_bytes, out));
+    out->format = EDGEL_VOLUME_NIFTI;
+    return EDGEL_OK;
+}
+
+edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
+                                   const edgel_volume_file *like)
+{
+    const edgel_volume_format format = edgel_io_volume_format(path);
+    if (format != like->format || (format == EDGEL_VOLUME_METAIMAGE && !ends_with(path, ".mha")))
+        return edgel_io_fail(EDGEL_ERROR_INVALID_ARGUMENT, "%s: write the result as %s, the "
+                             "input's format", path,
+                             like->format == EDGEL_VOLUME_METAIMAGE ? ".mha" : ".nii or .nii.gz");
+    if (format == EDGEL_VOLUME_METAIMAGE)
+        return edgel_metaimage_write(path, v, like->header);
+    return nifti_write(path, v, like);
+}
+
+void edgel_io_free_volume(edgel_volume_file *f)
+{
+    free(f->volume.data);
+    if (f->format == EDGEL_VOLUME_METAIMAGE)
+        edgel_metaimage_free(f->header);
+    else if (f->header)
+        nifti_free(f->header);
+    memset(f, 0, sizeof *f);
 }
 
 #ifdef EDGEL_HAVE_NIFTI
@@ -98,9 +152,8 @@ static edgel_status check_header(const char *path, const nifti_image *nim, size_
     return EDGEL_OK;
 }
 
-edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volume_file *out)
+static edgel_status nifti_read(const char *path, size_t max_bytes, edgel_volume_file *out)
 {
-    memset(out, 0, sizeof *out);
     nifti_set_debug_level(0);
     nifti_image *nim = nifti_image_read(path, 0);
     if (!nim)
@@ -162,8 +215,8 @@ static int written_whole(const char *name, int gz, double bytes)
     return whole;
 }
 
-edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
-                                   const edgel_volume_file *like)
+static edgel_status nifti_write(const char *path, const edgel_volume *v,
+                                const edgel_volume_file *like)
 {
     const nifti_image *src = like->header;
     nifti_image *nim = nifti_copy_nim_info(src);
@@ -200,37 +253,32 @@ edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
     return st;
 }
 
-void edgel_io_free_volume(edgel_volume_file *f)
+static void nifti_free(void *header)
 {
-    free(f->volume.data);
-    nifti_image_free(f->header);
-    memset(f, 0, sizeof *f);
+    nifti_image_free(header);
 }
 
 #else /* built without nifticlib */
 
 int edgel_io_volumes_available(void) { return 0; }
 
-edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volume_file *out)
+static edgel_status nifti_read(const char *path, size_t max_bytes, edgel_volume_file *out)
 {
-    (void)max_bytes;
-    memset(out, 0, sizeof *out);
-    return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: this build reads no volume files (built "
+    (void)max_bytes, (void)out;
+    return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: this build reads no NIfTI files (built "
                          "without nifticlib: Debian and Ubuntu libnifti2-dev)", path);
 }
 
-edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
-                                   const edgel_volume_file *like)
+static edgel_status nifti_write(const char *path, const edgel_volume *v,
+                                const edgel_volume_file *like)
 {
     (void)v, (void)like;
-    return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: this build writes no volume files",
-                         path);
+    return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: this build writes no NIfTI files", path);
 }
 
-void edgel_io_free_volume(edgel_volume_file *f)
+static void nifti_free(void *header)
 {
-    free(f->volume.data);
-    memset(f, 0, sizeof *f);
+    (void)header;
 }
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * Volume files for the edgel command and the tests (not part of libedgel): NIfTI-1 and
  * NIfTI-2 (.nii, .nii.gz) through the NIfTI reference library (nifticlib, public domain),
- * where the build has it. A file's header is checked (3-D at most, a voxel type that converts
+ * where the build has it, and MetaImage (.mha, .mhd: a text header over raw or zlib-compressed
+ * voxels; metaimage.c). A file's header is checked (3-D at most, a voxel type that converts
  * exactly, sizes within the library's limits and the caller's memory) before its data is
  * read; truncated or hostile files give EDGEL_ERROR_FORMAT with a message, never a crash.
  */
@@ -19,24 +20,34 @@ extern "C" {
 /* A volume read from a file: its voxels (host memory, packed, owned), its voxel size along
  * x, y and z, and the file's header, which a result written "like" it keeps (orientation,
  * origin, spacing, units, descriptions). */
+typedef enum edgel_volume_format {
+    EDGEL_VOLUME_NONE = 0,
+    EDGEL_VOLUME_NIFTI,     /* .nii, .nii.gz */
+    EDGEL_VOLUME_METAIMAGE  /* .mha, .mhd */
+} edgel_volume_format;
+
 typedef struct edgel_volume_file {
     edgel_volume volume;
     double spacing[3];
     void *header;
+    edgel_volume_format format;
 } edgel_volume_file;
 
-/* Whether the build reads and writes volume files. */
+/* Whether the build reads and writes NIfTI files (MetaImage always). */
 int edgel_io_volumes_available(void);
-/* Whether `path` names a volume file by its extension (.nii, .nii.gz). */
+/* The volume format `path` names by its extension (.nii, .nii.gz, .mha, .mhd), or NONE. */
+edgel_volume_format edgel_io_volume_format(const char *path);
+/* Whether `path` names a volume file. */
 int edgel_io_is_volume_path(const char *path);
 /* Reads `path`: u8, u16 and f32 voxels as they are; other integer types and f64 converted to
  * f32, and the header's scaling (scl_slope, scl_inter) applied in f32, as ITK's reader gives a
  * float image. Refused before the data is read when the voxels and a float copy of them would
  * pass `max_bytes` (0: no limit beyond the library's sizes). */
 edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volume_file *out);
-/* Writes `v` (packed; u8 or f32) to `path` as NIfTI-1 (.nii, or .nii.gz compressed) with
- * `like`'s header (its voxel type, scaling and calibration replaced), all or nothing: a
- * temporary beside the target, read back whole, then renamed over it. */
+/* Writes `v` (packed; u8 or f32) to `path` with `like`'s header (its voxel type, scaling and
+ * calibration replaced), in `like`'s format (a path of the other format is refused): NIfTI-1
+ * (.nii, or .nii.gz compressed), or an uncompressed MetaImage .mha. All or nothing: a
+ * temporary beside the target (a NIfTI one read back whole), then renamed over it. */
 edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
                                    const edgel_volume_file *like);
 void edgel_io_free_volume(edgel_volume_file *f);

@@ -136,3 +136,89 @@ def test_refusals_leave_nothing(cli_available, tmp_path):
     leftovers = {p.name for p in tmp_path.iterdir()} - {
         "ok.nii", "4d.nii", "complex.nii", "cut.nii", "garbage.nii", "bomb.nii.gz"}
     assert not leftovers, leftovers
+
+
+def test_metaimage_equals_itk_and_keeps_the_header(edgel_cmd, tmp_path):
+    """MetaImage in (.mha raw or compressed, .mhd with its .raw, big-endian elements) and .mha
+    out: the edges equal ITK's filter on the image ITK reads from the same file, and the
+    result keeps the input's spacing, origin and direction."""
+    itk = pytest.importorskip("itk")
+    rng = np.random.default_rng(42)
+    z, y, x = np.mgrid[0:14, 0:23, 0:19].astype(np.float32)
+    vol = (((x - 9) ** 2 + (y - 11) ** 2 + (z - 7) ** 2 < 36) * 300 +
+           rng.standard_normal(x.shape) * 20).astype(np.int16)
+    image = itk.image_from_array(vol)
+    image.SetSpacing([0.8, 0.9, 2.5])
+    image.SetOrigin([-12.0, 4.5, 30.0])
+    direction = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]])
+    image.SetDirection(itk.matrix_from_array(direction))
+    f3 = itk.Image[itk.F, 3]
+    for name, compress in [("raw.mha", False), ("zipped.mha", True), ("pair.mhd", False)]:
+        path = tmp_path / name
+        itk.imwrite(image, str(path), compression=compress)
+        out = tmp_path / ("e-" + name.replace(".mhd", ".mha"))
+        r = run(edgel_cmd, "detect", path, "-o", out, "--preset", "itk", "--variance", "3",
+                "--upper", "60", "--lower", "25")
+        assert r.returncode == 0, (name, r.stderr)
+        f = itk.CannyEdgeDetectionImageFilter[f3, f3].New(
+            Input=itk.imread(str(path), itk.F), Variance=[3.0] * 3, MaximumError=[0.01] * 3,
+            UpperThreshold=60.0, LowerThreshold=25.0)
+        f.Update()
+        want = itk.array_from_image(f.GetOutput())
+        got = itk.imread(str(out))
+        assert want.sum() > 50
+        assert np.array_equal(itk.array_from_image(got), want.astype(np.uint8)), name
+        assert np.allclose(itk.spacing(got), [0.8, 0.9, 2.5]), name
+        assert np.allclose(itk.origin(got), [-12.0, 4.5, 30.0]), name
+        assert np.allclose(itk.array_from_matrix(got.GetDirection()), direction), name
+    # big-endian shorts, written by hand
+    header = ("ObjectType = Image\nNDims = 3\nBinaryData = True\nBinaryDataByteOrderMSB = True\n"
+              "DimSize = 19 23 14\nElementSpacing = 0.8 0.9 2.5\nElementType = MET_SHORT\n"
+              "ElementDataFile = LOCAL\n")
+    (tmp_path / "msb.mha").write_bytes(header.encode() + vol.astype(">i2").tobytes())
+    r = run(edgel_cmd, "detect", tmp_path / "msb.mha", "-o", tmp_path / "e-msb.mha", "--preset",
+            "itk", "--variance", "3", "--upper", "60", "--lower", "25")
+    assert r.returncode == 0, r.stderr
+    want = edgel.canny_itk(vol.astype(np.float32), 3.0, 0.01, 60.0, 25.0,
+                           spacing=(2.5, 0.9, 0.8))
+    assert np.array_equal(itk.array_from_image(itk.imread(str(tmp_path / "e-msb.mha"))),
+                          want.astype(np.uint8))
+
+
+def test_metaimage_refusals_leave_nothing(edgel_cmd, tmp_path):
+    def mha(name, lines, data=b""):
+        (tmp_path / name).write_bytes(("\n".join(lines) + "\n").encode() + data)
+    base = ["ObjectType = Image", "NDims = 3", "BinaryData = True", "DimSize = 4 5 6"]
+    voxels = bytes(120)
+    mha("ok.mha", base + ["ElementType = MET_UCHAR", "ElementDataFile = LOCAL"], voxels)
+    mha("4d.mha", ["NDims = 4", "DimSize = 4 5 6 2", "ElementType = MET_UCHAR",
+                   "ElementDataFile = LOCAL"], voxels * 2)
+    mha("rgb.mha", base + ["ElementNumberOfChannels = 3", "ElementType = MET_UCHAR",
+                           "ElementDataFile = LOCAL"], voxels * 3)
+    mha("ascii.mha", ["NDims = 3", "BinaryData = False", "DimSize = 4 5 6",
+                      "ElementType = MET_UCHAR", "ElementDataFile = LOCAL"], b"0 " * 120)
+    mha("cut.mha", base + ["ElementType = MET_UCHAR", "ElementDataFile = LOCAL"], voxels[:50])
+    mha("zipbad.mha", base + ["CompressedData = True", "ElementType = MET_UCHAR",
+                              "ElementDataFile = LOCAL"], b"not zlib at all" * 4)
+    mha("cplx.mha", base + ["ElementType = MET_COMPLEX", "ElementDataFile = LOCAL"], voxels)
+    mha("huge.mha", ["NDims = 3", "DimSize = 2000 2000 2000", "ElementType = MET_FLOAT",
+                     "ElementDataFile = LOCAL"], voxels)
+    mha("nofile.mha", base + ["ElementType = MET_UCHAR", "ElementDataFile = missing.raw"])
+    (tmp_path / "junk.mha").write_bytes(bytes(range(256)) * 4)
+    flags = ["--preset", "itk", "--variance", "1"]
+    cases = [("4d.mha", "2-D and 3-D"), ("rgb.mha", "channels"), ("ascii.mha", "ASCII"),
+             ("cut.mha", "truncated"), ("zipbad.mha", "compressed"), ("cplx.mha", "ElementType"),
+             ("huge.mha", "--memory"), ("nofile.mha", "missing.raw"), ("junk.mha", "MetaImage")]
+    for name, needle in cases:
+        out = tmp_path / "out.mha"
+        r = run(edgel_cmd, "detect", tmp_path / name, "-o", out, *flags, "--memory", "256M")
+        assert r.returncode == 1 and needle in r.stderr, (name, r.stderr)
+        assert not out.exists(), name
+    for target in ("out.mhd", "out.nii"):
+        r = run(edgel_cmd, "detect", tmp_path / "ok.mha", "-o", tmp_path / target, *flags)
+        assert r.returncode == 2 and ".mha" in r.stderr, (target, r.stderr)
+    r = run(edgel_cmd, "detect", tmp_path / "ok.mha", "-o", tmp_path / "out.mha", *flags)
+    assert r.returncode == 0, r.stderr
+    leftovers = {p.name for p in tmp_path.iterdir()} - {n for n, _ in cases} - {
+        "ok.mha", "out.mha"}
+    assert not leftovers, leftovers

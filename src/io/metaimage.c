@@ -1,0 +1,365 @@
+/*
+ * MetaImage volumes (ITK's .mha and .mhd): a text header of "Key = Value" lines over raw,
+ * optionally zlib-compressed voxels, in the same file (.mha, ElementDataFile = LOCAL) or a
+ * file beside it (.mhd). Read: 2-D and 3-D images of one channel, binary data of any of
+ * MetaIO's integer and float element types, either byte order; the header's other lines
+ * (origin, orientation, transform) kept for the result. Written: .mha, uncompressed, with
+ * the input's kept lines and the result's type. Sizes and memory are checked from the header
+ * before any voxel is read; inflating stops at the expected size.
+ */
+#include "io/metaimage.h"
+
+#include "io/image_io.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+enum { MAX_LINE = 4096, MAX_HEADER = 1 << 16 };
+
+struct edgel_metaimage_header {
+    char *kept; /* the header lines the result keeps, each ending in '\n' */
+    size_t kept_len;
+    int ndims;
+};
+
+typedef struct element_type {
+    const char *name;
+    int bytes, is_float, is_signed;
+} element_type;
+
+static const element_type TYPES[] = {
+    {"MET_UCHAR", 1, 0, 0}, {"MET_CHAR", 1, 0, 1},  {"MET_USHORT", 2, 0, 0},
+    {"MET_SHORT", 2, 0, 1}, {"MET_UINT", 4, 0, 0},  {"MET_INT", 4, 0, 1},
+    {"MET_FLOAT", 4, 1, 1}, {"MET_DOUBLE", 8, 1, 1}};
+
+/* Keys this reader interprets (the result writes its own values for them). */
+static const char *const OWN_KEYS[] = {
+    "ObjectType", "NDims", "DimSize", "ElementType", "ElementDataFile", "BinaryData",
+    "BinaryDataByteOrderMSB", "ElementByteOrderMSB", "CompressedData", "CompressedDataSize",
+    "HeaderSize", "ElementNumberOfChannels", "ElementMin", "ElementMax"};
+
+typedef struct parsed {
+    int ndims, dims[3], msb, compressed, binary, channels;
+    long long header_size;
+    const element_type *type;
+    double spacing[3];
+    int have_spacing, have_size;
+    char data_file[MAX_LINE];
+} parsed;
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+static int is_true(const char *v)
+{
+    return !strcmp(v, "True") || !strcmp(v, "true") || !strcmp(v, "TRUE") || !strcmp(v, "1");
+}
+
+/* Up to `n` numbers of a value into out; how many were read (-1: something else there). */
+static int numbers(const char *v, double *out, int n)
+{
+    int k = 0;
+    while (*v) {
+        char *end;
+        const double d = strtod(v, &end);
+        if (end == v)
+            return -1;
+        if (k < n)
+            out[k] = d;
+        k++;
+        v = end;
+        while (isspace((unsigned char)*v))
+            v++;
+    }
+    return k;
+}
+
+static edgel_status read_header(FILE *f, const char *path, parsed *p,
+                                edgel_metaimage_header *keep)
+{
+    memset(p, 0, sizeof *p);
+    p->binary = 1, p->channels = 1;
+    for (int i = 0; i < 3; i++)
+        p->spacing[i] = 1.0;
+    char line[MAX_LINE];
+    size_t total = 0;
+    int ended = 0;
+    while (!ended && fgets(line, sizeof line, f)) {
+        total += strlen(line);
+        if (total > MAX_HEADER || (!strchr(line, '\n') && !feof(f)))
+            return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the header's lines are longer than a "
+                                 "MetaImage header's", path);
+        char *eq = strchr(line, '=');
+        if (!eq) {
+            if (*trim(line))
+                return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: not a MetaImage header (a line "
+                                     "without '=')", path);
+            continue;
+        }
+        *eq = '\0';
+        char *key = trim(line), *value = trim(eq + 1);
+        double d[4];
+        int own = 0;
+        for (size_t i = 0; i < sizeof OWN_KEYS / sizeof *OWN_KEYS; i++)
+            own |= !strcmp(key, OWN_KEYS[i]);
+        if (!strcmp(key, "NDims")) {
+            if (numbers(value, d, 1) != 1 || (d[0] != 2 && d[0] != 3))
+                return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: NDims = %s: 2-D and 3-D "
+                                     "images are read", path, value);
+            p->ndims = (int)d[0];
+        } else if (!strcmp(key, "DimSize")) {
+            const int k = numbers(value, d, 3);
+            if (k < 2 || k > 3)
+                return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: DimSize = %s", path, value);
+            for (int i = 0; i < 3; i++) {
+                if (i < k && !(d[i] >= 1 && d[i] <= EDGEL_MAX_DIMENSION && d[i] == (int)d[i]))
+                    return edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: DimSize = %s: each side "
+                                         "must be 1 to %d", path, value, EDGEL_MAX_DIMENSION);
+                p->dims[i] = i < k ? (int)d[i] : 1;
+            }
+            p->have_size = k;
+        } else if (!strcmp(key, "ElementSpacing") || (!strcmp(key, "ElementSize") &&
+                                                      !p->have_spacing)) {
+            const int k = numbers(value, d, 3);
+            if (k < 2 || k > 3)
+                return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: %s = %s", path, key, value);
+            for (int i = 0; i < k; i++)
+                p->spacing[i] = d[i] > 0 && d[i] < 1e30 ? d[i] : 1.0;
+            p->have_spacing = !strcmp(key, "ElementSpacing");
+        } else if (!strcmp(key, "ElementType")) {
+            p->type = NULL;
+            for (size_t i = 0; i < sizeof TYPES / sizeof *TYPES; i++)
+                if (!strcmp(value, TYPES[i].name))
+                    p->type = &TYPES[i];
+            if (!p->type)
+                return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: ElementType = %s: integer "
+                                     "and float elements are read", path, value);
+        } else if (!strcmp(key, "BinaryData")) {
+            p->binary = is_true(value);
+        } else if (!strcmp(key, "BinaryDataByteOrderMSB") ||
+                   !strcmp(key, "ElementByteOrderMSB")) {
+            p->msb = is_true(value);
+        } else if (!strcmp(key, "CompressedData")) {
+            p->compressed = is_true(value);
+        } else if (!strcmp(key, "HeaderSize")) {
+            if (numbers(value, d, 1) != 1)
+                return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: HeaderSize = %s", path, value);
+            p->header_size = (long long)d[0];
+        } else if (!strcmp(key, "ElementNumberOfChannels")) {
+            if (numbers(value, d, 1) != 1 || d[0] != 1)
+                return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: %s channels: one is read",
+                                     path, value);
+        } else if (!strcmp(key, "ElementDataFile")) {
+            snprintf(p->data_file, sizeof p->data_file, "%s", value);
+            ended = 1;
+        }
+        if (!own && keep) { /* kept for the result */
+            char *grown = realloc(keep->kept, keep->kept_len + strlen(key) + strlen(value) + 5);
+            if (!grown)
+                return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+            keep->kept = grown;
+            keep->kept_len += (size_t)sprintf(grown + keep->kept_len, "%s = %s\n", key, value);
+        }
+    }
+    if (!ended || !p->type || p->have_size != (p->ndims ? p->ndims : p->have_size) ||
+        !p->have_size)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: not a MetaImage header with NDims, "
+                             "DimSize, ElementType and ElementDataFile", path);
+    if (!p->binary)
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: ASCII voxels: binary data is read",
+                             path);
+    return EDGEL_OK;
+}
+
+/* `bytes` bytes of voxels from f: raw, or inflated (no more than `bytes` come out). */
+static edgel_status read_voxels(FILE *f, const char *path, int compressed, uint8_t *out,
+                                size_t bytes)
+{
+    if (!compressed) {
+        if (fread(out, 1, bytes, f) != bytes)
+            return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the voxels are cut short (a "
+                                 "truncated file)", path);
+        return EDGEL_OK;
+    }
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit(&z) != Z_OK)
+        return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    unsigned char in[1 << 15];
+    size_t done = 0;
+    int rc = Z_OK;
+    while (done < bytes && rc != Z_STREAM_END) {
+        if (z.avail_in == 0) {
+            z.avail_in = (uInt)fread(in, 1, sizeof in, f);
+            z.next_in = in;
+            if (z.avail_in == 0)
+                break;
+        }
+        const size_t room = bytes - done < (1u << 30) ? bytes - done : (1u << 30);
+        z.next_out = out + done;
+        z.avail_out = (uInt)room;
+        rc = inflate(&z, Z_NO_FLUSH);
+        done += room - z.avail_out;
+        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+            break;
+    }
+    inflateEnd(&z);
+    if (done != bytes)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the compressed voxels are cut short or "
+                             "damaged", path);
+    return EDGEL_OK;
+}
+
+/* The file the voxels are in: f itself (LOCAL), or a file named relative to the header's. */
+static FILE *data_file(FILE *f, const char *path, const parsed *p)
+{
+    if (!strcmp(p->data_file, "LOCAL"))
+        return f;
+    if (strchr(p->data_file, ' ') || !strcmp(p->data_file, "LIST"))
+        return NULL;
+    char name[2 * MAX_LINE];
+    const char *slash = strrchr(path, '/');
+    if (p->data_file[0] == '/' || !slash)
+        snprintf(name, sizeof name, "%s", p->data_file);
+    else
+        snprintf(name, sizeof name, "%.*s/%s", (int)(slash - path), path, p->data_file);
+    FILE *d = fopen(name, "rb");
+    if (d && p->header_size > 0 && fseek(d, (long)p->header_size, SEEK_SET) != 0) {
+        fclose(d);
+        return NULL;
+    }
+    return d;
+}
+
+static double element(const uint8_t *b, const element_type *t, int msb)
+{
+    uint8_t v[8];
+    for (int i = 0; i < t->bytes; i++) /* to this machine's order (little-endian) */
+        v[i] = msb ? b[t->bytes - 1 - i] : b[i];
+    if (t->is_float) {
+        if (t->bytes == 4) {
+            float x;
+            memcpy(&x, v, 4);
+            return x;
+        }
+        double x;
+        memcpy(&x, v, 8);
+        return x;
+    }
+    uint64_t u = 0;
+    memcpy(&u, v, (size_t)t->bytes);
+    if (t->is_signed && t->bytes < 8 && (u >> (8 * t->bytes - 1)) & 1)
+        return (double)(int64_t)(u | ~((1ull << (8 * t->bytes)) - 1));
+    return (double)u;
+}
+
+edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volume *out,
+                                  double spacing[3], edgel_metaimage_header **header)
+{
+    memset(out, 0, sizeof *out);
+    *header = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", path, strerror(errno));
+    edgel_metaimage_header *keep = calloc(1, sizeof *keep);
+    parsed p;
+    edgel_status st = keep ? read_header(f, path, &p, keep)
+                           : edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    const size_t voxels = st == EDGEL_OK ? (size_t)p.dims[0] * p.dims[1] * p.dims[2] : 0;
+    const int keep_type = st == EDGEL_OK && !p.msb &&
+                          (!strcmp(p.type->name, "MET_UCHAR") ||
+                           !strcmp(p.type->name, "MET_USHORT") ||
+                           !strcmp(p.type->name, "MET_FLOAT"));
+    if (st == EDGEL_OK && (double)voxels > (double)EDGEL_MAX_VOXELS)
+        st = edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: %zu voxels, more than a volume may "
+                           "hold", path, voxels);
+    if (st == EDGEL_OK && max_bytes &&
+        (double)voxels * (p.type->bytes + (keep_type ? 0 : 4)) > (double)max_bytes)
+        st = edgel_io_fail(EDGEL_ERROR_INVALID_SIZE,
+                           "%s: %dx%dx%d voxels take %.0f MB to read, more than the %.0f MB "
+                           "allowed (--memory)", path, p.dims[0], p.dims[1], p.dims[2],
+                           (double)voxels * (p.type->bytes + (keep_type ? 0 : 4)) / 1e6,
+                           max_bytes / 1e6);
+    uint8_t *raw = NULL;
+    FILE *d = NULL;
+    if (st == EDGEL_OK && !(d = data_file(f, path, &p)))
+        st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its voxels' file (%s) cannot be opened",
+                           path, p.data_file);
+    if (st == EDGEL_OK && !(raw = malloc(voxels * (size_t)p.type->bytes)))
+        st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    if (st == EDGEL_OK)
+        st = read_voxels(d, path, p.compressed, raw, voxels * (size_t)p.type->bytes);
+    if (d && d != f)
+        fclose(d);
+    fclose(f);
+    void *data = raw;
+    if (st == EDGEL_OK && !keep_type) {
+        float *fl = malloc(sizeof(float) * voxels);
+        if (!fl) {
+            st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+        } else {
+            for (size_t i = 0; i < voxels; i++)
+                fl[i] = (float)element(raw + i * (size_t)p.type->bytes, p.type, p.msb);
+            free(raw);
+            data = fl;
+        }
+    }
+    if (st != EDGEL_OK) {
+        free(data);
+        edgel_metaimage_free(keep);
+        return st;
+    }
+    const edgel_pixel_type type = !keep_type ? EDGEL_F32
+                                  : p.type->bytes == 1 ? EDGEL_U8
+                                  : p.type->bytes == 2 ? EDGEL_U16
+                                                       : EDGEL_F32;
+    *out = edgel_volume_host(data, p.dims[0], p.dims[1], p.dims[2], type);
+    for (int i = 0; i < 3; i++)
+        spacing[i] = p.spacing[i];
+    keep->ndims = p.ndims ? p.ndims : p.have_size;
+    *header = keep;
+    return EDGEL_OK;
+}
+
+edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v,
+                                   const edgel_metaimage_header *like)
+{
+    edgel_io_temporary t;
+    EDGEL_IO_TRY(edgel_io_temporary_open(&t, path));
+    /* NDims first: the lengths of the kept lines' values depend on it */
+    const int ndims = like && like->ndims == 2 && v->depth == 1 ? 2 : 3;
+    int ok = fprintf(t.file, "ObjectType = Image\nNDims = %d\n%s", ndims,
+                     like && like->kept ? like->kept : "") >= 0;
+    char dims[64];
+    snprintf(dims, sizeof dims, ndims == 2 ? "%d %d" : "%d %d %d", v->width, v->height,
+             v->depth);
+    ok &= fprintf(t.file,
+                  "BinaryData = True\nBinaryDataByteOrderMSB = False\nCompressedData = False\n"
+                  "DimSize = %s\nElementType = %s\nElementDataFile = LOCAL\n",
+                  dims, v->type == EDGEL_F32 ? "MET_FLOAT" : "MET_UCHAR") >= 0;
+    const size_t row = (size_t)v->width * edgel_pixel_size(v->type);
+    for (int z = 0; ok && z < v->depth; z++)
+        for (int y = 0; ok && y < v->height; y++)
+            ok = fwrite((const uint8_t *)v->data + (size_t)z * v->slice_pitch +
+                            (size_t)y * v->pitch, 1, row, t.file) == row;
+    return edgel_io_temporary_close(&t, ok, ok ? 0 : errno);
+}
+
+void edgel_metaimage_free(edgel_metaimage_header *h)
+{
+    if (h)
+        free(h->kept);
+    free(h);
+}

@@ -1,0 +1,21 @@
+/* Internal to the volume files (volume_io.c): MetaImage (.mha, .mhd) reading and writing
+ * (metaimage.c). */
+#ifndef EDGEL_IO_METAIMAGE_H
+#define EDGEL_IO_METAIMAGE_H
+
+#include "edgel.h"
+
+#include <stddef.h>
+
+typedef struct edgel_metaimage_header edgel_metaimage_header;
+
+/* The volume of `path` (packed host memory, owned: u8, u16 or f32 as edgel_io_read_volume
+ * gives them), its element spacing (x, y, z) and the header lines a result keeps. */
+edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volume *out,
+                                  double spacing[3], edgel_metaimage_header **header);
+/* `v` (u8 or f32) as an uncompressed .mha with `like`'s kept lines (NULL: none). */
+edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v,
+                                   const edgel_metaimage_header *like);
+void edgel_metaimage_free(edgel_metaimage_header *h);
+
+#endif
