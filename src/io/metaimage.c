@@ -222,8 +222,9 @@ static edgel_status read_voxels(FILE *f, const char *path, int compressed, uint8
     return EDGEL_OK;
 }
 
-/* The file the voxels are in: f itself (LOCAL), or a file named relative to the header's. */
-static FILE *data_file(FILE *f, const char *path, const parsed *p)
+/* The file the voxels are in: f itself (LOCAL), or a file named relative to the header's,
+ * at its HeaderSize (-1: the last `bytes` bytes of the file). */
+static FILE *data_file(FILE *f, const char *path, const parsed *p, size_t bytes)
 {
     if (!strcmp(p->data_file, "LOCAL"))
         return f;
@@ -236,7 +237,8 @@ static FILE *data_file(FILE *f, const char *path, const parsed *p)
     else
         snprintf(name, sizeof name, "%.*s/%s", (int)(slash - path), path, p->data_file);
     FILE *d = fopen(name, "rb");
-    if (d && p->header_size > 0 && fseek(d, (long)p->header_size, SEEK_SET) != 0) {
+    if (d && ((p->header_size > 0 && fseek(d, (long)p->header_size, SEEK_SET) != 0) ||
+              (p->header_size < 0 && fseek(d, -(long)bytes, SEEK_END) != 0))) {
         fclose(d);
         return NULL;
     }
@@ -294,7 +296,7 @@ edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volu
                            max_bytes / 1e6);
     uint8_t *raw = NULL;
     FILE *d = NULL;
-    if (st == EDGEL_OK && !(d = data_file(f, path, &p)))
+    if (st == EDGEL_OK && !(d = data_file(f, path, &p, voxels * (size_t)p.type->bytes)))
         st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its voxels' file (%s) cannot be opened",
                            path, p.data_file);
     if (st == EDGEL_OK && !(raw = malloc(voxels * (size_t)p.type->bytes)))
