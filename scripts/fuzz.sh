@@ -31,7 +31,8 @@ echo "| target | time | executions | coverage (edges) |"
 echo "|---|---|---|---|"
 status=0
 pids=()
-for t in png jpeg pnm pfm detect_args pipeline tiled rows stream batch components contours; do
+for t in png jpeg pnm pfm detect_args pipeline tiled rows stream batch components contours \
+         volume volume_file pieces; do
   run_one "$t" & pids+=($!)
   if [ ${#pids[@]} -ge "$jobs" ]; then
     wait "${pids[0]}" || status=1
