@@ -1,9 +1,9 @@
 /* libFuzzer target: sub-pixel curves (edgel_subpixel_edges) of any decoded image, gray or
  * converted to doubles as its type allows, with sigma and thresholds from the last option
  * bytes: the same curves on 1 and 3 threads; every curve well formed (limits increasing, a
- * closed curve's last point its first; for finite images, points inside the image's ring of
- * two pixels and each point's modulus at least the lower threshold); then each writer (txt,
- * svg, json, geojson, npz) leaves exactly its file. */
+ * closed curve's last point its first; for finite images, each point's modulus at least the
+ * lower of the thresholds); then each writer (txt, svg, json, geojson, npz) leaves exactly its
+ * file. */
 #include "fuzz_file.h" /* first: it asks for _GNU_SOURCE */
 #include "edgel.h"
 #include "fuzz_input.h"
@@ -52,13 +52,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (e < s + 1 || (va.closed[k] && (va.x[s] != va.x[e] || va.y[s] != va.y[e])))
             abort();
     }
+    /* (Positions are not bounded: on a nearly flat image a maximum within the reference's
+     * tolerance of 1000 ulps can put the parabola's vertex pixels away, as the reference
+     * program does; the corpus keeps such an image.) */
     int finite = 1;
     for (size_t i = 0; img.type == EDGEL_F32 && i < (size_t)gray.width * gray.height; i++)
         finite &= isfinite(((const float *)img.data)[i]) != 0;
     const double lowest = p.low < p.high ? p.low : p.high;
     for (int64_t i = 0; finite && i < va.points; i++)
-        if (!(va.x[i] >= 1.0 && va.x[i] <= gray.width - 2.0 && va.y[i] >= 1.0 &&
-              va.y[i] <= gray.height - 2.0 && va.modulus[i] >= lowest))
+        if (!(va.modulus[i] >= lowest))
             abort();
     static const char *const names[] = {"c.txt", "c.svg", "c.json", "c.geojson", "c.npz"};
     const edgel_image *bg = img.type == EDGEL_U8 && img.channels == 1 ? &img : NULL;
