@@ -19,6 +19,7 @@
 #include "edgel.h"
 #include "../test_random.h"
 #include "io/image_io.h"
+#include <zlib.h>
 
 static edgel_context *cpu, *gpu, *gpu2;
 
@@ -1381,14 +1382,30 @@ static void compare_subpixel(const edgel_image *src, double sigma, double high, 
         CHECK(edgel_subpixel_edges(gpu, &p, src, got) == EDGEL_OK);
         edgel_curves_get(want, &u);
         edgel_curves_get(got, &v);
-        int64_t first = 0;
+        int64_t first = 0, grad = -1, curve = -1;
         while (first < u.points && first < v.points && u.x[first] == v.x[first] &&
                u.y[first] == v.y[first])
             first++;
+        for (int64_t i = 0; grad < 0 && i < u.points && i < v.points; i++)
+            if (memcmp(&u.gx[i], &v.gx[i], 8) || memcmp(&u.gy[i], &v.gy[i], 8) ||
+                memcmp(&u.modulus[i], &v.modulus[i], 8))
+                grad = i;
+        for (int64_t k = 0; curve < 0 && k < u.curves && k < v.curves; k++)
+            if (u.limits[k + 1] != v.limits[k + 1] || u.closed[k] != v.closed[k])
+                curve = k;
         fprintf(stderr, "subpixel %s %dx%d type %d sigma %g: GPU differs: CPU %lld points, %lld "
-                "curves; GPU %lld, %lld; first different point %lld\n", what, src->width,
-                src->height, (int)src->type, sigma, (long long)u.points, (long long)u.curves,
-                (long long)v.points, (long long)v.curves, (long long)first);
+                "curves; GPU %lld, %lld; first different position %lld, gradient %lld, curve "
+                "%lld\n", what, src->width, src->height, (int)src->type, sigma,
+                (long long)u.points, (long long)u.curves, (long long)v.points,
+                (long long)v.curves, (long long)first, (long long)grad, (long long)curve);
+        if (grad >= 0)
+            fprintf(stderr, "  gradient %.17g %.17g %.17g against %.17g %.17g %.17g\n",
+                    u.gx[grad], u.gy[grad], u.modulus[grad], v.gx[grad], v.gy[grad],
+                    v.modulus[grad]);
+        if (curve >= 0)
+            fprintf(stderr, "  curve %lld: end %lld closed %d against %lld, %d\n",
+                    (long long)curve, (long long)u.limits[curve + 1], u.closed[curve],
+                    (long long)v.limits[curve + 1], v.closed[curve]);
         const char *dir = getenv("EDGEL_TEST_DUMP_DIR");
         char path[1024];
         snprintf(path, sizeof path, "%s/subpixel-%dx%d-type%d.raw", dir ? dir : ".",
@@ -1449,6 +1466,26 @@ static void test_subpixel(const edgel_image *photos, int n, int small)
         }
         compare_subpixel(&g8, 40.0, 0.0, 0.0, "blur wider than the image");
         free(mem), free(g16), free(g32), free(g64);
+    }
+    /* A frame whose curves once differed between CPU and GPU on one machine (a photograph,
+     * tiled, plus noise in thousandths): u8 whole parts, then u16 thousandths. */
+    gzFile z = gzopen(EDGEL_TEST_DATA "/subpixel-333x211.planes.gz", "rb");
+    if (z) {
+        enum { FW = 333, FH = 211 };
+        uint8_t *whole = malloc(FW * FH);
+        uint16_t *th = malloc(sizeof(uint16_t) * FW * FH);
+        double *frame = malloc(sizeof(double) * FW * FH);
+        const int ok = gzread(z, whole, FW * FH) == FW * FH &&
+                       gzread(z, th, 2 * FW * FH) == 2 * FW * FH;
+        gzclose(z);
+        CHECK(ok);
+        for (int i = 0; ok && i < FW * FH; i++)
+            frame[i] = whole[i] + (double)th[i] / 1000.0;
+        const edgel_image fi = edgel_image_host(frame, FW, FH, EDGEL_F64, 1);
+        if (ok)
+            compare_subpixel(&fi, 1.0, 10.0, 3.0, "kept frame");
+        free(whole), free(th), free(frame);
+        compared++;
     }
     printf("subpixel: %d images compared\n", compared);
 }
