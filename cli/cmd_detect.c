@@ -75,7 +75,8 @@ const char DETECT_HELP[] =
     "                     any compression libtiff reads; 8-bit gray, RGB(A), palette and\n"
     "                     JPEG-YCbCr, and for the itk preset 16-bit and float gray) stream\n"
     "                     for edges, from their first page (stages, --auto and the skimage\n"
-    "                     preset read them whole); .tif output is BigTIFF\n"
+    "                     preset read them whole); .tif output is BigTIFF. WxHxD: a\n"
+    "                     volume's bricks (below)\n"
     "  --tiff-compression deflate|packbits|none   how .tif output is compressed (default\n"
     "                     deflate, lossless)\n"
     "  -q, --quiet        print nothing on success\n"
@@ -84,9 +85,12 @@ const char DETECT_HELP[] =
     "ITK's 3-D Canny (--preset itk; --variance in the file's units^2, divided by the voxel\n"
     "size squared along each axis as ITK does; 26-connected hysteresis) into an OUT of IN's\n"
     "format (.nii or .nii.gz; .mha) with IN's header (orientation, origin, voxel size):\n"
-    "edges as 0/1 labels (uint8), --stage smoothed or suppressed as float32. Integer voxels other than u8/u16, and scaled ones, are read as\n"
-    "float32 (as ITK's reader gives a float image); IN and the work (9 bytes a voxel) must fit\n"
-    "in --memory. 4-D files are refused.\n"
+    "edges as 0/1 labels (uint8), --stage smoothed or suppressed as float32. Integer voxels\n"
+    "other than u8/u16, and scaled ones, are read as float32 (as ITK's reader gives a float\n"
+    "image). A volume whose voxels and work (about 14 bytes a voxel) pass --memory, or any\n"
+    "with --tile WxHxD, runs in bricks read from IN (a compressed IN through a decompressed\n"
+    "scratch copy beside OUT), with a progress line: the same edges, in --memory (stages are\n"
+    "computed whole). 4-D files are refused.\n"
     "\n"
     "OUT is written whole or not at all (a temporary file renamed over it); it may not be\n"
     "IN itself.\n"
@@ -95,6 +99,8 @@ const char DETECT_HELP[] =
     "  edgel detect photo.jpg -o edges.png --blur 1.4 --low 40 --high 120\n"
     "  edgel detect ct.pgm -o edges.pfm --preset itk --variance 1 --upper 30 --lower 15\n"
     "  edgel detect ct.nii.gz -o edges.nii.gz --preset itk --variance 2 --upper 40 --lower 20\n"
+    "  edgel detect ct.mha -o edges.mha --preset itk --variance 2 --upper 40 --lower 20 \\\n"
+    "      --tile 256x256x64\n"
     "  edgel detect cells.png -o edges.png --preset skimage --sigma 2\n";
 
 static int fail(const char *what, edgel_status st, const char *msg)
@@ -140,6 +146,10 @@ int cmd_detect(int argc, char **argv)
             return EXIT_USAGE;
         }
         return detect_volume(&opt);
+    }
+    if (opt.tile_d) {
+        fprintf(stderr, "edgel detect: --tile WxHxD (bricks) takes volumes; images take WxH\n");
+        return EXIT_USAGE;
     }
     const int itk = opt.params.preset == EDGEL_PRESET_ITK;
     const int sk = opt.params.preset == EDGEL_PRESET_SKIMAGE;

@@ -187,15 +187,21 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                 return usage(err, errlen, "--blur-size is an odd number 1..129, not '%s'", v);
             opt->params.blur_ksize = k;
         } else if (!strcmp(a, "--tile")) {
-            char *x = strchr(v, 'x');
-            char wbuf[16];
-            if (!x || (size_t)(x - v) >= sizeof wbuf)
-                return usage(err, errlen, "--tile is WxH (e.g. 1024x1024), not '%s'", v);
-            memcpy(wbuf, v, (size_t)(x - v));
-            wbuf[x - v] = 0;
-            if (!cli_parse_int(wbuf, 1, 16384, &opt->tile_w) ||
-                !cli_parse_int(x + 1, 1, 16384, &opt->tile_h))
-                return usage(err, errlen, "--tile is WxH with sides 1..16384, not '%s'", v);
+            /* WxH, or WxHxD: a volume's bricks */
+            char buf[64];
+            snprintf(buf, sizeof buf, "%s", v);
+            char *x = strchr(buf, 'x'), *y = x ? strchr(x + 1, 'x') : NULL;
+            if (!x || strlen(v) >= sizeof buf)
+                return usage(err, errlen, "--tile is WxH (e.g. 1024x1024), or WxHxD for a "
+                             "volume's bricks, not '%s'", v);
+            *x = 0;
+            if (y)
+                *y = 0;
+            if (!cli_parse_int(buf, 1, 16384, &opt->tile_w) ||
+                !cli_parse_int(x + 1, 1, 16384, &opt->tile_h) ||
+                (y && !cli_parse_int(y + 1, 1, 16384, &opt->tile_d)))
+                return usage(err, errlen, "--tile is WxH or WxHxD with sides 1..16384, not '%s'",
+                             v);
         } else if (!strcmp(a, "--gray")) {
             /* the Python module's words too: rgb and bgr name the channel order */
             if (!strcmp(v, "luma") || !strcmp(v, "rgb"))

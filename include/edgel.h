@@ -682,6 +682,55 @@ EDGEL_API edgel_status edgel_canny_volume(edgel_context *ctx,
                                           const edgel_volume *src, const edgel_volume *edges,
                                           const edgel_volume_canny_stages *stages);
 
+/* ---- volumes of any size: ITK's Canny in bricks ------------------------------------------ */
+
+#define EDGEL_MAX_BRICKED_DIMENSION (1 << 20) /* width, height and depth of a bricked volume */
+#define EDGEL_MAX_BRICKED_VOXELS (1LL << 43)
+
+/*
+ * Where a bricked call's voxels come from and its edges go: the caller's callbacks (files,
+ * memory maps, object stores). A failing callback's status ends the call, which then calls
+ * nothing more.
+ */
+typedef struct edgel_brick_io {
+    int64_t width, height, depth; /* the whole volume */
+    edgel_pixel_type type;        /* EDGEL_U8, _U16 or _F32 */
+    /* Fills `dst`, a host view of dst->width x dst->height x dst->depth voxels of `type`, with
+     * the volume's voxels of the box whose first corner is (x, y, z). A box may be read more
+     * than once. */
+    edgel_status (*read)(void *user, int64_t x, int64_t y, int64_t z, const edgel_volume *dst);
+    /* Receives the edges (u8, 255 on edges) of the brick whose first corner is (x, y, z), x
+     * fastest, then y, then z, each brick once; the view is valid during the call only. */
+    edgel_status (*write)(void *user, int64_t x, int64_t y, int64_t z,
+                          const edgel_volume *edges);
+    void *user;
+} edgel_brick_io;
+
+/**
+ * ITK's Canny (edgel_canny_volume) of a volume of any size (up to EDGEL_MAX_BRICKED_DIMENSION
+ * a side and EDGEL_MAX_BRICKED_VOXELS in all), in bricks of brick_width x brick_height x
+ * brick_depth (the last ones smaller), identical to edgel_canny_volume on the whole volume:
+ * each brick is read with the halo that makes its suppressed stage exact
+ * (edgel_canny_volume_halo), and the 26-connected hysteresis joins edges across brick faces,
+ * edges and corners through the components that touch them. Memory: a brick with its halo
+ * (about 20 bytes a voxel with the work) and node labels of three width x height planes (8
+ * bytes a voxel), never the volume. Every brick is computed twice (its labels are not kept) and
+ * must read the same voxels both times: a source that changes in between is detected where a
+ * brick's components differ and ends the call with EDGEL_ERROR_IO.
+ */
+EDGEL_API edgel_status edgel_canny_volume_bricks(edgel_context *ctx,
+                                                 const edgel_volume_canny_params *params,
+                                                 const edgel_brick_io *io, int32_t brick_width,
+                                                 int32_t brick_height, int32_t brick_depth);
+
+/**
+ * The halo a brick needs for `params` along x, y and z (voxels on each side): the suppressed
+ * stage of a box of brick and halo, cropped to the brick, equals the whole volume's there
+ * (for drivers of their own, such as edgel.dask's).
+ */
+EDGEL_API edgel_status edgel_canny_volume_halo(const edgel_volume_canny_params *params,
+                                               int32_t halo[3]);
+
 /* ---- building blocks --------------------------------------------------------------------- */
 
 /* The building blocks: host views run on the CPU (on a CUDA context too, on all cores); on a

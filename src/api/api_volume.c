@@ -87,15 +87,21 @@ static edgel_status check_views(const edgel_context *ctx, const edgel_volume *sr
     return EDGEL_OK;
 }
 
+edgel_status edgel_volume_canny_params_read(const edgel_volume_canny_params *params,
+                                            edgel_volume_canny_params *p)
+{
+    volume_defaults(p);
+    EDGEL_TRY(edgel_grown_read(params, p, sizeof *p, VOLUME_PARAMS_FIRST_SIZE, "params",
+                               "edgel_volume_canny_params_default"));
+    return check_params(p);
+}
+
 static edgel_status canny_volume_held(edgel_context *ctx, const edgel_volume_canny_params *params,
                                       const edgel_volume *src, const edgel_volume *edges,
                                       const edgel_volume_canny_stages *stages)
 {
     edgel_volume_canny_params p;
-    volume_defaults(&p);
-    EDGEL_TRY(edgel_grown_read(params, &p, sizeof p, VOLUME_PARAMS_FIRST_SIZE, "params",
-                               "edgel_volume_canny_params_default"));
-    EDGEL_TRY(check_params(&p));
+    EDGEL_TRY(edgel_volume_canny_params_read(params, &p));
     EDGEL_TRY(check_views(ctx, src, edges, stages));
     return ctx->ops->canny_volume(ctx->state, &p, src, edges, stages);
 }

@@ -71,6 +71,10 @@ edgel_status edgel_canny_tiled_image_held(edgel_context *ctx, const edgel_canny_
 edgel_status edgel_canny_frames(edgel_context *ctx, const edgel_canny_params *params,
                                 const edgel_image *srcs, const edgel_image *edges, int32_t count);
 
+/* A caller's volume parameters read (struct_size) and checked (api_volume.c). */
+edgel_status edgel_volume_canny_params_read(const edgel_volume_canny_params *params,
+                                            edgel_volume_canny_params *p);
+
 /* The checks of edgel_canny_batch (api_canny.c): EDGEL_OK when `ctx` may run the frames. */
 edgel_status edgel_check_canny_batch(edgel_context *ctx, const edgel_canny_params *params,
                                      const edgel_image *srcs, const edgel_image *edges,

@@ -388,6 +388,16 @@ edgel_status edgel_io_temporary_open_as(edgel_io_temporary *t, const char *path,
     return EDGEL_OK;
 }
 
+void edgel_io_temporary_discard(edgel_io_temporary *t)
+{
+    if (!t->file)
+        return;
+    fclose(t->file);
+    t->file = NULL;
+    unlink(t->name);
+    live_remove(t->name);
+}
+
 edgel_status edgel_io_temporary_close(edgel_io_temporary *t, int ok, int err)
 {
     if (!t->file)

@@ -73,6 +73,8 @@ edgel_status edgel_io_temporary_open(edgel_io_temporary *t, const char *path);
 edgel_status edgel_io_temporary_open_as(edgel_io_temporary *t, const char *path,
                                         const char *suffix);
 edgel_status edgel_io_temporary_close(edgel_io_temporary *t, int ok, int err);
+/* Closes and removes it (scratch files: a brick's worth of work on disk). */
+void edgel_io_temporary_discard(edgel_io_temporary *t);
 /* Removes the temporaries open now; async-signal-safe, for a handler of SIGINT, SIGTERM or
  * SIGHUP that then ends the process (a program's own, never the library's). */
 void edgel_io_remove_temporaries(void);

@@ -10,6 +10,7 @@
 #include "io/metaimage.h"
 
 #include "io/image_io.h"
+#include "io/voxel_layout.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 enum { MAX_LINE = 4096, MAX_HEADER = 1 << 16 };
@@ -245,26 +247,16 @@ static FILE *data_file(FILE *f, const char *path, const parsed *p, size_t bytes)
     return d;
 }
 
-static double element(const uint8_t *b, const element_type *t, int msb)
+/* A parsed header's voxel layout (not yet where they lie). */
+static edgel_voxel_layout layout_of(const parsed *p)
 {
-    uint8_t v[8];
-    for (int i = 0; i < t->bytes; i++) /* to this machine's order (little-endian) */
-        v[i] = msb ? b[t->bytes - 1 - i] : b[i];
-    if (t->is_float) {
-        if (t->bytes == 4) {
-            float x;
-            memcpy(&x, v, 4);
-            return x;
-        }
-        double x;
-        memcpy(&x, v, 8);
-        return x;
-    }
-    uint64_t u = 0;
-    memcpy(&u, v, (size_t)t->bytes);
-    if (t->is_signed && t->bytes < 8 && (u >> (8 * t->bytes - 1)) & 1)
-        return (double)(int64_t)(u | ~((1ull << (8 * t->bytes)) - 1));
-    return (double)u;
+    edgel_voxel_layout l;
+    memset(&l, 0, sizeof l);
+    l.bytes = p->type->bytes, l.is_float = p->type->is_float, l.is_signed = p->type->is_signed;
+    l.msb = p->msb, l.compressed = p->compressed;
+    for (int i = 0; i < 3; i++)
+        l.dims[i] = p->dims[i];
+    return l;
 }
 
 edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volume *out,
@@ -280,7 +272,7 @@ edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volu
     edgel_status st = keep ? read_header(f, path, &p, keep)
                            : edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
     const size_t voxels = st == EDGEL_OK ? (size_t)p.dims[0] * p.dims[1] * p.dims[2] : 0;
-    const int keep_type = st == EDGEL_OK && !p.msb &&
+    const int keep_type = st == EDGEL_OK &&
                           (!strcmp(p.type->name, "MET_UCHAR") ||
                            !strcmp(p.type->name, "MET_USHORT") ||
                            !strcmp(p.type->name, "MET_FLOAT"));
@@ -307,13 +299,23 @@ edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volu
         fclose(d);
     fclose(f);
     void *data = raw;
+    if (st == EDGEL_OK && keep_type && p.msb && p.type->bytes > 1) { /* to this machine's order */
+        for (size_t i = 0; i < voxels; i++) {
+            uint8_t *b = raw + i * (size_t)p.type->bytes;
+            for (int k = 0; k < p.type->bytes / 2; k++) {
+                const uint8_t t = b[k];
+                b[k] = b[p.type->bytes - 1 - k], b[p.type->bytes - 1 - k] = t;
+            }
+        }
+    }
     if (st == EDGEL_OK && !keep_type) {
         float *fl = malloc(sizeof(float) * voxels);
         if (!fl) {
             st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
         } else {
+            const edgel_voxel_layout l = layout_of(&p);
             for (size_t i = 0; i < voxels; i++)
-                fl[i] = (float)element(raw + i * (size_t)p.type->bytes, p.type, p.msb);
+                fl[i] = (float)edgel_voxel_value(raw + i * (size_t)p.type->bytes, &l);
             free(raw);
             data = fl;
         }
@@ -331,6 +333,59 @@ edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volu
     for (int i = 0; i < 3; i++)
         spacing[i] = p.spacing[i];
     keep->ndims = p.ndims ? p.ndims : p.have_size;
+    *header = keep;
+    return EDGEL_OK;
+}
+
+edgel_status edgel_metaimage_layout(const char *path, edgel_voxel_layout *out,
+                                    double spacing[3], edgel_metaimage_header **header)
+{
+    *header = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", path, strerror(errno));
+    edgel_metaimage_header *keep = calloc(1, sizeof *keep);
+    parsed p;
+    edgel_status st = keep ? read_header(f, path, &p, keep)
+                           : edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    const long long end = ftell(f);
+    fclose(f);
+    if (st != EDGEL_OK) {
+        edgel_metaimage_free(keep);
+        return st;
+    }
+    *out = layout_of(&p);
+    const double bytes = (double)p.dims[0] * p.dims[1] * p.dims[2] * p.type->bytes;
+    if (!strcmp(p.data_file, "LOCAL")) {
+        snprintf(out->file, sizeof out->file, "%s", path);
+        out->offset = end;
+    } else if (strchr(p.data_file, ' ') || !strcmp(p.data_file, "LIST")) {
+        st = edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: voxels in a list of files are not "
+                           "read", path);
+    } else {
+        const char *slash = strrchr(path, '/');
+        if (p.data_file[0] == '/' || !slash)
+            snprintf(out->file, sizeof out->file, "%s", p.data_file);
+        else
+            snprintf(out->file, sizeof out->file, "%.*s/%s", (int)(slash - path), path,
+                     p.data_file);
+        struct stat s;
+        out->offset = p.header_size;
+        if (p.header_size < 0) /* the last `bytes` bytes of the file */
+            out->offset = stat(out->file, &s) == 0 ? (long long)s.st_size - (long long)bytes : -1;
+    }
+    if (st == EDGEL_OK && out->offset < 0)
+        st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its voxels' file (%s) cannot be read", path,
+                           p.data_file);
+    if (out->compressed) /* the voxels are the stream, from its start */
+        out->stream_start = out->offset, out->offset = 0;
+    for (int i = 0; i < 3; i++)
+        spacing[i] = p.spacing[i];
+    keep->ndims = p.ndims ? p.ndims : p.have_size;
+    if (st != EDGEL_OK) {
+        edgel_metaimage_free(keep);
+        return st;
+    }
     *header = keep;
     return EDGEL_OK;
 }

@@ -4,6 +4,7 @@
 #define EDGEL_IO_METAIMAGE_H
 
 #include "edgel.h"
+#include "io/voxel_layout.h"
 
 #include <stddef.h>
 
@@ -16,6 +17,9 @@ edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volu
 /* `v` (u8 or f32) as an uncompressed .mha with `like`'s kept lines (NULL: none). */
 edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v,
                                    const edgel_metaimage_header *like);
+/* Where the voxels of `path` lie (for reading boxes of them), its spacing and kept lines. */
+edgel_status edgel_metaimage_layout(const char *path, edgel_voxel_layout *out,
+                                    double spacing[3], edgel_metaimage_header **header);
 void edgel_metaimage_free(edgel_metaimage_header *h);
 
 #endif

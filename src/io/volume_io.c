@@ -4,6 +4,7 @@
 
 #include "io/image_io.h"
 #include "io/metaimage.h"
+#include "io/voxel_layout.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -38,6 +39,30 @@ static edgel_status nifti_read(const char *path, size_t max_bytes, edgel_volume_
 static edgel_status nifti_write(const char *path, const edgel_volume *v,
                                 const edgel_volume_file *like);
 static void nifti_free(void *header);
+static edgel_status nifti_layout(const char *path, edgel_voxel_layout *l, edgel_volume_file *out);
+
+edgel_status edgel_io_volume_layout(const char *path, edgel_voxel_layout *layout,
+                                    edgel_volume_file *out)
+{
+    memset(out, 0, sizeof *out);
+    if (edgel_io_volume_format(path) == EDGEL_VOLUME_METAIMAGE) {
+        edgel_metaimage_header *h = NULL;
+        EDGEL_IO_TRY(edgel_metaimage_layout(path, layout, out->spacing, &h));
+        out->header = h, out->format = EDGEL_VOLUME_METAIMAGE;
+    } else {
+        EDGEL_IO_TRY(nifti_layout(path, layout, out));
+        out->format = EDGEL_VOLUME_NIFTI;
+    }
+    /* u8, u16 and f32 as they are, other types as f32: as edgel_io_read_volume gives them */
+    const int kept = !layout->scaled && ((!layout->is_float && !layout->is_signed &&
+                                          layout->bytes <= 2) ||
+                                         (layout->is_float && layout->bytes == 4));
+    const edgel_pixel_type type = !kept ? EDGEL_F32 : layout->bytes == 1 ? EDGEL_U8
+                                  : layout->bytes == 2 ? EDGEL_U16 : EDGEL_F32;
+    out->volume = (edgel_volume){NULL, layout->dims[0], layout->dims[1], layout->dims[2],
+                                 0, 0, type, EDGEL_MEMORY_HOST};
+    return EDGEL_OK;
+}
 
 edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volume_file *out)
 {
@@ -197,6 +222,38 @@ static edgel_status nifti_read(const char *path, size_t max_bytes, edgel_volume_
     return EDGEL_OK;
 }
 
+static edgel_status nifti_layout(const char *path, edgel_voxel_layout *l, edgel_volume_file *out)
+{
+    nifti_set_debug_level(0);
+    nifti_image *nim = nifti_image_read(path, 0);
+    if (!nim)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: not a readable NIfTI-1 or NIfTI-2 file",
+                             path);
+    int as_float = 0;
+    const edgel_status st = check_header(path, nim, 0, &as_float);
+    if (st != EDGEL_OK) {
+        nifti_image_free(nim);
+        return st;
+    }
+    memset(l, 0, sizeof *l);
+    snprintf(l->file, sizeof l->file, "%s", nim->iname);
+    l->compressed = nifti_is_gzfile(nim->iname);
+    l->offset = (long long)nim->iname_offset; /* (in the decompressed stream where gzipped) */
+    l->dims[0] = (int)nim->nx, l->dims[1] = (int)nim->ny, l->dims[2] = (int)nim->nz;
+    l->bytes = nim->nbyper;
+    l->is_float = nim->datatype == DT_FLOAT32 || nim->datatype == DT_FLOAT64;
+    l->is_signed = nim->datatype == DT_INT8 || nim->datatype == DT_INT16 ||
+                   nim->datatype == DT_INT32 || l->is_float;
+    l->msb = nim->byteorder != nifti_short_order(); /* (this machine is little-endian) */
+    l->scaled = is_scaled(nim);
+    l->slope = nim->scl_slope, l->inter = nim->scl_inter;
+    const double px[3] = {nim->dx, nim->dy, nim->dz};
+    for (int i = 0; i < 3; i++)
+        out->spacing[i] = isfinite(px[i]) && px[i] != 0.0 ? fabs(px[i]) : 1.0;
+    out->header = nim;
+    return EDGEL_OK;
+}
+
 /* Whether the file holds `bytes` bytes once decompressed (what a complete write leaves). */
 static int written_whole(const char *name, int gz, double bytes)
 {
@@ -279,6 +336,13 @@ static edgel_status nifti_write(const char *path, const edgel_volume *v,
 static void nifti_free(void *header)
 {
     (void)header;
+}
+
+static edgel_status nifti_layout(const char *path, edgel_voxel_layout *l, edgel_volume_file *out)
+{
+    (void)l, (void)out;
+    return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: this build reads no NIfTI files (built "
+                         "without nifticlib: Debian and Ubuntu libnifti2-dev)", path);
 }
 
 #endif

@@ -51,6 +51,11 @@ edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volu
 edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
                                    const edgel_volume_file *like);
 void edgel_io_free_volume(edgel_volume_file *f);
+/* The header of `path` (out: its spacing, header and format; out->volume its sizes and the
+ * type edgel_io_read_volume gives, without data) and where its voxels lie; nothing else read. */
+struct edgel_voxel_layout;
+edgel_status edgel_io_volume_layout(const char *path, struct edgel_voxel_layout *layout,
+                                    edgel_volume_file *out);
 
 #ifdef __cplusplus
 }

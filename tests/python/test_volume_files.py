@@ -108,7 +108,9 @@ def test_refusals_leave_nothing(cli_available, tmp_path):
     whole = (tmp_path / "ok.nii").read_bytes()
     (tmp_path / "cut.nii").write_bytes(whole[:len(whole) - 100])
     (tmp_path / "garbage.nii").write_bytes(bytes(rng.integers(0, 256, 600, dtype=np.uint8)))
-    # a gzip bomb: a header saying 2000^3 voxels, then zeros that would inflate without end
+    # a header saying 2000^3 voxels over 4 MB of zeros: larger than --memory, so it runs in
+    # bricks (where three 2000x2000 planes fit), whose decompressed copy stops where the
+    # stream does
     big = nib.Nifti1Header()
     big.set_data_shape((2000, 2000, 2000))
     big.set_data_dtype(np.uint8)
@@ -122,6 +124,7 @@ def test_refusals_leave_nothing(cli_available, tmp_path):
              ("garbage.nii", itk_flags, 1, "NIfTI"),
              ("missing.nii", itk_flags, 1, "missing.nii"),
              ("bomb.nii.gz", itk_flags + ["--memory", "64M"], 1, "--memory"),
+             ("bomb.nii.gz", itk_flags + ["--memory", "256M"], 1, "cut short"),
              ("ok.nii", [], 2, "--preset itk"),
              ("ok.nii", itk_flags + ["--stage", "dx"], 2, "smoothed and suppressed")]
     for name, flags, code, needle in cases:
@@ -203,12 +206,15 @@ def test_metaimage_refusals_leave_nothing(edgel_cmd, tmp_path):
     mha("cplx.mha", base + ["ElementType = MET_COMPLEX", "ElementDataFile = LOCAL"], voxels)
     mha("huge.mha", ["NDims = 3", "DimSize = 2000 2000 2000", "ElementType = MET_FLOAT",
                      "ElementDataFile = LOCAL"], voxels)
+    mha("wide.mha", ["NDims = 3", "DimSize = 60000 60000 2", "ElementType = MET_FLOAT",
+                     "ElementDataFile = LOCAL"], voxels)
     mha("nofile.mha", base + ["ElementType = MET_UCHAR", "ElementDataFile = missing.raw"])
     (tmp_path / "junk.mha").write_bytes(bytes(range(256)) * 4)
     flags = ["--preset", "itk", "--variance", "1"]
     cases = [("4d.mha", "2-D and 3-D"), ("rgb.mha", "channels"), ("ascii.mha", "ASCII"),
              ("cut.mha", "truncated"), ("zipbad.mha", "compressed"), ("cplx.mha", "ElementType"),
-             ("huge.mha", "--memory"), ("nofile.mha", "missing.raw"), ("junk.mha", "MetaImage")]
+             ("huge.mha", "truncated"), ("wide.mha", "--memory"), ("nofile.mha", "missing.raw"),
+             ("junk.mha", "MetaImage")]
     for name, needle in cases:
         out = tmp_path / "out.mha"
         r = run(edgel_cmd, "detect", tmp_path / name, "-o", out, *flags, "--memory", "256M")
@@ -222,3 +228,82 @@ def test_metaimage_refusals_leave_nothing(edgel_cmd, tmp_path):
     leftovers = {p.name for p in tmp_path.iterdir()} - {n for n, _ in cases} - {
         "ok.mha", "out.mha"}
     assert not leftovers, leftovers
+
+
+def test_bricks_equal_the_whole_volume(edgel_cmd, tmp_path):
+    """A volume larger than --memory, or any with --tile WxHxD, runs in bricks read from the
+    file (uncompressed in place, compressed through a scratch copy): the same edges as the
+    whole volume, the same header, a progress line, and no scratch file left behind."""
+    itk = pytest.importorskip("itk")
+    rng = np.random.default_rng(7)
+    z, y, x = np.mgrid[0:21, 0:26, 0:31].astype(np.float32)
+    vol = (((x - 14) ** 2 + (y - 12) ** 2 + (z - 9) ** 2 < 64) * 300 + (x + y > 30) * 150 +
+           rng.standard_normal(x.shape) * 30).astype(np.int16)
+    image = itk.image_from_array(vol)
+    image.SetSpacing([0.8, 0.9, 2.5])
+    image.SetOrigin([-12.0, 4.5, 30.0])
+    files = {"raw.mha": False, "zipped.mha": True, "pair.mhd": False}
+    for name, compress in files.items():
+        itk.imwrite(image, str(tmp_path / name), compression=compress)
+    header = ("ObjectType = Image\nNDims = 3\nBinaryData = True\nBinaryDataByteOrderMSB = True\n"
+              "DimSize = 31 26 21\nElementSpacing = 0.8 0.9 2.5\nElementType = MET_SHORT\n"
+              "ElementDataFile = LOCAL\n")
+    (tmp_path / "msb.mha").write_bytes(header.encode() + vol.astype(">i2").tobytes())
+    names = list(files) + ["msb.mha"]
+    if "NIfTI" in run(edgel_cmd, "--version").stdout:
+        scaled = nib.Nifti1Image((vol.T * 2).astype(">i2"), np.diag([0.8, 0.9, 2.5, 1.0]))
+        scaled.header.set_slope_inter(0.5, 3.0)
+        nib.save(scaled, tmp_path / "scaled.nii.gz")
+        nib.save(nib.Nifti1Image(vol.T.astype(np.float32), np.diag([0.8, 0.9, 2.5, 1.0])),
+                 tmp_path / "float.nii")
+        nib.save(nib.Nifti1Image(vol.T.astype(np.uint16), np.eye(4)), tmp_path / "u16.nii.gz")
+        names += ["scaled.nii.gz", "float.nii", "u16.nii.gz"]
+    flags = ["--preset", "itk", "--variance", "3", "--upper", "60", "--lower", "25"]
+    for name in names:
+        out = ".nii.gz" if name.endswith(".gz") else ".nii" if name.endswith(".nii") else ".mha"
+        whole, bricked, small = (tmp_path / (k + "-" + name.split(".")[0] + out)
+                                 for k in ("whole", "bricks", "small"))
+        r = run(edgel_cmd, "detect", tmp_path / name, "-o", whole, *flags, "-q")
+        assert r.returncode == 0, (name, r.stderr)
+        r = run(edgel_cmd, "detect", tmp_path / name, "-o", bricked, *flags, "--tile", "9x11x7")
+        assert r.returncode == 0 and "in bricks of 9x11x7" in r.stderr, (name, r.stderr)
+        r = run(edgel_cmd, "detect", tmp_path / name, "-o", small, *flags, "--memory", "200K")
+        assert r.returncode == 0 and "in bricks of" in r.stderr, (name, r.stderr)
+        want = itk.array_from_image(itk.imread(str(whole)))
+        assert want.sum() > 100, name
+        for got in (bricked, small):
+            image_got = itk.imread(str(got))
+            assert np.array_equal(itk.array_from_image(image_got), want), (name, got)
+            assert np.allclose(itk.spacing(image_got), itk.spacing(itk.imread(str(whole))))
+            assert np.allclose(itk.origin(image_got), itk.origin(itk.imread(str(whole))))
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert not leftovers, leftovers
+
+
+def test_bricks_refusals_leave_nothing(edgel_cmd, tmp_path):
+    base = ["ObjectType = Image", "NDims = 3", "BinaryData = True", "DimSize = 40 30 20",
+            "ElementType = MET_UCHAR", "ElementDataFile = LOCAL"]
+    (tmp_path / "cut.mha").write_bytes(("\n".join(base) + "\n").encode() + bytes(5000))
+    (tmp_path / "ok.mha").write_bytes(("\n".join(base) + "\n").encode() + bytes(24000))
+    (tmp_path / "zipcut.mha").write_bytes(("\n".join(base[:-1] + ["CompressedData = True",
+                                                                 base[-1]]) + "\n").encode() +
+                                          __import__("zlib").compress(bytes(24000))[:40])
+    flags = ["--preset", "itk", "--variance", "1"]
+    for name, needle in [("cut.mha", "truncated"), ("zipcut.mha", "cut short")]:
+        r = run(edgel_cmd, "detect", tmp_path / name, "-o", tmp_path / "out.mha", *flags,
+                "--tile", "8x8x8")
+        assert r.returncode == 1 and needle in r.stderr, (name, r.stderr)
+        assert not (tmp_path / "out.mha").exists()
+    for args, needle in [(["--tile", "8x8"], "WxHxD"),
+                         (["--tile", "8x8x8", "--stage", "smoothed"], "not stages"),
+                         (["--tile", "8x8x0"], "WxHxD")]:
+        r = run(edgel_cmd, "detect", tmp_path / "ok.mha", "-o", tmp_path / "out.mha", *flags,
+                *args)
+        assert r.returncode == 2 and needle in r.stderr, (args, r.stderr)
+    r = run(edgel_cmd, "detect", tmp_path / "ok.mha", "-o", tmp_path / "out.pgm", *flags,
+            "--tile", "8x8x8")
+    assert r.returncode == 2 and "input's format" in r.stderr, r.stderr
+    r2 = subprocess.run([edgel_cmd, "detect", "-o", str(tmp_path / "o.png"), "--tile", "8x8x8",
+                         str(tmp_path / "none.png")], capture_output=True, text=True)
+    assert r2.returncode == 2 and "volumes" in r2.stderr, r2.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.mha", "ok.mha", "zipcut.mha"]

@@ -1,0 +1,228 @@
+/* Volume files larger than memory (io/volume_stream.h). */
+#define _GNU_SOURCE /* pread, pwrite, fileno */
+#include "io/volume_stream.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* Writes all `n` bytes at `offset`. */
+static int put_all(int fd, const void *b, size_t n, long long offset)
+{
+    while (n) {
+        const ssize_t k = pwrite(fd, b, n, (off_t)offset);
+        if (k <= 0)
+            return 0;
+        b = (const uint8_t *)b + k, n -= (size_t)k, offset += k;
+    }
+    return 1;
+}
+
+static int get_all(int fd, void *b, size_t n, long long offset)
+{
+    while (n) {
+        const ssize_t k = pread(fd, b, n, (off_t)offset);
+        if (k <= 0)
+            return 0;
+        b = (uint8_t *)b + k, n -= (size_t)k, offset += k;
+    }
+    return 1;
+}
+
+/* The voxels of a compressed stream (zlib or gzip) into the scratch file: `offset` bytes of
+ * the decompressed stream skipped, then the volume's bytes. */
+static edgel_status decompress(edgel_volume_source *s, const char *path, const char *beside)
+{
+    const edgel_voxel_layout *l = &s->layout;
+    const double want = (double)l->dims[0] * l->dims[1] * l->dims[2] * l->bytes;
+    FILE *in = fopen(l->file, "rb");
+    if (!in)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", l->file, strerror(errno));
+    EDGEL_IO_TRY(edgel_io_temporary_open_as(&s->scratch, beside, ".voxels"));
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    enum { CHUNK = 1 << 20 };
+    uint8_t *buf_in = malloc(CHUNK), *buf_out = malloc(CHUNK);
+    int ok = buf_in && buf_out && fseeko(in, (off_t)l->stream_start, SEEK_SET) == 0 &&
+             inflateInit2(&z, 15 + 32) == Z_OK; /* (32: zlib or gzip, by the stream's header) */
+    double seen = 0, stored = 0; /* bytes of the stream, and of voxels kept */
+    int rc = Z_OK;
+    while (ok && stored < want && rc != Z_STREAM_END) {
+        if (z.avail_in == 0) {
+            z.avail_in = (uInt)fread(buf_in, 1, CHUNK, in);
+            z.next_in = buf_in;
+            if (z.avail_in == 0)
+                break;
+        }
+        z.next_out = buf_out, z.avail_out = CHUNK;
+        rc = inflate(&z, Z_NO_FLUSH);
+        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+            break;
+        const double made = (double)(CHUNK - z.avail_out);
+        double skip = (double)l->offset - seen; /* the part of this chunk before the voxels */
+        skip = skip < 0 ? 0 : skip > made ? made : skip;
+        double keep = made - skip;
+        keep = keep > want - stored ? want - stored : keep;
+        if (keep > 0)
+            ok = fwrite(buf_out + (size_t)skip, 1, (size_t)keep, s->scratch.file) == (size_t)keep;
+        seen += made, stored += keep;
+    }
+    inflateEnd(&z);
+    free(buf_in), free(buf_out);
+    fclose(in);
+    ok = ok && stored == want && fflush(s->scratch.file) == 0;
+    if (!ok)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its compressed voxels are cut short or "
+                             "damaged, or the scratch copy beside %s could not be written", path,
+                             beside);
+    s->fd = open(s->scratch.name, O_RDONLY); /* (the scratch file is open for writing only) */
+    if (s->fd < 0)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", s->scratch.name, strerror(errno));
+    s->layout.offset = 0;
+    return EDGEL_OK;
+}
+
+edgel_status edgel_io_open_volume_source(const char *path, const char *beside,
+                                         edgel_volume_source *s)
+{
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+    EDGEL_IO_TRY(edgel_io_volume_layout(path, &s->layout, &s->file));
+    if (s->layout.compressed)
+        return decompress(s, path, beside);
+    s->fd = open(s->layout.file, O_RDONLY);
+    if (s->fd < 0)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", s->layout.file, strerror(errno));
+    const edgel_voxel_layout *l = &s->layout;
+    struct stat st;
+    if (fstat(s->fd, &st) != 0 ||
+        (double)st.st_size < (double)l->offset +
+                                 (double)l->dims[0] * l->dims[1] * l->dims[2] * l->bytes)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the voxels are cut short (a truncated "
+                             "file)", l->file);
+    return EDGEL_OK;
+}
+
+edgel_status edgel_io_volume_source_read(edgel_volume_source *s, int64_t x, int64_t y, int64_t z,
+                                         const edgel_volume *dst)
+{
+    const edgel_voxel_layout *l = &s->layout;
+    const size_t bytes = (size_t)dst->width * (size_t)l->bytes;
+    if (bytes > s->row_cap) {
+        uint8_t *row = realloc(s->row, bytes);
+        if (!row)
+            return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a row of voxels");
+        s->row = row, s->row_cap = bytes;
+    }
+    const edgel_pixel_type type = s->file.volume.type;
+    const int as_stored = !l->msb && !l->scaled && (size_t)l->bytes == edgel_pixel_size(type) &&
+                          (type != EDGEL_F32 || (l->is_float && l->bytes == 4));
+    for (int k = 0; k < dst->depth; k++)
+        for (int j = 0; j < dst->height; j++) {
+            const long long at = l->offset + ((((long long)z + k) * l->dims[1] + y + j) *
+                                                  l->dims[0] + x) * l->bytes;
+            uint8_t *out = (uint8_t *)dst->data + (size_t)k * dst->slice_pitch +
+                           (size_t)j * dst->pitch;
+            if (!get_all(s->fd, as_stored ? out : s->row, bytes, at))
+                return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the voxels are cut short (a "
+                                     "truncated file)", l->file);
+            if (as_stored)
+                continue;
+            for (int i = 0; i < dst->width; i++) {
+                const double v = edgel_voxel_value(s->row + (size_t)i * l->bytes, l);
+                if (type == EDGEL_U8)
+                    out[i] = (uint8_t)v;
+                else if (type == EDGEL_U16)
+                    ((uint16_t *)out)[i] = (uint16_t)v;
+                else /* as the whole reader: the scaling in double, then float */
+                    ((float *)out)[i] = (float)(l->scaled ? v * l->slope + l->inter : v);
+            }
+        }
+    return EDGEL_OK;
+}
+
+void edgel_io_close_volume_source(edgel_volume_source *s)
+{
+    if (s->fd >= 0)
+        close(s->fd);
+    edgel_io_temporary_discard(&s->scratch);
+    free(s->row);
+    edgel_io_free_volume(&s->file);
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+}
+
+edgel_status edgel_io_open_volume_sink(const char *path, int64_t width, int64_t height,
+                                       int64_t depth, edgel_volume_sink *s)
+{
+    memset(s, 0, sizeof *s);
+    s->width = width, s->height = height, s->depth = depth;
+    EDGEL_IO_TRY(edgel_io_temporary_open_as(&s->scratch, path, ".edges"));
+    if (ftruncate(fileno(s->scratch.file), (off_t)(width * height * depth)) != 0) {
+        const int err = errno;
+        edgel_io_temporary_discard(&s->scratch);
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: no room beside it for the edges (%s)", path,
+                             strerror(err));
+    }
+    return EDGEL_OK;
+}
+
+edgel_status edgel_io_volume_sink_put(edgel_volume_sink *s, int64_t x, int64_t y, int64_t z,
+                                      const edgel_volume *v)
+{
+    if ((size_t)v->width > s->row_cap) {
+        uint8_t *row = realloc(s->row, (size_t)v->width);
+        if (!row)
+            return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a row of edges");
+        s->row = row, s->row_cap = (size_t)v->width;
+    }
+    const int fd = fileno(s->scratch.file);
+    for (int k = 0; k < v->depth; k++)
+        for (int j = 0; j < v->height; j++) {
+            const uint8_t *in = (const uint8_t *)v->data + (size_t)k * v->slice_pitch +
+                                (size_t)j * v->pitch;
+            for (int i = 0; i < v->width; i++)
+                s->row[i] = in[i] != 0;
+            if (!put_all(fd, s->row, (size_t)v->width,
+                         ((z + k) * s->height + y + j) * s->width + x))
+                return edgel_io_fail(EDGEL_ERROR_IO, "%s: the edges could not be stored (%s)",
+                                     s->scratch.name, strerror(errno));
+        }
+    return EDGEL_OK;
+}
+
+edgel_status edgel_io_finish_volume_sink(edgel_volume_sink *s, const char *path,
+                                         const edgel_volume_file *like)
+{
+    const size_t bytes = (size_t)(s->width * s->height * s->depth);
+    if (fflush(s->scratch.file) != 0)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", s->scratch.name, strerror(errno));
+    /* the stored edges as one view, paged in from the disk by the writer (through a
+     * descriptor that reads: the scratch file is open for writing only) */
+    const int fd = open(s->scratch.name, O_RDONLY);
+    void *map = fd < 0 ? MAP_FAILED : mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+    const int err = errno;
+    if (fd >= 0)
+        close(fd);
+    if (map == MAP_FAILED)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", s->scratch.name, strerror(err));
+    const edgel_volume v = edgel_volume_host(map, (int32_t)s->width, (int32_t)s->height,
+                                             (int32_t)s->depth, EDGEL_U8);
+    const edgel_status st = edgel_io_write_volume(path, &v, like);
+    munmap(map, bytes);
+    edgel_io_discard_volume_sink(s);
+    return st;
+}
+
+void edgel_io_discard_volume_sink(edgel_volume_sink *s)
+{
+    edgel_io_temporary_discard(&s->scratch);
+    free(s->row);
+    s->row = NULL, s->row_cap = 0;
+}

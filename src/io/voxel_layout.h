@@ -1,0 +1,45 @@
+/* Internal to the volume files: where and how a file stores its voxels, so that boxes of them
+ * can be read without the whole volume (volume_stream.c), and the conversion of one stored
+ * voxel to a double. */
+#ifndef EDGEL_IO_VOXEL_LAYOUT_H
+#define EDGEL_IO_VOXEL_LAYOUT_H
+
+#include <stdint.h>
+#include <string.h>
+
+typedef struct edgel_voxel_layout {
+    char file[8192];         /* the file that holds the voxels */
+    long long stream_start;  /* where a compressed stream starts (zlib or gzip) */
+    long long offset;        /* where the voxels start: in the file, or in the decompressed
+                                stream where compressed */
+    int compressed;
+    int dims[3];
+    int bytes, is_float, is_signed, msb; /* a stored voxel */
+    int scaled;                          /* value * slope + inter (NIfTI's scaling) */
+    double slope, inter;
+} edgel_voxel_layout;
+
+/* The stored voxel at b as a double. */
+static inline double edgel_voxel_value(const uint8_t *b, const edgel_voxel_layout *l)
+{
+    uint8_t v[8];
+    for (int i = 0; i < l->bytes; i++) /* to this machine's order (little-endian) */
+        v[i] = l->msb ? b[l->bytes - 1 - i] : b[i];
+    if (l->is_float) {
+        if (l->bytes == 4) {
+            float x;
+            memcpy(&x, v, 4);
+            return x;
+        }
+        double x;
+        memcpy(&x, v, 8);
+        return x;
+    }
+    uint64_t u = 0;
+    memcpy(&u, v, (size_t)l->bytes);
+    if (l->is_signed && l->bytes < 8 && (u >> (8 * l->bytes - 1)) & 1)
+        return (double)(int64_t)(u | ~((1ull << (8 * l->bytes)) - 1));
+    return (double)u;
+}
+
+#endif
