@@ -25,6 +25,7 @@
 #include "core/union_find.h"
 #include "core/volume_labels.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,7 +188,11 @@ static edgel_status compute(bricks *b, const int64_t index[3], int64_t start[3],
                                                EDGEL_F32);
     const edgel_volume_canny_stages stages = {NULL, &sup};
     EDGEL_TRY(b->io->read(b->io->user, lo[0], lo[1], lo[2], &src));
-    EDGEL_TRY(b->ctx->ops->canny_volume(b->ctx->state, &b->p, &src, &edges, &stages));
+    /* the suppressed stage alone: thresholds no value passes leave the backend's hysteresis
+     * nothing to follow (the classes come from the real ones below) */
+    edgel_volume_canny_params none = b->p;
+    none.upper_threshold = none.lower_threshold = INFINITY;
+    EDGEL_TRY(b->ctx->ops->canny_volume(b->ctx->state, &none, &src, &edges, &stages));
     const float lower = (float)b->p.lower_threshold, upper = (float)b->p.upper_threshold;
     const int64_t ox = start[0] - lo[0], oy = start[1] - lo[1], oz = start[2] - lo[2];
     uint8_t *c = b->classes;

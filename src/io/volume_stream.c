@@ -123,13 +123,17 @@ edgel_status edgel_io_volume_source_read(edgel_volume_source *s, int64_t x, int6
     const edgel_pixel_type type = s->file.volume.type;
     const int as_stored = !l->msb && !l->scaled && (size_t)l->bytes == edgel_pixel_size(type) &&
                           (type != EDGEL_F32 || (l->is_float && l->bytes == 4));
+    /* whole slices of a packed view as stored: one read a slice */
+    const int slices = as_stored && dst->width == l->dims[0] && dst->height == l->dims[1] &&
+                       dst->pitch == bytes && dst->slice_pitch == bytes * (size_t)dst->height;
     for (int k = 0; k < dst->depth; k++)
-        for (int j = 0; j < dst->height; j++) {
+        for (int j = 0; j < dst->height; j += slices ? dst->height : 1) {
             const long long at = l->offset + ((((long long)z + k) * l->dims[1] + y + j) *
                                                   l->dims[0] + x) * l->bytes;
             uint8_t *out = (uint8_t *)dst->data + (size_t)k * dst->slice_pitch +
                            (size_t)j * dst->pitch;
-            if (!get_all(s->fd, as_stored ? out : s->row, bytes, at))
+            if (!get_all(s->fd, as_stored ? out : s->row,
+                         slices ? dst->slice_pitch : bytes, at))
                 return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the voxels are cut short (a "
                                      "truncated file)", l->file);
             if (as_stored)
@@ -176,21 +180,23 @@ edgel_status edgel_io_open_volume_sink(const char *path, int64_t width, int64_t 
 edgel_status edgel_io_volume_sink_put(edgel_volume_sink *s, int64_t x, int64_t y, int64_t z,
                                       const edgel_volume *v)
 {
-    if ((size_t)v->width > s->row_cap) {
-        uint8_t *row = realloc(s->row, (size_t)v->width);
+    const int fd = fileno(s->scratch.file);
+    /* whole slices: one write a slice */
+    const int rows = v->width == s->width && v->pitch == (size_t)v->width ? v->height : 1;
+    const size_t n = (size_t)v->width * (size_t)rows;
+    if (n > s->row_cap) {
+        uint8_t *row = realloc(s->row, n);
         if (!row)
             return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a row of edges");
-        s->row = row, s->row_cap = (size_t)v->width;
+        s->row = row, s->row_cap = n;
     }
-    const int fd = fileno(s->scratch.file);
     for (int k = 0; k < v->depth; k++)
-        for (int j = 0; j < v->height; j++) {
+        for (int j = 0; j < v->height; j += rows) {
             const uint8_t *in = (const uint8_t *)v->data + (size_t)k * v->slice_pitch +
                                 (size_t)j * v->pitch;
-            for (int i = 0; i < v->width; i++)
+            for (size_t i = 0; i < n; i++)
                 s->row[i] = in[i] != 0;
-            if (!put_all(fd, s->row, (size_t)v->width,
-                         ((z + k) * s->height + y + j) * s->width + x))
+            if (!put_all(fd, s->row, n, ((z + k) * s->height + y + j) * s->width + x))
                 return edgel_io_fail(EDGEL_ERROR_IO, "%s: the edges could not be stored (%s)",
                                      s->scratch.name, strerror(errno));
         }

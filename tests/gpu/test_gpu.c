@@ -1550,6 +1550,52 @@ static int compare_volume(const edgel_volume *src, const edgel_volume_canny_para
     return same;
 }
 
+/* Bricks on the GPU (edgel_canny_volume_bricks on a CUDA context) equal the CPU's whole
+ * volume: boxes read from a packed host volume, edges assembled. */
+typedef struct packed_volume {
+    const uint8_t *voxels;
+    uint8_t *edges;
+    int w, h, item;
+} packed_volume;
+
+static edgel_status read_packed(void *user, int64_t x, int64_t y, int64_t z, const edgel_volume *v)
+{
+    const packed_volume *s = user;
+    for (int k = 0; k < v->depth; k++)
+        for (int j = 0; j < v->height; j++)
+            memcpy((uint8_t *)v->data + k * v->slice_pitch + j * v->pitch,
+                   s->voxels + (((z + k) * s->h + y + j) * s->w + x) * s->item,
+                   (size_t)v->width * s->item);
+    return EDGEL_OK;
+}
+
+static edgel_status write_packed(void *user, int64_t x, int64_t y, int64_t z,
+                                 const edgel_volume *e)
+{
+    packed_volume *s = user;
+    for (int k = 0; k < e->depth; k++)
+        for (int j = 0; j < e->height; j++)
+            memcpy(s->edges + ((z + k) * s->h + y + j) * s->w + x,
+                   (const uint8_t *)e->data + k * e->slice_pitch + j * e->pitch,
+                   (size_t)e->width);
+    return EDGEL_OK;
+}
+
+static void compare_volume_bricks(const edgel_volume *src, const edgel_volume_canny_params *p)
+{
+    const int w = src->width, h = src->height, d = src->depth;
+    const size_t n = (size_t)w * h * d;
+    uint8_t *want = malloc(n), *got = calloc(n, 1);
+    const edgel_volume whole = edgel_volume_host(want, w, h, d, EDGEL_U8);
+    CHECK(edgel_canny_volume(cpu, p, src, &whole, NULL) == EDGEL_OK);
+    packed_volume s = {(const uint8_t *)src->data, got, w, h, (int)edgel_pixel_size(src->type)};
+    const edgel_brick_io io = {w, h, d, src->type, read_packed, write_packed, &s};
+    CHECK(edgel_canny_volume_bricks(gpu, p, &io, (w + 2) / 3, (h + 1) / 2, (d + 3) / 4) ==
+          EDGEL_OK);
+    CHECK(!memcmp(want, got, n));
+    free(want), free(got);
+}
+
 static void test_volumes(int small)
 {
     static const int sizes[][3] = {{1, 1, 1}, {7, 1, 1}, {1, 9, 1}, {1, 1, 6}, {13, 11, 1},
@@ -1584,6 +1630,8 @@ static void test_volumes(int small)
             p.upper_threshold = (t == 2 ? 4.0 : 12.0) * scale;
             p.lower_threshold = (t == 2 ? 9.0 : 5.0) * scale; /* upper < lower for f32 */
             compare_volume(&srcs[t], &p, t == 1 ? EDGEL_F32 : EDGEL_U8);
+            if (n > 1000)
+                compare_volume_bricks(&srcs[t], &p);
             compared++;
         }
         free(f), free(u16), free(u8);
