@@ -1,6 +1,7 @@
 /* ITK's Canny on volumes in bricks (edgel_canny_volume_bricks) against one call on the whole
  * volume: random volumes of blobs, planes and noise (u8, u16, f32) in random brick sizes, down
- * to one voxel a side, with anisotropic variances and spacings; edges that cross brick faces,
+ * to one voxel a side, on 1 to 5 threads (a brick's slabs labelled apart and joined), with
+ * anisotropic variances and spacings; edges that cross brick faces,
  * edges and corners; refusals, failing callbacks and a source that changes between passes. */
 #include <stdlib.h>
 #include <string.h>
@@ -89,8 +90,15 @@ static void fill(uint8_t *data, int w, int h, int d, edgel_pixel_type type)
 static void test_against_whole(edgel_context *ctx)
 {
     static const edgel_pixel_type types[] = {EDGEL_U8, EDGEL_U16, EDGEL_F32};
+    edgel_context *threaded[4] = {NULL};
+    for (int i = 0; i < 4; i++) { /* 1, 2, 3 and 5 threads: slabs of a brick labelled apart */
+        edgel_context_options o;
+        edgel_context_options_default(&o);
+        o.threads = i == 3 ? 5 : i + 1;
+        CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &threaded[i]) == EDGEL_OK);
+    }
     int compared = 0;
-    for (int round = 0; round < 60; round++) {
+    for (int round = 0; round < 80; round++) {
         const int w = 1 + (int)(next_random() % 30), h = 1 + (int)(next_random() % 25),
                   d = 1 + (int)(next_random() % 20);
         const edgel_pixel_type type = types[round % 3];
@@ -117,7 +125,8 @@ static void test_against_whole(edgel_context *ctx)
             source s = {.data = data, .w = w, .h = h, .d = d, .item = item, .edges = got};
             memset(got, 0x33, (size_t)w * h * d);
             const edgel_brick_io io = io_of(&s, type);
-            CHECK(edgel_canny_volume_bricks(ctx, &p, &io, bw, bh, bd) == EDGEL_OK);
+            CHECK(edgel_canny_volume_bricks(threaded[(round + trial) % 4], &p, &io, bw, bh, bd) ==
+                  EDGEL_OK);
             const int bricks = ((w + bw - 1) / bw) * ((h + bh - 1) / bh) * ((d + bd - 1) / bd);
             CHECK(s.writes == bricks && s.reads == 2 * bricks && s.order_ok);
             if (memcmp(want, got, (size_t)w * h * d)) {
@@ -129,6 +138,8 @@ static void test_against_whole(edgel_context *ctx)
         }
         free(data), free(want), free(got);
     }
+    for (int i = 0; i < 4; i++)
+        edgel_context_destroy(threaded[i]);
     printf("bricks: %d tilings compared with the whole volume\n", compared);
 }
 

@@ -19,6 +19,7 @@
  */
 #include "api/context.h"
 #include "core/backend.h"
+#include "core/host_pool.h"
 #include "core/itk_gaussian.h"
 #include "core/itk_math.h"
 #include "core/status.h"
@@ -38,6 +39,7 @@ typedef struct bricks {
     int32_t brick[3]; /* a brick's sides */
     int32_t halo[3];
     int64_t count[3]; /* bricks along each axis */
+    int32_t threads;  /* the context's host threads */
     void *box;        /* a brick and its halo: the source, the suppressed stage, the edges */
     float *suppressed;
     uint8_t *box_edges;
@@ -168,6 +170,27 @@ static void release(bricks *b)
     edgel_nodes_free(&b->nodes);
 }
 
+typedef struct classes_job {
+    bricks *b;
+    int64_t offset[3]; /* the brick's first voxel in its box */
+    int32_t side[3], length[3];
+} classes_job;
+
+/* Slice z of the brick's classes, from the box's suppressed stage. */
+static void classes_slice(void *arg, int z)
+{
+    const classes_job *j = arg;
+    const float lower = (float)j->b->p.lower_threshold, upper = (float)j->b->p.upper_threshold;
+    uint8_t *c = j->b->classes + (size_t)z * j->length[1] * j->length[0];
+    for (int32_t y = 0; y < j->length[1]; y++) {
+        const float *row = j->b->suppressed +
+                           ((size_t)(z + j->offset[2]) * j->side[1] + (size_t)(y + j->offset[1])) *
+                               j->side[0] + j->offset[0];
+        for (int32_t x = 0; x < j->length[0]; x++)
+            *c++ = edgel_itk_class(row[x], lower, upper);
+    }
+}
+
 /* The brick at (index[0], index[1], index[2]): its box read with the halo, its classes and
  * its components; start and length receive the brick's place. */
 static edgel_status compute(bricks *b, const int64_t index[3], int64_t start[3],
@@ -193,17 +216,11 @@ static edgel_status compute(bricks *b, const int64_t index[3], int64_t start[3],
     edgel_volume_canny_params none = b->p;
     none.upper_threshold = none.lower_threshold = INFINITY;
     EDGEL_TRY(b->ctx->ops->canny_volume(b->ctx->state, &none, &src, &edges, &stages));
-    const float lower = (float)b->p.lower_threshold, upper = (float)b->p.upper_threshold;
-    const int64_t ox = start[0] - lo[0], oy = start[1] - lo[1], oz = start[2] - lo[2];
-    uint8_t *c = b->classes;
-    for (int32_t z = 0; z < length[2]; z++)
-        for (int32_t y = 0; y < length[1]; y++) {
-            const float *row = b->suppressed +
-                               ((size_t)(z + oz) * side[1] + (size_t)(y + oy)) * side[0] + ox;
-            for (int32_t x = 0; x < length[0]; x++)
-                *c++ = edgel_itk_class(row[x], lower, upper);
-        }
-    if (!edgel_volume_labels_run(&b->labels, b->classes, length[0], length[1], length[2]))
+    classes_job job = {b, {start[0] - lo[0], start[1] - lo[1], start[2] - lo[2]},
+                       {side[0], side[1], side[2]}, {length[0], length[1], length[2]}};
+    edgel_host_parallel_for(b->threads, length[2], classes_slice, &job);
+    if (!edgel_volume_labels_run(&b->labels, b->classes, length[0], length[1], length[2],
+                                 b->threads))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a brick's components");
     return EDGEL_OK;
 }
@@ -307,6 +324,22 @@ static void swap(int64_t **a, int64_t **b)
     *a = *b, *b = t;
 }
 
+typedef struct edges_job {
+    bricks *b;
+    int32_t slice; /* voxels a slice */
+} edges_job;
+
+/* Slice z of the brick's edges: 255 where its label's component is edges. */
+static void edges_slice(void *arg, int z)
+{
+    const edges_job *j = arg;
+    const int32_t *label = j->b->labels.label + (size_t)z * j->slice;
+    const uint8_t *edge = j->b->labels.strong;
+    uint8_t *out = j->b->out + (size_t)z * j->slice;
+    for (int32_t i = 0; i < j->slice; i++)
+        out[i] = label[i] && edge[label[i]] ? 255 : 0;
+}
+
 /* Pass 2 for one brick: its edges, to the caller. */
 static edgel_status second_pass(bricks *b, const int64_t index[3], size_t at)
 {
@@ -325,9 +358,9 @@ static edgel_status second_pass(bricks *b, const int64_t index[3], size_t at)
         const int64_t node = b->labels.node[l];
         edge[l] |= node >= 0 && b->nodes.strong[edgel_nodes_find(&b->nodes, node)];
     }
-    const size_t voxels = (size_t)length[0] * length[1] * length[2];
-    for (size_t i = 0; i < voxels; i++)
-        b->out[i] = b->labels.label[i] && edge[b->labels.label[i]] ? 255 : 0;
+    const int32_t slice = length[0] * length[1];
+    edges_job job = {b, slice};
+    edgel_host_parallel_for(b->threads, length[2], edges_slice, &job);
     const edgel_volume out = edgel_volume_host(b->out, length[0], length[1], length[2],
                                                EDGEL_U8);
     return b->io->write(b->io->user, start[0], start[1], start[2], &out);
@@ -375,6 +408,7 @@ static edgel_status bricks_held(edgel_context *ctx, const edgel_volume_canny_par
     b.size[0] = io->width, b.size[1] = io->height, b.size[2] = io->depth;
     memcpy(b.brick, brick, sizeof b.brick);
     halo_of(&b.p, b.halo);
+    EDGEL_TRY(edgel_context_threads(ctx, &b.threads));
     const edgel_status st = run(&b);
     release(&b);
     return st;
