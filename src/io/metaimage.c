@@ -156,7 +156,8 @@ static edgel_status read_header(FILE *f, const char *path, parsed *p,
         } else if (!strcmp(key, "CompressedData")) {
             p->compressed = is_true(value);
         } else if (!strcmp(key, "HeaderSize")) {
-            if (numbers(value, d, 1) != 1)
+            if (numbers(value, d, 1) != 1 || !(d[0] >= -1 && d[0] <= 1e15) ||
+                d[0] != (double)(long long)d[0])
                 return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: HeaderSize = %s", path, value);
             p->header_size = (long long)d[0];
         } else if (!strcmp(key, "ElementNumberOfChannels")) {
@@ -390,7 +391,12 @@ edgel_status edgel_metaimage_layout(const char *path, edgel_voxel_layout *out,
     return EDGEL_OK;
 }
 
-edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v,
+static int put_file(void *user, const void *bytes, size_t n)
+{
+    return fwrite(bytes, 1, n, user) == n;
+}
+
+edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v, int fd,
                                    const edgel_metaimage_header *like)
 {
     edgel_io_temporary t;
@@ -406,11 +412,7 @@ edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v,
                   "BinaryData = True\nBinaryDataByteOrderMSB = False\nCompressedData = False\n"
                   "DimSize = %s\nElementType = %s\nElementDataFile = LOCAL\n",
                   dims, v->type == EDGEL_F32 ? "MET_FLOAT" : "MET_UCHAR") >= 0;
-    const size_t row = (size_t)v->width * edgel_pixel_size(v->type);
-    for (int z = 0; ok && z < v->depth; z++)
-        for (int y = 0; ok && y < v->height; y++)
-            ok = fwrite((const uint8_t *)v->data + (size_t)z * v->slice_pitch +
-                            (size_t)y * v->pitch, 1, row, t.file) == row;
+    ok = ok && edgel_io_volume_chunks(v, fd, put_file, t.file);
     return edgel_io_temporary_close(&t, ok, ok ? 0 : errno);
 }
 

@@ -14,8 +14,9 @@ typedef struct edgel_metaimage_header edgel_metaimage_header;
  * gives them), its element spacing (x, y, z) and the header lines a result keeps. */
 edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volume *out,
                                   double spacing[3], edgel_metaimage_header **header);
-/* `v` (u8 or f32) as an uncompressed .mha with `like`'s kept lines (NULL: none). */
-edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v,
+/* `v` (u8 or f32) as an uncompressed .mha with `like`'s kept lines (NULL: none); the voxels
+ * from v->data, or when fd >= 0 stored packed in that file. */
+edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v, int fd,
                                    const edgel_metaimage_header *like);
 /* Where the voxels of `path` lie (for reading boxes of them), its spacing and kept lines. */
 edgel_status edgel_metaimage_layout(const char *path, edgel_voxel_layout *out,

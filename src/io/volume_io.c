@@ -36,7 +36,7 @@ int edgel_io_is_volume_path(const char *path)
 }
 
 static edgel_status nifti_read(const char *path, size_t max_bytes, edgel_volume_file *out);
-static edgel_status nifti_write(const char *path, const edgel_volume *v,
+static edgel_status nifti_write(const char *path, const edgel_volume *v, int fd,
                                 const edgel_volume_file *like);
 static void nifti_free(void *header);
 static edgel_status nifti_layout(const char *path, edgel_voxel_layout *l, edgel_volume_file *out);
@@ -78,8 +78,49 @@ edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volu
     return EDGEL_OK;
 }
 
+int edgel_io_volume_chunks(const edgel_volume *v, int fd,
+                           int (*put)(void *user, const void *bytes, size_t n), void *user)
+{
+    const size_t row = (size_t)v->width * edgel_pixel_size(v->type);
+    if (fd < 0) {
+        for (int z = 0; z < v->depth; z++)
+            for (int y = 0; y < v->height; y++)
+                if (!put(user, (const uint8_t *)v->data + (size_t)z * v->slice_pitch +
+                                   (size_t)y * v->pitch, row))
+                    return 0;
+        return 1;
+    }
+    enum { CHUNK = 1 << 22 };
+    uint8_t *buf = malloc(CHUNK);
+    size_t left = row * (size_t)v->height * (size_t)v->depth;
+    off_t at = 0;
+    int ok = buf != NULL;
+    while (ok && left) {
+        const size_t n = left < CHUNK ? left : CHUNK;
+        ok = pread(fd, buf, n, at) == (ssize_t)n && put(user, buf, n);
+        left -= n, at += (off_t)n;
+    }
+    free(buf);
+    return ok;
+}
+
+static edgel_status write_volume(const char *path, const edgel_volume *v, int fd,
+                                 const edgel_volume_file *like);
+
 edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
                                    const edgel_volume_file *like)
+{
+    return write_volume(path, v, -1, like);
+}
+
+edgel_status edgel_io_write_volume_file(const char *path, const edgel_volume *v, int fd,
+                                        const edgel_volume_file *like)
+{
+    return write_volume(path, v, fd, like);
+}
+
+static edgel_status write_volume(const char *path, const edgel_volume *v, int fd,
+                                 const edgel_volume_file *like)
 {
     const edgel_volume_format format = edgel_io_volume_format(path);
     if (format != like->format || (format == EDGEL_VOLUME_METAIMAGE && !ends_with(path, ".mha")))
@@ -87,8 +128,8 @@ edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
                              "input's format", path,
                              like->format == EDGEL_VOLUME_METAIMAGE ? ".mha" : ".nii or .nii.gz");
     if (format == EDGEL_VOLUME_METAIMAGE)
-        return edgel_metaimage_write(path, v, like->header);
-    return nifti_write(path, v, like);
+        return edgel_metaimage_write(path, v, fd, like->header);
+    return nifti_write(path, v, fd, like);
 }
 
 void edgel_io_free_volume(edgel_volume_file *f)
@@ -239,6 +280,17 @@ static edgel_status nifti_layout(const char *path, edgel_voxel_layout *l, edgel_
     snprintf(l->file, sizeof l->file, "%s", nim->iname);
     l->compressed = nifti_is_gzfile(nim->iname);
     l->offset = (long long)nim->iname_offset; /* (in the decompressed stream where gzipped) */
+    struct stat file;
+    if (l->offset < 0) { /* the voxels end the file, as nifti_image_load places them */
+        const double bytes = (double)nim->nvox * nim->nbyper;
+        l->offset = !l->compressed && stat(l->file, &file) == 0 && (double)file.st_size >= bytes
+                        ? (long long)file.st_size - (long long)bytes
+                        : -1;
+        if (l->offset < 0) {
+            nifti_image_free(nim);
+            return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its voxels' offset is negative", path);
+        }
+    }
     l->dims[0] = (int)nim->nx, l->dims[1] = (int)nim->ny, l->dims[2] = (int)nim->nz;
     l->bytes = nim->nbyper;
     l->is_float = nim->datatype == DT_FLOAT32 || nim->datatype == DT_FLOAT64;
@@ -246,6 +298,7 @@ static edgel_status nifti_layout(const char *path, edgel_voxel_layout *l, edgel_
                    nim->datatype == DT_INT32 || l->is_float;
     l->msb = nim->byteorder != nifti_short_order(); /* (this machine is little-endian) */
     l->scaled = is_scaled(nim);
+    l->finite_only = l->is_float; /* nifti_image_load sets non-finite floats to 0 */
     l->slope = nim->scl_slope, l->inter = nim->scl_inter;
     const double px[3] = {nim->dx, nim->dy, nim->dz};
     for (int i = 0; i < 3; i++)
@@ -272,7 +325,12 @@ static int written_whole(const char *name, int gz, double bytes)
     return whole;
 }
 
-static edgel_status nifti_write(const char *path, const edgel_volume *v,
+static int put_znz(void *user, const void *bytes, size_t n)
+{
+    return znzwrite(bytes, 1, n, *(znzFile *)user) == n;
+}
+
+static edgel_status nifti_write(const char *path, const edgel_volume *v, int fd,
                                 const edgel_volume_file *like)
 {
     const nifti_image *src = like->header;
@@ -289,7 +347,6 @@ static edgel_status nifti_write(const char *path, const edgel_volume *v,
                              "which edgel writes, hold at most 32767 a side", path, v->width,
                              v->height, v->depth);
     }
-    nim->data = v->data;
     const int gz = ends_with(path, ".gz");
     edgel_io_temporary t; /* named with the target's extension: nifticlib goes by it */
     edgel_status st = edgel_io_temporary_open_as(&t, path, gz ? ".nii.gz" : ".nii");
@@ -299,13 +356,17 @@ static edgel_status nifti_write(const char *path, const edgel_volume *v,
          * NIfTI-2 writing leaves the header out */
         nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
         if (ok) {
-            nifti_image_write(nim); /* (says nothing of failures: what it wrote is read back) */
-            ok = written_whole(t.name, gz, (double)nim->iname_offset +
-                                               (double)nim->nvox * nim->nbyper);
+            /* the header, then the voxels in chunks through the file it leaves open (2: no
+             * data, leave open); it says nothing of failures: what it wrote is read back */
+            znzFile z = nifti_image_write_hdr_img(nim, 2, "wb");
+            ok = !znz_isnull(z) && edgel_io_volume_chunks(v, fd, put_znz, &z);
+            if (!znz_isnull(z))
+                znzclose(z);
+            ok = ok && written_whole(t.name, gz, (double)nim->iname_offset +
+                                                     (double)nim->nvox * nim->nbyper);
         }
         st = edgel_io_temporary_close(&t, ok, 0);
     }
-    nim->data = NULL;
     nifti_image_free(nim);
     return st;
 }
@@ -326,10 +387,10 @@ static edgel_status nifti_read(const char *path, size_t max_bytes, edgel_volume_
                          "without nifticlib: Debian and Ubuntu libnifti2-dev)", path);
 }
 
-static edgel_status nifti_write(const char *path, const edgel_volume *v,
+static edgel_status nifti_write(const char *path, const edgel_volume *v, int fd,
                                 const edgel_volume_file *like)
 {
-    (void)v, (void)like;
+    (void)v, (void)fd, (void)like;
     return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: this build writes no NIfTI files", path);
 }
 

@@ -50,6 +50,10 @@ edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volu
  * temporary beside the target (a NIfTI one read back whole), then renamed over it. */
 edgel_status edgel_io_write_volume(const char *path, const edgel_volume *v,
                                    const edgel_volume_file *like);
+/* The same with the voxels stored packed in the file `fd` from its start (v's sizes and type;
+ * its data unused): a volume on disk written without holding it. */
+edgel_status edgel_io_write_volume_file(const char *path, const edgel_volume *v, int fd,
+                                        const edgel_volume_file *like);
 void edgel_io_free_volume(edgel_volume_file *f);
 /* The header of `path` (out: its spacing, header and format; out->volume its sizes and the
  * type edgel_io_read_volume gives, without data) and where its voxels lie; nothing else read. */

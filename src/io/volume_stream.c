@@ -4,10 +4,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -60,11 +60,12 @@ static edgel_status decompress(edgel_volume_source *s, const char *path, const c
             if (z.avail_in == 0)
                 break;
         }
-        z.next_out = buf_out, z.avail_out = CHUNK;
+        /* no more out than the voxels need: what follows them is never inflated */
+        const double need = (double)l->offset + want - seen;
+        const uInt room = need < CHUNK ? (uInt)need : CHUNK;
+        z.next_out = buf_out, z.avail_out = room;
         rc = inflate(&z, Z_NO_FLUSH);
-        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
-            break;
-        const double made = (double)(CHUNK - z.avail_out);
+        const double made = (double)(room - z.avail_out);
         double skip = (double)l->offset - seen; /* the part of this chunk before the voxels */
         skip = skip < 0 ? 0 : skip > made ? made : skip;
         double keep = made - skip;
@@ -72,6 +73,8 @@ static edgel_status decompress(edgel_volume_source *s, const char *path, const c
         if (keep > 0)
             ok = fwrite(buf_out + (size_t)skip, 1, (size_t)keep, s->scratch.file) == (size_t)keep;
         seen += made, stored += keep;
+        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+            break;
     }
     inflateEnd(&z);
     free(buf_in), free(buf_out);
@@ -121,8 +124,11 @@ edgel_status edgel_io_volume_source_read(edgel_volume_source *s, int64_t x, int6
         s->row = row, s->row_cap = bytes;
     }
     const edgel_pixel_type type = s->file.volume.type;
-    const int as_stored = !l->msb && !l->scaled && (size_t)l->bytes == edgel_pixel_size(type) &&
-                          (type != EDGEL_F32 || (l->is_float && l->bytes == 4));
+    /* voxels kept as they are stored (swapped where the file is big-endian: never through a
+     * double, which would change a NaN's bits), or converted */
+    const int kept = !l->scaled && !l->finite_only && (size_t)l->bytes == edgel_pixel_size(type) &&
+                     (type != EDGEL_F32 || (l->is_float && l->bytes == 4));
+    const int as_stored = kept && !l->msb;
     /* whole slices of a packed view as stored: one read a slice */
     const int slices = as_stored && dst->width == l->dims[0] && dst->height == l->dims[1] &&
                        dst->pitch == bytes && dst->slice_pitch == bytes * (size_t)dst->height;
@@ -132,14 +138,21 @@ edgel_status edgel_io_volume_source_read(edgel_volume_source *s, int64_t x, int6
                                                   l->dims[0] + x) * l->bytes;
             uint8_t *out = (uint8_t *)dst->data + (size_t)k * dst->slice_pitch +
                            (size_t)j * dst->pitch;
-            if (!get_all(s->fd, as_stored ? out : s->row,
-                         slices ? dst->slice_pitch : bytes, at))
+            if (!get_all(s->fd, kept ? out : s->row, slices ? dst->slice_pitch : bytes, at))
                 return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the voxels are cut short (a "
                                      "truncated file)", l->file);
-            if (as_stored)
+            if (kept && l->msb)
+                for (size_t i = 0; i < bytes; i += (size_t)l->bytes)
+                    for (int b = 0; b < l->bytes / 2; b++) {
+                        const uint8_t t = out[i + b];
+                        out[i + b] = out[i + l->bytes - 1 - b], out[i + l->bytes - 1 - b] = t;
+                    }
+            if (kept)
                 continue;
             for (int i = 0; i < dst->width; i++) {
-                const double v = edgel_voxel_value(s->row + (size_t)i * l->bytes, l);
+                double v = edgel_voxel_value(s->row + (size_t)i * l->bytes, l);
+                if (l->finite_only && !isfinite(v))
+                    v = 0.0;
                 if (type == EDGEL_U8)
                     out[i] = (uint8_t)v;
                 else if (type == EDGEL_U16)
@@ -206,22 +219,17 @@ edgel_status edgel_io_volume_sink_put(edgel_volume_sink *s, int64_t x, int64_t y
 edgel_status edgel_io_finish_volume_sink(edgel_volume_sink *s, const char *path,
                                          const edgel_volume_file *like)
 {
-    const size_t bytes = (size_t)(s->width * s->height * s->depth);
     if (fflush(s->scratch.file) != 0)
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", s->scratch.name, strerror(errno));
-    /* the stored edges as one view, paged in from the disk by the writer (through a
-     * descriptor that reads: the scratch file is open for writing only) */
+    /* read back through a descriptor of its own: the scratch file is open for writing only */
     const int fd = open(s->scratch.name, O_RDONLY);
-    void *map = fd < 0 ? MAP_FAILED : mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
-    const int err = errno;
-    if (fd >= 0)
-        close(fd);
-    if (map == MAP_FAILED)
-        return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", s->scratch.name, strerror(err));
-    const edgel_volume v = edgel_volume_host(map, (int32_t)s->width, (int32_t)s->height,
-                                             (int32_t)s->depth, EDGEL_U8);
-    const edgel_status st = edgel_io_write_volume(path, &v, like);
-    munmap(map, bytes);
+    if (fd < 0)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", s->scratch.name, strerror(errno));
+    const edgel_volume v = {NULL, (int32_t)s->width, (int32_t)s->height, (int32_t)s->depth,
+                            (size_t)s->width, (size_t)(s->width * s->height), EDGEL_U8,
+                            EDGEL_MEMORY_HOST};
+    const edgel_status st = edgel_io_write_volume_file(path, &v, fd, like);
+    close(fd);
     edgel_io_discard_volume_sink(s);
     return st;
 }

@@ -4,8 +4,11 @@
 #ifndef EDGEL_IO_VOXEL_LAYOUT_H
 #define EDGEL_IO_VOXEL_LAYOUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "edgel.h"
 
 typedef struct edgel_voxel_layout {
     char file[8192];         /* the file that holds the voxels */
@@ -16,6 +19,7 @@ typedef struct edgel_voxel_layout {
     int dims[3];
     int bytes, is_float, is_signed, msb; /* a stored voxel */
     int scaled;                          /* value * slope + inter (NIfTI's scaling) */
+    int finite_only;                     /* NaN and infinities read as 0 (as nifticlib) */
     double slope, inter;
 } edgel_voxel_layout;
 
@@ -41,5 +45,11 @@ static inline double edgel_voxel_value(const uint8_t *b, const edgel_voxel_layou
         return (double)(int64_t)(u | ~((1ull << (8 * l->bytes)) - 1));
     return (double)u;
 }
+
+/* Passes the voxels of `v` (raster order, x fastest), or when `fd` >= 0 those stored packed
+ * in that file from its start, to put(user, bytes, n) in chunks; 0 when put or a read fails
+ * (volume_io.c). */
+int edgel_io_volume_chunks(const edgel_volume *v, int fd,
+                           int (*put)(void *user, const void *bytes, size_t n), void *user);
 
 #endif
