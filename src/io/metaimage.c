@@ -186,68 +186,6 @@ static edgel_status read_header(FILE *f, const char *path, parsed *p,
     return EDGEL_OK;
 }
 
-/* `bytes` bytes of voxels from f: raw, or inflated (no more than `bytes` come out). */
-static edgel_status read_voxels(FILE *f, const char *path, int compressed, uint8_t *out,
-                                size_t bytes)
-{
-    if (!compressed) {
-        if (fread(out, 1, bytes, f) != bytes)
-            return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the voxels are cut short (a "
-                                 "truncated file)", path);
-        return EDGEL_OK;
-    }
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (inflateInit(&z) != Z_OK)
-        return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
-    unsigned char in[1 << 15];
-    size_t done = 0;
-    int rc = Z_OK;
-    while (done < bytes && rc != Z_STREAM_END) {
-        if (z.avail_in == 0) {
-            z.avail_in = (uInt)fread(in, 1, sizeof in, f);
-            z.next_in = in;
-            if (z.avail_in == 0)
-                break;
-        }
-        const size_t room = bytes - done < (1u << 30) ? bytes - done : (1u << 30);
-        z.next_out = out + done;
-        z.avail_out = (uInt)room;
-        rc = inflate(&z, Z_NO_FLUSH);
-        done += room - z.avail_out;
-        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
-            break;
-    }
-    inflateEnd(&z);
-    if (done != bytes)
-        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the compressed voxels are cut short or "
-                             "damaged", path);
-    return EDGEL_OK;
-}
-
-/* The file the voxels are in: f itself (LOCAL), or a file named relative to the header's,
- * at its HeaderSize (-1: the last `bytes` bytes of the file). */
-static FILE *data_file(FILE *f, const char *path, const parsed *p, size_t bytes)
-{
-    if (!strcmp(p->data_file, "LOCAL"))
-        return f;
-    if (strchr(p->data_file, ' ') || !strcmp(p->data_file, "LIST"))
-        return NULL;
-    char name[2 * MAX_LINE];
-    const char *slash = strrchr(path, '/');
-    if (p->data_file[0] == '/' || !slash)
-        snprintf(name, sizeof name, "%s", p->data_file);
-    else
-        snprintf(name, sizeof name, "%.*s/%s", (int)(slash - path), path, p->data_file);
-    FILE *d = fopen(name, "rb");
-    if (d && ((p->header_size > 0 && fseek(d, (long)p->header_size, SEEK_SET) != 0) ||
-              (p->header_size < 0 && fseek(d, -(long)bytes, SEEK_END) != 0))) {
-        fclose(d);
-        return NULL;
-    }
-    return d;
-}
-
 /* A parsed header's voxel layout (not yet where they lie). */
 static edgel_voxel_layout layout_of(const parsed *p)
 {
@@ -258,84 +196,6 @@ static edgel_voxel_layout layout_of(const parsed *p)
     for (int i = 0; i < 3; i++)
         l.dims[i] = p->dims[i];
     return l;
-}
-
-edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volume *out,
-                                  double spacing[3], edgel_metaimage_header **header)
-{
-    memset(out, 0, sizeof *out);
-    *header = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", path, strerror(errno));
-    edgel_metaimage_header *keep = calloc(1, sizeof *keep);
-    parsed p;
-    edgel_status st = keep ? read_header(f, path, &p, keep)
-                           : edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
-    const size_t voxels = st == EDGEL_OK ? (size_t)p.dims[0] * p.dims[1] * p.dims[2] : 0;
-    const int keep_type = st == EDGEL_OK &&
-                          (!strcmp(p.type->name, "MET_UCHAR") ||
-                           !strcmp(p.type->name, "MET_USHORT") ||
-                           !strcmp(p.type->name, "MET_FLOAT"));
-    if (st == EDGEL_OK && (double)voxels > (double)EDGEL_MAX_VOXELS)
-        st = edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: %zu voxels, more than a volume may "
-                           "hold", path, voxels);
-    if (st == EDGEL_OK && max_bytes &&
-        (double)voxels * (p.type->bytes + (keep_type ? 0 : 4)) > (double)max_bytes)
-        st = edgel_io_fail(EDGEL_ERROR_INVALID_SIZE,
-                           "%s: %dx%dx%d voxels take %.0f MB to read, more than the %.0f MB "
-                           "allowed (--memory)", path, p.dims[0], p.dims[1], p.dims[2],
-                           (double)voxels * (p.type->bytes + (keep_type ? 0 : 4)) / 1e6,
-                           max_bytes / 1e6);
-    uint8_t *raw = NULL;
-    FILE *d = NULL;
-    if (st == EDGEL_OK && !(d = data_file(f, path, &p, voxels * (size_t)p.type->bytes)))
-        st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its voxels' file (%s) cannot be opened",
-                           path, p.data_file);
-    if (st == EDGEL_OK && !(raw = malloc(voxels * (size_t)p.type->bytes)))
-        st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
-    if (st == EDGEL_OK)
-        st = read_voxels(d, path, p.compressed, raw, voxels * (size_t)p.type->bytes);
-    if (d && d != f)
-        fclose(d);
-    fclose(f);
-    void *data = raw;
-    if (st == EDGEL_OK && keep_type && p.msb && p.type->bytes > 1) { /* to this machine's order */
-        for (size_t i = 0; i < voxels; i++) {
-            uint8_t *b = raw + i * (size_t)p.type->bytes;
-            for (int k = 0; k < p.type->bytes / 2; k++) {
-                const uint8_t t = b[k];
-                b[k] = b[p.type->bytes - 1 - k], b[p.type->bytes - 1 - k] = t;
-            }
-        }
-    }
-    if (st == EDGEL_OK && !keep_type) {
-        float *fl = malloc(sizeof(float) * voxels);
-        if (!fl) {
-            st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
-        } else {
-            const edgel_voxel_layout l = layout_of(&p);
-            for (size_t i = 0; i < voxels; i++)
-                fl[i] = (float)edgel_voxel_value(raw + i * (size_t)p.type->bytes, &l);
-            free(raw);
-            data = fl;
-        }
-    }
-    if (st != EDGEL_OK) {
-        free(data);
-        edgel_metaimage_free(keep);
-        return st;
-    }
-    const edgel_pixel_type type = !keep_type ? EDGEL_F32
-                                  : p.type->bytes == 1 ? EDGEL_U8
-                                  : p.type->bytes == 2 ? EDGEL_U16
-                                                       : EDGEL_F32;
-    *out = edgel_volume_host(data, p.dims[0], p.dims[1], p.dims[2], type);
-    for (int i = 0; i < 3; i++)
-        spacing[i] = p.spacing[i];
-    keep->ndims = p.ndims ? p.ndims : p.have_size;
-    *header = keep;
-    return EDGEL_OK;
 }
 
 edgel_status edgel_metaimage_layout(const char *path, edgel_voxel_layout *out,
@@ -389,6 +249,20 @@ edgel_status edgel_metaimage_layout(const char *path, edgel_voxel_layout *out,
     }
     *header = keep;
     return EDGEL_OK;
+}
+
+edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volume *out,
+                                  double spacing[3], edgel_metaimage_header **header)
+{
+    memset(out, 0, sizeof *out);
+    edgel_voxel_layout l;
+    EDGEL_IO_TRY(edgel_metaimage_layout(path, &l, spacing, header));
+    const edgel_status st = edgel_voxels_read_whole(path, &l, max_bytes, out);
+    if (st != EDGEL_OK) {
+        edgel_metaimage_free(*header);
+        *header = NULL;
+    }
+    return st;
 }
 
 static int put_file(void *user, const void *bytes, size_t n)

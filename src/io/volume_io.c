@@ -53,14 +53,8 @@ edgel_status edgel_io_volume_layout(const char *path, edgel_voxel_layout *layout
         EDGEL_IO_TRY(nifti_layout(path, layout, out));
         out->format = EDGEL_VOLUME_NIFTI;
     }
-    /* u8, u16 and f32 as they are, other types as f32: as edgel_io_read_volume gives them */
-    const int kept = !layout->scaled && ((!layout->is_float && !layout->is_signed &&
-                                          layout->bytes <= 2) ||
-                                         (layout->is_float && layout->bytes == 4));
-    const edgel_pixel_type type = !kept ? EDGEL_F32 : layout->bytes == 1 ? EDGEL_U8
-                                  : layout->bytes == 2 ? EDGEL_U16 : EDGEL_F32;
     out->volume = (edgel_volume){NULL, layout->dims[0], layout->dims[1], layout->dims[2],
-                                 0, 0, type, EDGEL_MEMORY_HOST};
+                                 0, 0, edgel_voxel_type(layout), EDGEL_MEMORY_HOST};
     return EDGEL_OK;
 }
 

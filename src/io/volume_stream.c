@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,11 +123,7 @@ edgel_status edgel_io_volume_source_read(edgel_volume_source *s, int64_t x, int6
         s->row = row, s->row_cap = bytes;
     }
     const edgel_pixel_type type = s->file.volume.type;
-    /* voxels kept as they are stored (swapped where the file is big-endian: never through a
-     * double, which would change a NaN's bits), or converted */
-    const int kept = !l->scaled && !l->finite_only && (size_t)l->bytes == edgel_pixel_size(type) &&
-                     (type != EDGEL_F32 || (l->is_float && l->bytes == 4));
-    const int as_stored = kept && !l->msb;
+    const int kept = edgel_voxels_kept(l, type), as_stored = kept && !l->msb;
     /* whole slices of a packed view as stored: one read a slice */
     const int slices = as_stored && dst->width == l->dims[0] && dst->height == l->dims[1] &&
                        dst->pitch == bytes && dst->slice_pitch == bytes * (size_t)dst->height;
@@ -141,25 +136,8 @@ edgel_status edgel_io_volume_source_read(edgel_volume_source *s, int64_t x, int6
             if (!get_all(s->fd, kept ? out : s->row, slices ? dst->slice_pitch : bytes, at))
                 return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the voxels are cut short (a "
                                      "truncated file)", l->file);
-            if (kept && l->msb)
-                for (size_t i = 0; i < bytes; i += (size_t)l->bytes)
-                    for (int b = 0; b < l->bytes / 2; b++) {
-                        const uint8_t t = out[i + b];
-                        out[i + b] = out[i + l->bytes - 1 - b], out[i + l->bytes - 1 - b] = t;
-                    }
-            if (kept)
-                continue;
-            for (int i = 0; i < dst->width; i++) {
-                double v = edgel_voxel_value(s->row + (size_t)i * l->bytes, l);
-                if (l->finite_only && !isfinite(v))
-                    v = 0.0;
-                if (type == EDGEL_U8)
-                    out[i] = (uint8_t)v;
-                else if (type == EDGEL_U16)
-                    ((uint16_t *)out)[i] = (uint16_t)v;
-                else /* as the whole reader: the scaling in double, then float */
-                    ((float *)out)[i] = (float)(l->scaled ? v * l->slope + l->inter : v);
-            }
+            if (!as_stored)
+                edgel_voxels_convert(l, type, kept ? out : s->row, (size_t)dst->width, out);
         }
     return EDGEL_OK;
 }

@@ -46,6 +46,19 @@ static inline double edgel_voxel_value(const uint8_t *b, const edgel_voxel_layou
     return (double)u;
 }
 
+/* The type a volume of this layout is read as: u8, u16 and f32 as they are, others (and
+ * scaled ones) f32. */
+edgel_pixel_type edgel_voxel_type(const edgel_voxel_layout *l);
+/* Whether voxels of this layout are read as stored (at most swapped) into `type`. */
+int edgel_voxels_kept(const edgel_voxel_layout *l, edgel_pixel_type type);
+/* `n` stored voxels at `in` into `out` as `type` (in == out only where kept). */
+void edgel_voxels_convert(const edgel_voxel_layout *l, edgel_pixel_type type, const uint8_t *in,
+                          size_t n, void *out);
+/* The whole volume a layout describes (packed host memory, owned), refused before reading
+ * when the stored voxels and a converted copy would pass `max_bytes` (0: no limit). */
+edgel_status edgel_voxels_read_whole(const char *path, const edgel_voxel_layout *l,
+                                     size_t max_bytes, edgel_volume *out);
+
 /* Passes the voxels of `v` (raster order, x fastest), or when `fd` >= 0 those stored packed
  * in that file from its start, to put(user, bytes, n) in chunks; 0 when put or a read fails
  * (volume_io.c). */

@@ -1,0 +1,152 @@
+/* Voxels that a layout describes (io/voxel_layout.h): their type once read, rows converted to
+ * it, and a whole volume read into memory, for every volume format with a plain header. */
+#define _GNU_SOURCE /* fseeko */
+#include "io/voxel_layout.h"
+
+#include "io/image_io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <zlib.h>
+
+edgel_pixel_type edgel_voxel_type(const edgel_voxel_layout *l)
+{
+    /* u8, u16 and f32 as they are, other types as f32 (as ITK's reader gives a float image) */
+    const int kept = !l->scaled && ((!l->is_float && !l->is_signed && l->bytes <= 2) ||
+                                    (l->is_float && l->bytes == 4));
+    return !kept ? EDGEL_F32 : l->bytes == 1 ? EDGEL_U8 : l->bytes == 2 ? EDGEL_U16 : EDGEL_F32;
+}
+
+int edgel_voxels_kept(const edgel_voxel_layout *l, edgel_pixel_type type)
+{
+    return !l->scaled && !l->finite_only && (size_t)l->bytes == edgel_pixel_size(type) &&
+           (type != EDGEL_F32 || (l->is_float && l->bytes == 4));
+}
+
+void edgel_voxels_convert(const edgel_voxel_layout *l, edgel_pixel_type type, const uint8_t *in,
+                          size_t n, void *out)
+{
+    if (edgel_voxels_kept(l, type)) { /* swapped where big-endian: never through a double,
+                                         which would change a NaN's bits */
+        uint8_t *o = out;
+        const size_t b = (size_t)l->bytes;
+        if (o != in)
+            memmove(o, in, n * b);
+        for (size_t i = 0; l->msb && i < n * b; i += b)
+            for (size_t k = 0; k < b / 2; k++) {
+                const uint8_t t = o[i + k];
+                o[i + k] = o[i + b - 1 - k], o[i + b - 1 - k] = t;
+            }
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double v = edgel_voxel_value(in + i * (size_t)l->bytes, l);
+        if (l->finite_only && !isfinite(v))
+            v = 0.0;
+        if (type == EDGEL_U8)
+            ((uint8_t *)out)[i] = (uint8_t)v;
+        else if (type == EDGEL_U16)
+            ((uint16_t *)out)[i] = (uint16_t)v;
+        else /* the scaling in double, then float */
+            ((float *)out)[i] = (float)(l->scaled ? v * l->slope + l->inter : v);
+    }
+}
+
+/* `bytes` bytes of stored voxels from f: raw, or inflated after `skip` bytes of the stream
+ * (zlib or gzip; no more than needed come out). */
+static edgel_status read_stored(FILE *f, const char *path, const edgel_voxel_layout *l,
+                                uint8_t *out, size_t bytes)
+{
+    if (!l->compressed) {
+        if (fread(out, 1, bytes, f) != bytes)
+            return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the voxels are cut short (a "
+                                 "truncated file)", path);
+        return EDGEL_OK;
+    }
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, 15 + 32) != Z_OK)
+        return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    unsigned char in[1 << 15], skipped[1 << 12];
+    size_t done = 0;
+    long long skip = l->offset;
+    int rc = Z_OK;
+    while (done < bytes && rc != Z_STREAM_END) {
+        if (z.avail_in == 0) {
+            z.avail_in = (uInt)fread(in, 1, sizeof in, f);
+            z.next_in = in;
+            if (z.avail_in == 0)
+                break;
+        }
+        if (skip > 0) { /* the stream's bytes before the voxels */
+            const uInt room = skip < (long long)sizeof skipped ? (uInt)skip : sizeof skipped;
+            z.next_out = skipped, z.avail_out = room;
+            rc = inflate(&z, Z_NO_FLUSH);
+            skip -= room - z.avail_out;
+        } else {
+            const size_t room = bytes - done < (1u << 30) ? bytes - done : (1u << 30);
+            z.next_out = out + done;
+            z.avail_out = (uInt)room;
+            rc = inflate(&z, Z_NO_FLUSH);
+            done += room - z.avail_out;
+        }
+        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+            break;
+    }
+    inflateEnd(&z);
+    if (done != bytes)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the compressed voxels are cut short or "
+                             "damaged", path);
+    return EDGEL_OK;
+}
+
+edgel_status edgel_voxels_read_whole(const char *path, const edgel_voxel_layout *l,
+                                     size_t max_bytes, edgel_volume *out)
+{
+    memset(out, 0, sizeof *out);
+    const size_t voxels = (size_t)l->dims[0] * l->dims[1] * l->dims[2];
+    const edgel_pixel_type type = edgel_voxel_type(l);
+    const int kept = edgel_voxels_kept(l, type);
+    if ((double)voxels > (double)EDGEL_MAX_VOXELS)
+        return edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: %zu voxels, more than a volume may "
+                             "hold", path, voxels);
+    const double need = (double)voxels * (l->bytes + (kept ? 0 : edgel_pixel_size(type)));
+    if (max_bytes && need > (double)max_bytes)
+        return edgel_io_fail(EDGEL_ERROR_INVALID_SIZE,
+                             "%s: %dx%dx%d voxels take %.0f MB to read, more than the %.0f MB "
+                             "allowed (--memory)", path, l->dims[0], l->dims[1], l->dims[2],
+                             need / 1e6, max_bytes / 1e6);
+    FILE *f = fopen(l->file, "rb");
+    if (!f)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its voxels' file (%s) cannot be opened "
+                             "(%s)", path, l->file, strerror(errno));
+    const size_t stored = voxels * (size_t)l->bytes;
+    uint8_t *raw = malloc(stored ? stored : 1);
+    edgel_status st = raw ? EDGEL_OK
+                          : edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    if (st == EDGEL_OK &&
+        fseeko(f, (off_t)(l->compressed ? l->stream_start : l->offset), SEEK_SET) != 0)
+        st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the voxels are cut short (a truncated "
+                           "file)", path);
+    if (st == EDGEL_OK)
+        st = read_stored(f, path, l, raw, stored);
+    fclose(f);
+    void *data = raw;
+    if (st == EDGEL_OK && !kept) {
+        data = malloc(voxels * edgel_pixel_size(type) + 1);
+        if (!data)
+            st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    }
+    if (st == EDGEL_OK)
+        edgel_voxels_convert(l, type, raw, voxels, data);
+    if (data != raw)
+        free(raw);
+    if (st != EDGEL_OK) {
+        free(data);
+        return st;
+    }
+    *out = edgel_volume_host(data, l->dims[0], l->dims[1], l->dims[2], type);
+    return EDGEL_OK;
+}
