@@ -209,13 +209,10 @@ int detect_volume(const detect_options *opt)
         return EXIT_USAGE;
     }
     const edgel_volume_format format = edgel_io_volume_format(opt->input);
-    const size_t out_len = strlen(opt->output);
-    if (edgel_io_volume_format(opt->output) != format ||
-        (format == EDGEL_VOLUME_METAIMAGE &&
-         (out_len < 4 || strcmp(opt->output + out_len - 4, ".mha")))) {
+    if (!edgel_io_volume_output_path(opt->output, format)) {
         fprintf(stderr, "edgel detect: %s: write a volume's %s in the input's format (%s)\n",
                 opt->output, opt->stage == STAGE_EDGES ? "edges" : "stage",
-                format == EDGEL_VOLUME_NIFTI ? ".nii or .nii.gz" : ".mha");
+                edgel_io_volume_outputs(format));
         return EXIT_USAGE;
     }
     if (opt->stage != STAGE_EDGES && opt->stage != STAGE_SMOOTHED &&

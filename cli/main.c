@@ -79,8 +79,9 @@ int main(int argc, char **argv)
         }
         printf("files: PNG (libpng %s), JPEG (libjpeg-turbo), PGM/PPM, PFM, %s; volumes: %s\n",
                png_get_libpng_ver(NULL), tiff_line,
-               edgel_io_volumes_available() ? "NIfTI-1 and NIfTI-2 (nifticlib), MetaImage"
-                                            : "MetaImage (no NIfTI: built without nifticlib)");
+               edgel_io_volumes_available()
+                   ? "NIfTI-1 and NIfTI-2 (nifticlib), MetaImage, NRRD"
+                   : "MetaImage, NRRD (no NIfTI: built without nifticlib)");
         return EXIT_OK;
     }
     if (!strcmp(cmd, "--man"))

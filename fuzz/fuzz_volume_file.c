@@ -1,5 +1,6 @@
 /* libFuzzer target: the volume readers (edgel_io_read_volume) on any bytes, as a .nii file,
- * gzip-compressed by zlib as a .nii.gz, or as a MetaImage .mha (the first byte chooses), with
+ * gzip-compressed by zlib as a .nii.gz, as a MetaImage .mha or as a .nrrd (the first byte
+ * chooses), with
  * a 64 MB limit: a status and never a crash, a hang or an allocation past the limit; a volume
  * read is within the library's sizes, read again in boxes (edgel_volume_source, the
  * command's bricks) gives the same voxels with no scratch file left, and written back
@@ -21,12 +22,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    const int kind = data[0] % 3, gz = kind == 1, mha = kind == 2;
-    if (!mha && !edgel_io_volumes_available())
+    const int kind = data[0] % 4, gz = kind == 1, mha = kind == 2, nrrd = kind == 3;
+    if (!mha && !nrrd && !edgel_io_volumes_available())
         return 0;
     char in[128], out[128];
-    snprintf(in, sizeof in, "%s/in.%s", fuzz_dir(), mha ? "mha" : gz ? "nii.gz" : "nii");
-    snprintf(out, sizeof out, "%s/out.%s", fuzz_dir(), mha ? "mha" : "nii");
+    const char *out_name = mha ? "out.mha" : nrrd ? "out.nrrd" : "out.nii";
+    snprintf(in, sizeof in, "%s/in.%s", fuzz_dir(),
+             mha ? "mha" : nrrd ? "nrrd" : gz ? "nii.gz" : "nii");
+    snprintf(out, sizeof out, "%s/%s", fuzz_dir(), out_name);
     if (gz) {
         gzFile f = gzopen(in, "wb");
         if (!f)
@@ -75,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const edgel_status st = edgel_io_write_volume(out, &lv, &v);
         free(labels);
         remove(in);
-        fuzz_dir_expect(st == EDGEL_OK ? (mha ? "out.mha" : "out.nii") : NULL);
+        fuzz_dir_expect(st == EDGEL_OK ? out_name : NULL);
         edgel_io_free_volume(&v);
     } else {
         remove(in);

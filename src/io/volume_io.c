@@ -4,6 +4,7 @@
 
 #include "io/image_io.h"
 #include "io/metaimage.h"
+#include "io/nrrd.h"
 #include "io/voxel_layout.h"
 
 #include <math.h>
@@ -27,7 +28,22 @@ edgel_volume_format edgel_io_volume_format(const char *path)
         return EDGEL_VOLUME_NIFTI;
     if (ends_with(path, ".mha") || ends_with(path, ".mhd"))
         return EDGEL_VOLUME_METAIMAGE;
+    if (ends_with(path, ".nrrd") || ends_with(path, ".nhdr"))
+        return EDGEL_VOLUME_NRRD;
     return EDGEL_VOLUME_NONE;
+}
+
+const char *edgel_io_volume_outputs(edgel_volume_format format)
+{
+    return format == EDGEL_VOLUME_NIFTI       ? ".nii or .nii.gz"
+           : format == EDGEL_VOLUME_METAIMAGE ? ".mha"
+                                              : ".nrrd";
+}
+
+int edgel_io_volume_output_path(const char *path, edgel_volume_format format)
+{
+    return edgel_io_volume_format(path) == format &&
+           (format == EDGEL_VOLUME_NIFTI || ends_with(path, edgel_io_volume_outputs(format)));
 }
 
 int edgel_io_is_volume_path(const char *path)
@@ -45,10 +61,15 @@ edgel_status edgel_io_volume_layout(const char *path, edgel_voxel_layout *layout
                                     edgel_volume_file *out)
 {
     memset(out, 0, sizeof *out);
-    if (edgel_io_volume_format(path) == EDGEL_VOLUME_METAIMAGE) {
+    const edgel_volume_format format = edgel_io_volume_format(path);
+    if (format == EDGEL_VOLUME_METAIMAGE) {
         edgel_metaimage_header *h = NULL;
         EDGEL_IO_TRY(edgel_metaimage_layout(path, layout, out->spacing, &h));
-        out->header = h, out->format = EDGEL_VOLUME_METAIMAGE;
+        out->header = h, out->format = format;
+    } else if (format == EDGEL_VOLUME_NRRD) {
+        edgel_nrrd_header *h = NULL;
+        EDGEL_IO_TRY(edgel_nrrd_layout(path, layout, out->spacing, &h));
+        out->header = h, out->format = format;
     } else {
         EDGEL_IO_TRY(nifti_layout(path, layout, out));
         out->format = EDGEL_VOLUME_NIFTI;
@@ -61,10 +82,17 @@ edgel_status edgel_io_volume_layout(const char *path, edgel_voxel_layout *layout
 edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volume_file *out)
 {
     memset(out, 0, sizeof *out);
-    if (edgel_io_volume_format(path) == EDGEL_VOLUME_METAIMAGE) {
+    const edgel_volume_format format = edgel_io_volume_format(path);
+    if (format == EDGEL_VOLUME_METAIMAGE) {
         edgel_metaimage_header *h = NULL;
         EDGEL_IO_TRY(edgel_metaimage_read(path, max_bytes, &out->volume, out->spacing, &h));
-        out->header = h, out->format = EDGEL_VOLUME_METAIMAGE;
+        out->header = h, out->format = format;
+        return EDGEL_OK;
+    }
+    if (format == EDGEL_VOLUME_NRRD) {
+        edgel_nrrd_header *h = NULL;
+        EDGEL_IO_TRY(edgel_nrrd_read(path, max_bytes, &out->volume, out->spacing, &h));
+        out->header = h, out->format = format;
         return EDGEL_OK;
     }
     EDGEL_IO_TRY(nifti_read(path, max_bytes, out));
@@ -116,13 +144,13 @@ edgel_status edgel_io_write_volume_file(const char *path, const edgel_volume *v,
 static edgel_status write_volume(const char *path, const edgel_volume *v, int fd,
                                  const edgel_volume_file *like)
 {
-    const edgel_volume_format format = edgel_io_volume_format(path);
-    if (format != like->format || (format == EDGEL_VOLUME_METAIMAGE && !ends_with(path, ".mha")))
+    if (!edgel_io_volume_output_path(path, like->format))
         return edgel_io_fail(EDGEL_ERROR_INVALID_ARGUMENT, "%s: write the result as %s, the "
-                             "input's format", path,
-                             like->format == EDGEL_VOLUME_METAIMAGE ? ".mha" : ".nii or .nii.gz");
-    if (format == EDGEL_VOLUME_METAIMAGE)
+                             "input's format", path, edgel_io_volume_outputs(like->format));
+    if (like->format == EDGEL_VOLUME_METAIMAGE)
         return edgel_metaimage_write(path, v, fd, like->header);
+    if (like->format == EDGEL_VOLUME_NRRD)
+        return edgel_nrrd_write(path, v, fd, like->header);
     return nifti_write(path, v, fd, like);
 }
 
@@ -131,6 +159,8 @@ void edgel_io_free_volume(edgel_volume_file *f)
     free(f->volume.data);
     if (f->format == EDGEL_VOLUME_METAIMAGE)
         edgel_metaimage_free(f->header);
+    else if (f->format == EDGEL_VOLUME_NRRD)
+        edgel_nrrd_free(f->header);
     else if (f->header)
         nifti_free(f->header);
     memset(f, 0, sizeof *f);

@@ -23,7 +23,8 @@ extern "C" {
 typedef enum edgel_volume_format {
     EDGEL_VOLUME_NONE = 0,
     EDGEL_VOLUME_NIFTI,     /* .nii, .nii.gz */
-    EDGEL_VOLUME_METAIMAGE  /* .mha, .mhd */
+    EDGEL_VOLUME_METAIMAGE, /* .mha, .mhd */
+    EDGEL_VOLUME_NRRD       /* .nrrd, .nhdr */
 } edgel_volume_format;
 
 typedef struct edgel_volume_file {
@@ -35,8 +36,13 @@ typedef struct edgel_volume_file {
 
 /* Whether the build reads and writes NIfTI files (MetaImage always). */
 int edgel_io_volumes_available(void);
-/* The volume format `path` names by its extension (.nii, .nii.gz, .mha, .mhd), or NONE. */
+/* The volume format `path` names by its extension (.nii, .nii.gz, .mha, .mhd, .nrrd, .nhdr),
+ * or NONE. */
 edgel_volume_format edgel_io_volume_format(const char *path);
+/* The extensions a result in `format` is written with (".nii or .nii.gz", ".mha", ".nrrd"),
+ * and whether `path` is one of them. */
+const char *edgel_io_volume_outputs(edgel_volume_format format);
+int edgel_io_volume_output_path(const char *path, edgel_volume_format format);
 /* Whether `path` names a volume file. */
 int edgel_io_is_volume_path(const char *path);
 /* Reads `path`: u8, u16 and f32 voxels as they are; other integer types and f64 converted to

@@ -307,3 +307,92 @@ def test_bricks_refusals_leave_nothing(edgel_cmd, tmp_path):
                          str(tmp_path / "none.png")], capture_output=True, text=True)
     assert r2.returncode == 2 and "volumes" in r2.stderr, r2.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.mha", "ok.mha", "zipcut.mha"]
+
+
+def test_nrrd_equals_itk_and_keeps_the_header(edgel_cmd, tmp_path):
+    """NRRD in (.nrrd raw or gzip, .nhdr with its data file, big-endian shorts with spacings)
+    and .nrrd out: the edges equal ITK's filter on the image ITK reads from the same file, in
+    bricks too, and the result keeps the input's spacing, origin and direction."""
+    itk = pytest.importorskip("itk")
+    rng = np.random.default_rng(5)
+    z, y, x = np.mgrid[0:15, 0:22, 0:18].astype(np.float32)
+    vol = (((x - 8) ** 2 + (y - 10) ** 2 + (z - 7) ** 2 < 36) * 300 +
+           rng.standard_normal(x.shape) * 20).astype(np.int16)
+    image = itk.image_from_array(vol)
+    image.SetSpacing([0.8, 0.9, 2.5])
+    image.SetOrigin([-12.0, 4.5, 30.0])
+    direction = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]])
+    image.SetDirection(itk.matrix_from_array(direction))
+    f3 = itk.Image[itk.F, 3]
+    for name, compress in [("raw.nrrd", False), ("zipped.nrrd", True), ("pair.nhdr", False)]:
+        path = tmp_path / name
+        itk.imwrite(image, str(path), compression=compress)
+        f = itk.CannyEdgeDetectionImageFilter[f3, f3].New(
+            Input=itk.imread(str(path), itk.F), Variance=[3.0] * 3, MaximumError=[0.01] * 3,
+            UpperThreshold=60.0, LowerThreshold=25.0)
+        f.Update()
+        want = itk.array_from_image(f.GetOutput())
+        assert want.sum() > 50
+        for extra in ([], ["--tile", "7x9x4"]):
+            out = tmp_path / ("e-" + name.replace(".nhdr", ".nrrd"))
+            r = run(edgel_cmd, "detect", path, "-o", out, "--preset", "itk", "--variance", "3",
+                    "--upper", "60", "--lower", "25", *extra)
+            assert r.returncode == 0, (name, r.stderr)
+            got = itk.imread(str(out))
+            assert np.array_equal(itk.array_from_image(got), want.astype(np.uint8)), name
+            assert np.allclose(itk.spacing(got), [0.8, 0.9, 2.5]), name
+            assert np.allclose(itk.origin(got), [-12.0, 4.5, 30.0]), name
+            assert np.allclose(itk.array_from_matrix(got.GetDirection()), direction), name
+            assert (b"encoding: gzip" in out.read_bytes()[:400]) == compress
+    header = ("NRRD0004\ntype: short\ndimension: 3\nsizes: 18 22 15\nspacings: 0.8 0.9 2.5\n"
+              "endian: big\nencoding: raw\n\n")
+    (tmp_path / "msb.nrrd").write_bytes(header.encode() + vol.astype(">i2").tobytes())
+    r = run(edgel_cmd, "detect", tmp_path / "msb.nrrd", "-o", tmp_path / "e-msb.nrrd", "--preset",
+            "itk", "--variance", "3", "--upper", "60", "--lower", "25")
+    assert r.returncode == 0, r.stderr
+    want = edgel.canny_itk(vol.astype(np.float32), 3.0, 0.01, 60.0, 25.0,
+                           spacing=(2.5, 0.9, 0.8))
+    got = itk.imread(str(tmp_path / "e-msb.nrrd"))
+    assert np.array_equal(itk.array_from_image(got), want.astype(np.uint8))
+    assert np.allclose(itk.spacing(got), [0.8, 0.9, 2.5])
+
+
+def test_nrrd_refusals_leave_nothing(edgel_cmd, tmp_path):
+    def nrrd(name, lines, data=b""):
+        (tmp_path / name).write_bytes(("\n".join(["NRRD0004"] + lines) + "\n\n").encode() + data)
+    base = ["type: uchar", "dimension: 3", "sizes: 4 5 6"]
+    voxels = bytes(120)
+    nrrd("ok.nrrd", base + ["encoding: raw"], voxels)
+    cases = {"4d.nrrd": (["type: uchar", "dimension: 4", "sizes: 3 4 5 6", "encoding: raw"],
+                         voxels * 3, "2-D and 3-D"),
+             "bz.nrrd": (base + ["encoding: bzip2"], voxels, "raw and gzip"),
+             "text.nrrd": (base + ["encoding: ascii"], b"0 " * 120, "raw and gzip"),
+             "cut.nrrd": (base + ["encoding: raw"], voxels[:50], "truncated"),
+             "gzbad.nrrd": (base + ["encoding: gzip"], b"not gzip at all" * 4, "compressed"),
+             "noendian.nrrd": (["type: float", "dimension: 3", "sizes: 4 5 6",
+                                "encoding: raw"], voxels * 4, "endian"),
+             "block.nrrd": (["type: block", "dimension: 3", "sizes: 4 5 6", "encoding: raw"],
+                            voxels, "type block"),
+             "huge.nrrd": (["type: float", "dimension: 3", "sizes: 60000 60000 2",
+                            "endian: little", "encoding: raw"], voxels, "--memory"),
+             "nofile.nhdr": (base + ["encoding: raw", "data file: missing.raw"], b"",
+                             "missing.raw"),
+             "nosizes.nrrd": (["type: uchar", "dimension: 3", "encoding: raw"], voxels,
+                              "sizes")}
+    for name, (lines, data, _) in cases.items():
+        nrrd(name, lines, data)
+    (tmp_path / "junk.nrrd").write_bytes(bytes(range(256)) * 4)
+    cases["junk.nrrd"] = (None, None, "NRRD")
+    flags = ["--preset", "itk", "--variance", "1"]
+    for name, (_, _, needle) in cases.items():
+        out = tmp_path / "out.nrrd"
+        r = run(edgel_cmd, "detect", tmp_path / name, "-o", out, *flags, "--memory", "256M")
+        assert r.returncode == 1 and needle in r.stderr, (name, r.stderr)
+        assert not out.exists(), name
+    for target in ("out.nhdr", "out.mha"):
+        r = run(edgel_cmd, "detect", tmp_path / "ok.nrrd", "-o", tmp_path / target, *flags)
+        assert r.returncode == 2 and ".nrrd" in r.stderr, (target, r.stderr)
+    r = run(edgel_cmd, "detect", tmp_path / "ok.nrrd", "-o", tmp_path / "out.nrrd", *flags)
+    assert r.returncode == 0, r.stderr
+    leftovers = {p.name for p in tmp_path.iterdir()} - set(cases) - {"ok.nrrd", "out.nrrd"}
+    assert not leftovers, leftovers
