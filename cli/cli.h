@@ -25,6 +25,7 @@ typedef struct detect_options {
     int threads;
     detect_stage stage;
     int quiet;
+    int volume; /* --volume: a multi-page TIFF is a volume, a page a slice */
     size_t memory; /* largest decoded input image, bytes */
     int tile_w, tile_h; /* --tile: tiled path with these tiles (0: only when too large) */
     int tile_d;         /* --tile WxHxD: a volume's bricks (0: not given) */

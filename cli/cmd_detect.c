@@ -77,20 +77,23 @@ const char DETECT_HELP[] =
     "                     for edges, from their first page (stages, --auto and the skimage\n"
     "                     preset read them whole); .tif output is BigTIFF. WxHxD: a\n"
     "                     volume's bricks (below)\n"
+    "  --volume           read a multi-page TIFF as a volume, a page a slice (below)\n"
     "  --tiff-compression deflate|packbits|none   how .tif output is compressed (default\n"
     "                     deflate, lossless)\n"
     "  -q, --quiet        print nothing on success\n"
     "\n"
-    "Volumes: a NIfTI-1 or NIfTI-2 IN (.nii, .nii.gz), a MetaImage one (.mha, .mhd) or a\n"
-    "NRRD one (.nrrd, .nhdr; raw or gzip) runs ITK's 3-D Canny (--preset itk; --variance in\n"
-    "the file's units^2, divided by the voxel size squared along each axis as ITK does;\n"
-    "26-connected hysteresis) into an OUT of IN's format (.nii or .nii.gz; .mha; .nrrd) with\n"
-    "IN's header (orientation, origin, voxel size): edges as 0/1 labels (uint8), --stage\n"
-    "smoothed or suppressed as float32. Integer voxels other than u8/u16, and scaled ones, are\n"
-    "read as float32 (as ITK's reader gives a float image). A volume whose voxels and work\n"
-    "(about 14 bytes a voxel) pass --memory, or any with --tile WxHxD, runs in bricks read\n"
-    "from IN (a compressed IN through a decompressed scratch copy beside OUT), with a progress\n"
-    "line: the same edges, in --memory (stages are computed whole). 4-D files are refused.\n"
+    "Volumes: a NIfTI-1 or NIfTI-2 IN (.nii, .nii.gz), a MetaImage one (.mha, .mhd), a NRRD\n"
+    "one (.nrrd, .nhdr; raw or gzip), or with --volume a multi-page TIFF stack (gray 8/16-bit\n"
+    "or float pages; the voxel size from the resolution tags and ImageJ's spacing) runs ITK's\n"
+    "3-D Canny (--preset itk; --variance in the file's units^2, divided by the voxel size\n"
+    "squared along each axis as ITK does; 26-connected hysteresis) into an OUT of IN's format\n"
+    "(.nii or .nii.gz; .mha; .nrrd; .tif) with IN's header (orientation, origin, voxel size):\n"
+    "edges as 0/1 labels (uint8; 0/255 in a TIFF stack), --stage smoothed or suppressed as\n"
+    "float32. Integer voxels other than u8/u16, and scaled ones, are read as float32 (as ITK's\n"
+    "reader gives a float image). A volume whose voxels and work (about 14 bytes a voxel) pass\n"
+    "--memory, or any with --tile WxHxD, runs in bricks read from IN (a compressed IN through\n"
+    "a decompressed scratch copy beside OUT), with a progress line: the same edges, in\n"
+    "--memory (stages are computed whole). 4-D files are refused.\n"
     "\n"
     "OUT is written whole or not at all (a temporary file renamed over it); it may not be\n"
     "IN itself.\n"
@@ -139,7 +142,13 @@ int cmd_detect(int argc, char **argv)
     case ARGS_OK:
         break;
     }
-    if (edgel_io_is_volume_path(opt.input)) {
+    const int tiff_stack = edgel_io_volume_format(opt.input) == EDGEL_VOLUME_TIFF;
+    if (opt.volume && !tiff_stack && !edgel_io_is_volume_path(opt.input)) {
+        fprintf(stderr, "edgel detect: --volume reads a multi-page TIFF (.tif, .tiff) as a "
+                        "volume; %s is not one\n", opt.input);
+        return EXIT_USAGE;
+    }
+    if (edgel_io_is_volume_path(opt.input) || (opt.volume && tiff_stack)) {
         if (cli_same_file(opt.input, opt.output)) {
             fprintf(stderr, "edgel detect: %s is the input file; write the edges to another "
                             "file\n", opt.output);

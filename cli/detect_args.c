@@ -74,6 +74,10 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
             opt->quiet = 1;
             continue;
         }
+        if (!strcmp(a, "--volume")) {
+            opt->volume = 1;
+            continue;
+        }
         static const char *const with_value[] = {"-o",         "--output", "--low",   "--high",
                                                  "--aperture", "--blur",   "--blur-size",
                                                  "--gray",     "--backend", "--threads",

@@ -1,10 +1,10 @@
 /* libFuzzer target: the volume readers (edgel_io_read_volume) on any bytes, as a .nii file,
- * gzip-compressed by zlib as a .nii.gz, as a MetaImage .mha or as a .nrrd (the first byte
- * chooses), with
- * a 64 MB limit: a status and never a crash, a hang or an allocation past the limit; a volume
- * read is within the library's sizes, read again in boxes (edgel_volume_source, the
- * command's bricks) gives the same voxels with no scratch file left, and written back
- * (edgel_io_write_volume, in its format) leaves exactly its file. */
+ * gzip-compressed by zlib as a .nii.gz, as a MetaImage .mha, a .nrrd or a TIFF stack (the
+ * first byte chooses), with a 64 MB limit: a status and never a crash, a hang or an
+ * allocation past the limit; a volume read is within the library's sizes, read again in
+ * boxes (edgel_volume_source, the command's bricks) gives the same voxels with no scratch
+ * file left, and written back (edgel_io_write_volume, in its format) leaves exactly its
+ * file. */
 #include "fuzz_file.h" /* first: it asks for _GNU_SOURCE */
 #include "edgel.h"
 #include "io/volume_io.h"
@@ -22,13 +22,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    const int kind = data[0] % 4, gz = kind == 1, mha = kind == 2, nrrd = kind == 3;
-    if (!mha && !nrrd && !edgel_io_volumes_available())
+    const int kind = data[0] % 5, gz = kind == 1, mha = kind == 2, nrrd = kind == 3,
+              tiff = kind == 4;
+    if (kind < 2 && !edgel_io_volumes_available())
         return 0;
     char in[128], out[128];
-    const char *out_name = mha ? "out.mha" : nrrd ? "out.nrrd" : "out.nii";
+    const char *out_name = mha ? "out.mha" : nrrd ? "out.nrrd" : tiff ? "out.tif" : "out.nii";
     snprintf(in, sizeof in, "%s/in.%s", fuzz_dir(),
-             mha ? "mha" : nrrd ? "nrrd" : gz ? "nii.gz" : "nii");
+             mha ? "mha" : nrrd ? "nrrd" : tiff ? "tif" : gz ? "nii.gz" : "nii");
     snprintf(out, sizeof out, "%s/%s", fuzz_dir(), out_name);
     if (gz) {
         gzFile f = gzopen(in, "wb");

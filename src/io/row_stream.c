@@ -4,6 +4,7 @@
  * in, up to EDGEL_MAX_TILED_DIMENSION a side; 8-bit gray PGM, PNG and BigTIFF out, written
  * all or nothing. */
 #include "io/row_stream.h"
+#include "io/tiff_util.h"
 #include "io/png_setup.h"
 
 #ifdef EDGEL_HAVE_TIFF
@@ -68,27 +69,43 @@ static void tiff_warning(const char *module, const char *fmt, va_list ap)
     (void)module, (void)fmt, (void)ap;
 }
 
-static void tiff_quiet(void)
+void edgel_io_tiff_quiet(void)
 {
     TIFFSetErrorHandler(tiff_error);
     TIFFSetWarningHandler(tiff_warning);
 }
 
+static void tiff_quiet(void)
+{
+    edgel_io_tiff_quiet();
+}
+
 static _Atomic int tiff_compression = EDGEL_TIFF_DEFLATE;
+
+/* A BigTIFF written on the temporary file `f` (through a descriptor of its own). */
+static TIFF *tiff_create(FILE *f, const char *name)
+{
+    tiff_quiet();
+    const int fd = dup(fileno(f));
+    TIFF *tif = fd >= 0 ? TIFFFdOpen(fd, name, "w8") : NULL;
+    if (!tif && fd >= 0)
+        close(fd);
+    return tif;
+}
 
 /* A BigTIFF on the temporary file `f` (libtiff closes its own descriptor; the FILE stays the
  * caller's) set up for w x h pixels of spp samples of `type`, in strips of 64 rows. */
 static TIFF *tiff_start(FILE *f, const char *name, int64_t w, int64_t h, int spp,
                         edgel_pixel_type type)
 {
-    tiff_quiet();
-    const int fd = dup(fileno(f));
-    TIFF *tif = fd >= 0 ? TIFFFdOpen(fd, name, "w8") : NULL;
-    if (!tif) {
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
+    TIFF *tif = tiff_create(f, name);
+    if (tif)
+        edgel_io_tiff_page(tif, w, h, spp, type);
+    return tif;
+}
+
+void edgel_io_tiff_page(TIFF *tif, int64_t w, int64_t h, int spp, edgel_pixel_type type)
+{
     static const uint16_t codecs[] = {COMPRESSION_ADOBE_DEFLATE, COMPRESSION_PACKBITS,
                                       COMPRESSION_NONE};
     TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, (uint32_t)w);
@@ -105,7 +122,6 @@ static TIFF *tiff_start(FILE *f, const char *name, int64_t w, int64_t h, int spp
     TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
     TIFFSetField(tif, TIFFTAG_COMPRESSION, codecs[atomic_load(&tiff_compression)]);
     TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, 64);
-    return tif;
 }
 
 /* What tiff_row makes of the samples libtiff gives: as stored, a palette's colours, or gray

@@ -5,6 +5,7 @@
 #include "io/image_io.h"
 #include "io/metaimage.h"
 #include "io/nrrd.h"
+#include "io/tiff_stack.h"
 #include "io/voxel_layout.h"
 
 #include <math.h>
@@ -30,6 +31,8 @@ edgel_volume_format edgel_io_volume_format(const char *path)
         return EDGEL_VOLUME_METAIMAGE;
     if (ends_with(path, ".nrrd") || ends_with(path, ".nhdr"))
         return EDGEL_VOLUME_NRRD;
+    if (ends_with(path, ".tif") || ends_with(path, ".tiff"))
+        return EDGEL_VOLUME_TIFF;
     return EDGEL_VOLUME_NONE;
 }
 
@@ -37,18 +40,21 @@ const char *edgel_io_volume_outputs(edgel_volume_format format)
 {
     return format == EDGEL_VOLUME_NIFTI       ? ".nii or .nii.gz"
            : format == EDGEL_VOLUME_METAIMAGE ? ".mha"
+           : format == EDGEL_VOLUME_TIFF      ? ".tif or .tiff"
                                               : ".nrrd";
 }
 
 int edgel_io_volume_output_path(const char *path, edgel_volume_format format)
 {
     return edgel_io_volume_format(path) == format &&
-           (format == EDGEL_VOLUME_NIFTI || ends_with(path, edgel_io_volume_outputs(format)));
+           (format == EDGEL_VOLUME_NIFTI || format == EDGEL_VOLUME_TIFF ||
+            ends_with(path, edgel_io_volume_outputs(format)));
 }
 
 int edgel_io_is_volume_path(const char *path)
 {
-    return edgel_io_volume_format(path) != EDGEL_VOLUME_NONE;
+    const edgel_volume_format f = edgel_io_volume_format(path);
+    return f != EDGEL_VOLUME_NONE && f != EDGEL_VOLUME_TIFF;
 }
 
 static edgel_status nifti_read(const char *path, size_t max_bytes, edgel_volume_file *out);
@@ -70,6 +76,17 @@ edgel_status edgel_io_volume_layout(const char *path, edgel_voxel_layout *layout
         edgel_nrrd_header *h = NULL;
         EDGEL_IO_TRY(edgel_nrrd_layout(path, layout, out->spacing, &h));
         out->header = h, out->format = format;
+    } else if (format == EDGEL_VOLUME_TIFF) { /* no layout: read through libtiff */
+        edgel_tiff_header *h = NULL;
+        edgel_tiff_stack *s = NULL;
+        EDGEL_IO_TRY(edgel_tiff_stack_open(path, &s, &out->volume, out->spacing, &h));
+        edgel_tiff_stack_close(s);
+        memset(layout, 0, sizeof *layout);
+        layout->dims[0] = out->volume.width, layout->dims[1] = out->volume.height;
+        layout->dims[2] = out->volume.depth;
+        layout->bytes = (int)edgel_pixel_size(out->volume.type);
+        out->header = h, out->format = format;
+        return EDGEL_OK;
     } else {
         EDGEL_IO_TRY(nifti_layout(path, layout, out));
         out->format = EDGEL_VOLUME_NIFTI;
@@ -77,6 +94,32 @@ edgel_status edgel_io_volume_layout(const char *path, edgel_voxel_layout *layout
     out->volume = (edgel_volume){NULL, layout->dims[0], layout->dims[1], layout->dims[2],
                                  0, 0, edgel_voxel_type(layout), EDGEL_MEMORY_HOST};
     return EDGEL_OK;
+}
+
+/* A whole TIFF stack: its one box. */
+static edgel_status read_tiff_stack(const char *path, size_t max_bytes, edgel_volume_file *out)
+{
+    edgel_tiff_header *h = NULL;
+    edgel_tiff_stack *s = NULL;
+    edgel_volume v;
+    EDGEL_IO_TRY(edgel_tiff_stack_open(path, &s, &v, out->spacing, &h));
+    const size_t bytes = (size_t)v.width * v.height * v.depth * edgel_pixel_size(v.type);
+    edgel_status st = EDGEL_OK;
+    if (max_bytes && (double)bytes > (double)max_bytes)
+        st = edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: %dx%dx%d voxels take %.0f MB to "
+                           "read, more than the %.0f MB allowed (--memory)", path, v.width,
+                           v.height, v.depth, bytes / 1e6, max_bytes / 1e6);
+    void *data = st == EDGEL_OK ? malloc(bytes) : NULL;
+    if (st == EDGEL_OK && !data)
+        st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    out->volume = edgel_volume_host(data, v.width, v.height, v.depth, v.type);
+    if (st == EDGEL_OK)
+        st = edgel_tiff_stack_read(s, 0, 0, 0, &out->volume);
+    edgel_tiff_stack_close(s);
+    out->header = h, out->format = EDGEL_VOLUME_TIFF;
+    if (st != EDGEL_OK)
+        edgel_io_free_volume(out);
+    return st;
 }
 
 edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volume_file *out)
@@ -95,6 +138,8 @@ edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volu
         out->header = h, out->format = format;
         return EDGEL_OK;
     }
+    if (format == EDGEL_VOLUME_TIFF)
+        return read_tiff_stack(path, max_bytes, out);
     EDGEL_IO_TRY(nifti_read(path, max_bytes, out));
     out->format = EDGEL_VOLUME_NIFTI;
     return EDGEL_OK;
@@ -151,6 +196,8 @@ static edgel_status write_volume(const char *path, const edgel_volume *v, int fd
         return edgel_metaimage_write(path, v, fd, like->header);
     if (like->format == EDGEL_VOLUME_NRRD)
         return edgel_nrrd_write(path, v, fd, like->header);
+    if (like->format == EDGEL_VOLUME_TIFF)
+        return edgel_tiff_stack_write(path, v, fd, like->header);
     return nifti_write(path, v, fd, like);
 }
 
@@ -161,6 +208,8 @@ void edgel_io_free_volume(edgel_volume_file *f)
         edgel_metaimage_free(f->header);
     else if (f->format == EDGEL_VOLUME_NRRD)
         edgel_nrrd_free(f->header);
+    else if (f->format == EDGEL_VOLUME_TIFF)
+        edgel_tiff_header_free(f->header);
     else if (f->header)
         nifti_free(f->header);
     memset(f, 0, sizeof *f);

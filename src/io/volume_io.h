@@ -24,7 +24,8 @@ typedef enum edgel_volume_format {
     EDGEL_VOLUME_NONE = 0,
     EDGEL_VOLUME_NIFTI,     /* .nii, .nii.gz */
     EDGEL_VOLUME_METAIMAGE, /* .mha, .mhd */
-    EDGEL_VOLUME_NRRD       /* .nrrd, .nhdr */
+    EDGEL_VOLUME_NRRD,      /* .nrrd, .nhdr */
+    EDGEL_VOLUME_TIFF       /* .tif, .tiff: a multi-page stack, read as a volume when asked */
 } edgel_volume_format;
 
 typedef struct edgel_volume_file {
@@ -43,7 +44,7 @@ edgel_volume_format edgel_io_volume_format(const char *path);
  * and whether `path` is one of them. */
 const char *edgel_io_volume_outputs(edgel_volume_format format);
 int edgel_io_volume_output_path(const char *path, edgel_volume_format format);
-/* Whether `path` names a volume file. */
+/* Whether `path` names a volume file (a TIFF is an image unless asked otherwise). */
 int edgel_io_is_volume_path(const char *path);
 /* Reads `path`: u8, u16 and f32 voxels as they are; other integer types and f64 converted to
  * f32, and the header's scaling (scl_slope, scl_inter) applied in f32, as ITK's reader gives a

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* pread, pwrite, fileno */
 #include "io/volume_stream.h"
 
+#include "io/tiff_stack.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -95,6 +97,13 @@ edgel_status edgel_io_open_volume_source(const char *path, const char *beside,
 {
     memset(s, 0, sizeof *s);
     s->fd = -1;
+    if (edgel_io_volume_format(path) == EDGEL_VOLUME_TIFF) { /* boxes through libtiff */
+        edgel_tiff_header *h = NULL;
+        EDGEL_IO_TRY(edgel_tiff_stack_open(path, &s->tiff, &s->file.volume, s->file.spacing,
+                                           &h));
+        s->file.header = h, s->file.format = EDGEL_VOLUME_TIFF;
+        return EDGEL_OK;
+    }
     EDGEL_IO_TRY(edgel_io_volume_layout(path, &s->layout, &s->file));
     if (s->layout.compressed)
         return decompress(s, path, beside);
@@ -114,6 +123,8 @@ edgel_status edgel_io_open_volume_source(const char *path, const char *beside,
 edgel_status edgel_io_volume_source_read(edgel_volume_source *s, int64_t x, int64_t y, int64_t z,
                                          const edgel_volume *dst)
 {
+    if (s->tiff)
+        return edgel_tiff_stack_read(s->tiff, x, y, z, dst);
     const edgel_voxel_layout *l = &s->layout;
     const size_t bytes = (size_t)dst->width * (size_t)l->bytes;
     if (bytes > s->row_cap) {
@@ -146,6 +157,7 @@ void edgel_io_close_volume_source(edgel_volume_source *s)
 {
     if (s->fd >= 0)
         close(s->fd);
+    edgel_tiff_stack_close(s->tiff);
     edgel_io_temporary_discard(&s->scratch);
     free(s->row);
     edgel_io_free_volume(&s->file);

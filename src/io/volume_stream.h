@@ -17,6 +17,7 @@ typedef struct edgel_volume_source {
     edgel_volume_file file; /* header, spacing, format; volume: sizes and type, no data */
     edgel_voxel_layout layout;
     int fd;
+    struct edgel_tiff_stack *tiff; /* a TIFF stack's, read through libtiff (no layout) */
     edgel_io_temporary scratch; /* the decompressed voxels, where the file is compressed */
     uint8_t *row;
     size_t row_cap;

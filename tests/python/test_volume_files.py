@@ -396,3 +396,60 @@ def test_nrrd_refusals_leave_nothing(edgel_cmd, tmp_path):
     assert r.returncode == 0, r.stderr
     leftovers = {p.name for p in tmp_path.iterdir()} - set(cases) - {"ok.nrrd", "out.nrrd"}
     assert not leftovers, leftovers
+
+
+def test_tiff_stack_equals_one_call(edgel_cmd, tmp_path):
+    """A multi-page TIFF with --volume (ImageJ stacks in strips or tiles, u8, u16 and float
+    pages, compressed or not): the edges of edgel.canny_itk on the stack with its voxel size
+    (x and y from the resolution, z from ImageJ's spacing), whole and in bricks, written as a
+    BigTIFF stack of 0/255 pages with the input's resolution and description."""
+    tifffile = pytest.importorskip("tifffile")
+    rng = np.random.default_rng(9)
+    z, y, x = np.mgrid[0:13, 0:40, 0:37].astype(np.float32)
+    base = ((x - 18) ** 2 + (y - 20) ** 2 + (z - 6) ** 2 < 64) * 120 + rng.random(x.shape) * 15
+    flags = ["--preset", "itk", "--variance", "2", "--upper", "15", "--lower", "6", "--volume"]
+    spacing = (2.0, 0.25, 0.5)  # (z, y, x), as canny_itk takes it: 1 / resolution (x, y)
+    for name, vol, kw in [("u8.tif", base.astype(np.uint8), {}),
+                          ("u16.tif", (base * 100).astype(np.uint16),
+                           {"compression": "zlib", "tile": (16, 16)}),
+                          ("f32.tif", base.astype(np.float32) / 7, {"rowsperstrip": 5})]:
+        path = tmp_path / name
+        tifffile.imwrite(path, vol, imagej=name != "f32.tif", resolution=(2.0, 4.0),
+                         metadata={"spacing": 2.0, "unit": "um"} if name != "f32.tif" else None,
+                         **kw)
+        scale = 100.0 if vol.dtype == np.uint16 else 1 / 7 if vol.dtype == np.float32 else 1.0
+        args = ["--preset", "itk", "--variance", "2", "--upper", str(15 * scale), "--lower",
+                str(6 * scale), "--volume"]
+        want = edgel.canny_itk(vol.astype(np.float32), 2.0, 0.01, 15 * scale, 6 * scale,
+                               spacing=spacing if name != "f32.tif" else (1.0, 1.0, 1.0))
+        assert want.sum() > 100, name
+        for extra in ([], ["--tile", "16x9x4"]):
+            out = tmp_path / ("e-" + name)
+            r = run(edgel_cmd, "detect", path, "-o", out, *args, *extra)
+            assert r.returncode == 0, (name, r.stderr)
+            with tifffile.TiffFile(out) as t:
+                got = t.asarray()
+                assert t.is_bigtiff and len(t.pages) == vol.shape[0]
+                page = t.pages[0]
+                assert page.tags["XResolution"].value == (2, 1), name
+                assert ("spacing=2.0" in (page.description or "")) == (name != "f32.tif")
+            assert got.dtype == np.uint8 and set(np.unique(got)) <= {0, 255}
+            assert np.array_equal(got, np.where(want > 0, 255, 0).astype(np.uint8)), (name, extra)
+    # refusals, nothing written
+    tifffile.imwrite(tmp_path / "rgb.tif", np.zeros((3, 8, 8, 3), np.uint8), photometric="rgb")
+    with tifffile.TiffWriter(tmp_path / "mixed.tif") as t:
+        t.write(np.zeros((8, 8), np.uint8))
+        t.write(np.zeros((9, 8), np.uint8))
+    tifffile.imwrite(tmp_path / "i32.tif", np.zeros((3, 8, 8), np.int32))
+    for name, needle in [("rgb.tif", "gray"), ("mixed.tif", "page 1"), ("i32.tif", "gray")]:
+        r = run(edgel_cmd, "detect", tmp_path / name, "-o", tmp_path / "out.tif", *flags)
+        assert r.returncode == 1 and needle in r.stderr, (name, r.stderr)
+        assert not (tmp_path / "out.tif").exists()
+    r = run(edgel_cmd, "detect", tmp_path / "u8.tif", "-o", tmp_path / "out.nii", *flags)
+    assert r.returncode == 2 and ".tif" in r.stderr, r.stderr
+    png = tmp_path / "flat.png"
+    import cv2
+    cv2.imwrite(str(png), np.zeros((8, 8), np.uint8))
+    r = run(edgel_cmd, "detect", png, "-o", tmp_path / "out.png", *flags)
+    assert r.returncode == 2 and "multi-page TIFF" in r.stderr, r.stderr
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
