@@ -165,8 +165,8 @@ struct subpixel_buffers {
 struct volume_buffers {
     uint8_t *src, *map, *out, *kernels;
     float *a, *b;
-    int *changed, *host_changed;
-    size_t src_cap, map_cap, out_cap, kernels_cap, a_cap, b_cap, changed_cap;
+    uint64_t *labels; /* the hysteresis's union-find (32-bit entries below 2^32 voxels) */
+    size_t src_cap, map_cap, out_cap, kernels_cap, a_cap, b_cap, labels_cap;
 };
 
 /* The tiled driver's marks (cuda_marks.cu): two region, marks and side buffers, the region's

@@ -3,8 +3,10 @@
  * (cpu/cpu_itk_volume.c) a thread a voxel, each value by the same expression
  * (core/itk_math.h; sums in double, no fused multiply-adds), so the floats are the CPU's and
  * ITK's: the Gaussian last axis first (z, y, x), the second derivative, the suppressed value
- * and its class; then the 26-connected hysteresis by rounds of growth until a round changes
- * nothing, and the edges. Host volumes are copied in and out; the call waits for its stream.
+ * and its class; then the 26-connected hysteresis as connected components of the candidates
+ * (a union-find over voxel indices, joined with atomic compare-and-swap towards the smaller
+ * index: the same sets whatever the order), each set an edge where it holds a strong voxel,
+ * and the edges. Host volumes are copied in and out; the call waits for its stream.
  */
 #include "cuda/cuda_internal.h"
 #include "core/itk_gaussian.h"
@@ -16,7 +18,6 @@
 namespace {
 
 constexpr int BLOCK = 256;
-constexpr int ROUNDS_A_CHECK = 8; /* growth rounds queued between reads of the change flag */
 
 struct geometry {
     int w, h, d;
@@ -133,32 +134,88 @@ __global__ void suppress(const float *smoothed, const float *deriv, geometry g, 
     }
 }
 
-/* One round of growth: a WEAK voxel with a STRONG voxel among its 26 neighbours becomes
- * STRONG (in place: a round may take several steps, never a wrong one). */
-__global__ void grow(uint8_t *map, geometry g, int *changed)
+/* Every voxel its own set. */
+template <typename L> __global__ void labels_init(L *label, geometry g)
+{
+    FOR_VOXELS(i, g)
+    label[i] = (L)i;
+}
+
+template <typename L> __device__ L find_root(const L *label, L a)
+{
+    L p;
+    while ((p = label[a]) != a)
+        a = p;
+    return a;
+}
+
+/* Joins the sets of a and b: the larger root points to the smaller (a CAS that fails means
+ * another thread moved that root first: try again from where it now points). */
+template <typename L> __device__ void join(L *label, L a, L b)
+{
+    for (;;) {
+        a = find_root(label, a), b = find_root(label, b);
+        if (a == b)
+            return;
+        if (a < b) {
+            const L t = a;
+            a = b, b = t;
+        }
+        const L old = atomicCAS(label + a, a, b);
+        if (old == a)
+            return;
+        a = old;
+    }
+}
+
+/* Each candidate joined to its candidate neighbours met before it (13 of the 26). */
+template <typename L> __global__ void labels_join(const uint8_t *map, geometry g, L *label)
 {
     FOR_VOXELS(i, g)
     {
-        if (map[i] != EDGEL_MAP_WEAK)
+        if (map[i] == EDGEL_MAP_NONE)
             continue;
         int x, y, z;
         g.coords(i, &x, &y, &z);
-        int strong = 0;
-        for (int dz = -1; dz <= 1 && !strong; dz++)
-            for (int dy = -1; dy <= 1 && !strong; dy++)
-                for (int dx = -1; dx <= 1; dx++) {
-                    const int nx = x + dx, ny = y + dy, nz = z + dz;
-                    if (nx >= 0 && ny >= 0 && nz >= 0 && nx < g.w && ny < g.h && nz < g.d &&
-                        map[g.at(nx, ny, nz)] == EDGEL_MAP_STRONG) {
-                        strong = 1;
-                        break;
-                    }
-                }
-        if (strong) {
-            map[i] = EDGEL_MAP_STRONG;
-            *changed = 1;
+        for (int k = 0; k < 13; k++) { /* dz = -1: nine; dz = 0, dy = -1: three; dx = -1 */
+            const int dz = k < 9 ? -1 : 0, dy = k < 9 ? k / 3 - 1 : k < 12 ? -1 : 0,
+                      dx = k < 9 ? k % 3 - 1 : k < 12 ? k - 10 : -1;
+            const int nx = x + dx, ny = y + dy, nz = z + dz;
+            if (nx < 0 || ny < 0 || nz < 0 || nx >= g.w || ny >= g.h)
+                continue;
+            const size_t j = g.at(nx, ny, nz);
+            if (map[j] != EDGEL_MAP_NONE)
+                join(label, (L)i, (L)j);
         }
     }
+}
+
+/* A strong voxel's set: its root becomes STRONG (the root is a candidate of that set, so
+ * it is an edge in the end either way). */
+template <typename L> __global__ void labels_strong(uint8_t *map, geometry g, const L *label)
+{
+    FOR_VOXELS(i, g)
+    if (map[i] == EDGEL_MAP_STRONG)
+        map[find_root(label, (L)i)] = EDGEL_MAP_STRONG;
+}
+
+/* A candidate is STRONG where its set's root is. */
+template <typename L> __global__ void labels_settle(uint8_t *map, geometry g, const L *label)
+{
+    FOR_VOXELS(i, g)
+    if (map[i] == EDGEL_MAP_WEAK && map[find_root(label, (L)i)] == EDGEL_MAP_STRONG)
+        map[i] = EDGEL_MAP_STRONG;
+}
+
+/* The 26-connected hysteresis on the classes in map: every WEAK voxel of a set that holds a
+ * STRONG one becomes STRONG. */
+template <typename L>
+void hysteresis(uint8_t *map, geometry g, L *label, unsigned grid, cudaStream_t stream)
+{
+    labels_init<L><<<grid, BLOCK, 0, stream>>>(label, g);
+    labels_join<L><<<grid, BLOCK, 0, stream>>>(map, g, label);
+    labels_strong<L><<<grid, BLOCK, 0, stream>>>(map, g, label);
+    labels_settle<L><<<grid, BLOCK, 0, stream>>>(map, g, label);
 }
 
 /* The edges (u8 255/0 or f32 1/0) into a pitched volume. */
@@ -212,8 +269,7 @@ edgel_status check_device(const edgel_cuda_state *s, const edgel_volume *v, cons
 void free_volume_buffers(volume_buffers *b)
 {
     cudaFree(b->src), cudaFree(b->a), cudaFree(b->b), cudaFree(b->map), cudaFree(b->out);
-    cudaFree(b->kernels), cudaFree(b->changed);
-    cudaFreeHost(b->host_changed);
+    cudaFree(b->kernels), cudaFree(b->labels);
     memset(b, 0, sizeof *b);
 }
 
@@ -240,9 +296,8 @@ extern "C" edgel_status edgel_cuda_canny_volume(edgel_cuda_state *s,
     EDGEL_TRY(grow_device_buffer(&b->b, &b->b_cap, n));
     EDGEL_TRY(grow_device_buffer(&b->map, &b->map_cap, n));
     EDGEL_TRY(grow_device_buffer(&b->kernels, &b->kernels_cap, sizeof k));
-    EDGEL_TRY(grow_device_buffer(&b->changed, &b->changed_cap, 1));
-    if (!b->host_changed)
-        CUDA_TRY(cudaMallocHost(&b->host_changed, sizeof(int)));
+    const int wide = n >= UINT32_MAX; /* 64-bit labels only where 32 bits cannot number them */
+    EDGEL_TRY(grow_device_buffer(&b->labels, &b->labels_cap, wide ? n : (n + 1) / 2));
     /* (the taps go up from a pageable struct: the copy completes before the call returns) */
     CUDA_TRY(cudaMemcpyAsync(b->kernels, &k, sizeof k, cudaMemcpyHostToDevice, stream));
     const uint8_t *in = (const uint8_t *)src->data;
@@ -282,16 +337,10 @@ extern "C" edgel_status edgel_cuda_canny_volume(edgel_cuda_state *s,
         EDGEL_TRY(copy_volume(smoothed->data, smoothed->pitch, smoothed->slice_pitch, b->a,
                               g.w * sizeof(float), g.w * sizeof(float) * g.h,
                               g.w * sizeof(float), g.h, g.d, down, stream));
-    for (;;) { /* growth until a check finds no change */
-        CUDA_TRY(cudaMemsetAsync(b->changed, 0, sizeof(int), stream));
-        for (int r = 0; r < ROUNDS_A_CHECK; r++)
-            grow<<<grid, BLOCK, 0, stream>>>(b->map, g, b->changed);
-        CUDA_TRY(cudaMemcpyAsync(b->host_changed, b->changed, sizeof(int),
-                                 cudaMemcpyDeviceToHost, stream));
-        CUDA_TRY(cudaStreamSynchronize(stream));
-        if (!*b->host_changed)
-            break;
-    }
+    if (wide)
+        hysteresis(b->map, g, (unsigned long long *)b->labels, grid, stream);
+    else
+        hysteresis(b->map, g, (unsigned int *)b->labels, grid, stream);
     const size_t edge_item = edgel_pixel_size(edges->type);
     if (on_host) {
         EDGEL_TRY(grow_device_buffer(&b->out, &b->out_cap, n * sizeof(float)));
