@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "io/curves_io.h"
 #include "io/image_io.h"
+#include "io/row_stream.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -36,7 +37,12 @@ const char CONTOURS_HELP[] =
     "  --threads N        CPU threads, 0 = all cores (default); the same curves at any N\n"
     "  --memory SIZE      the most memory for the image and the detector's work (66 bytes\n"
     "                     a pixel), e.g. 512M or 8G (default: half the memory, at most 4G);\n"
-    "                     larger inputs are refused before the work\n"
+    "                     larger PNG, PGM/PPM and TIFF inputs go through strips, others are\n"
+    "                     refused before the work\n"
+    "  --strip-rows N     read IN a row at a time and find its points in strips of N rows\n"
+    "                     (the same curves; PNG, PGM/PPM and TIFF). Images past --memory\n"
+    "                     go through strips by themselves; an SVG of them has no image\n"
+    "                     under the curves\n"
     "  -q, --quiet        print nothing on success\n"
     "\n"
     "The output is written whole or not at all (a temporary file renamed over OUT).\n"
@@ -51,7 +57,7 @@ typedef struct contours_options {
     const char *input, *output;
     edgel_subpixel_params params;
     edgel_backend backend;
-    int threads, quiet;
+    int threads, quiet, strip_rows;
     size_t memory;
 } contours_options;
 
@@ -75,7 +81,7 @@ static int parse(int argc, char **argv, contours_options *o)
     o->memory = cli_default_memory();
     static const char *const with_value[] = {"-o", "--output", "--sigma", "-s", "--high", "-h",
                                              "--low", "-l", "--backend", "--threads",
-                                             "--memory", "-t"};
+                                             "--memory", "-t", "--strip-rows"};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help"))
@@ -107,6 +113,8 @@ static int parse(int argc, char **argv, contours_options *o)
             target = &o->params.high;
         } else if (!strcmp(a, "--low") || !strcmp(a, "-l")) {
             target = &o->params.low;
+        } else if (!strcmp(a, "--strip-rows") && !cli_parse_int(v, 1, 1 << 20, &o->strip_rows)) {
+            return usage("--strip-rows wants 1 to %d rows, not '%s'", 1 << 20, v);
         }
         if (target && !cli_parse_double(v, target))
             return usage("%s wants a finite number, not '%s'", a, v);
@@ -167,6 +175,68 @@ static int fail(const char *what, edgel_status st, const char *message)
                                                                      : EXIT_FAILURE_RUN;
 }
 
+/* Strips where asked, or where the image (a format read a row at a time) passes --memory. */
+static int use_strips(const contours_options *o)
+{
+    edgel_row_reader *probe;
+    int64_t w, h;
+    int cn;
+    if (o->strip_rows)
+        return 1;
+    if (edgel_row_reader_open(o->input, 0, &probe, &w, &h, &cn) != EDGEL_OK)
+        return 0; /* (not a streamed format: read whole, or refused, below) */
+    edgel_row_reader_close(probe);
+    return (double)w * (double)h > (double)(o->memory / WORK_BYTES_PER_PIXEL) ||
+           w > EDGEL_MAX_DIMENSION || h > EDGEL_MAX_DIMENSION;
+}
+
+/* The curves and their file, written as the whole image's (no image under an SVG's). */
+static int write_result(const contours_options *o, edgel_curves *curves, int64_t width,
+                        int64_t height, const edgel_image *background, double start)
+{
+    edgel_curves_view v;
+    edgel_curves_view_default(&v);
+    edgel_curves_get(curves, &v);
+    const edgel_curves_meta meta = {(int)width, (int)height, o->params.sigma, o->params.high,
+                                    o->params.low, background};
+    const edgel_status st = edgel_curves_write(o->output, &v, &meta);
+    if (st != EDGEL_OK)
+        return fail("writing", st, edgel_io_last_error());
+    if (!o->quiet) {
+        int64_t closed = 0;
+        for (int64_t k = 0; k < v.curves; k++)
+            closed += v.closed[k];
+        printf("%s: %lldx%lld, %lld curves (%lld closed), %lld points in %.3f s -> %s\n",
+               o->input, (long long)width, (long long)height, (long long)v.curves,
+               (long long)closed, (long long)v.points, seconds() - start, o->output);
+    }
+    return EXIT_OK;
+}
+
+static int contours_strips_run(const contours_options *o, double start)
+{
+    edgel_context_options copts;
+    edgel_context_options_default(&copts);
+    copts.threads = o->threads;
+    edgel_context *ctx = NULL;
+    edgel_curves *curves = NULL;
+    edgel_status st = edgel_context_create(o->backend, &copts, &ctx);
+    if (st != EDGEL_OK)
+        return fail("backend", st, edgel_last_error());
+    int64_t w = 0, h = 0;
+    int rc;
+    if ((st = edgel_curves_create(&curves)) != EDGEL_OK)
+        rc = fail("contours", st, edgel_last_error());
+    else if ((st = contours_in_strips(o->input, &o->params, ctx, o->memory, o->strip_rows,
+                                      o->quiet, curves, &w, &h)) != EDGEL_OK)
+        rc = fail("reading in strips", st, edgel_io_last_error());
+    else
+        rc = write_result(o, curves, w, h, NULL, start);
+    edgel_curves_destroy(curves);
+    edgel_context_destroy(ctx);
+    return rc;
+}
+
 int cmd_contours(int argc, char **argv)
 {
     contours_options o;
@@ -178,6 +248,8 @@ int cmd_contours(int argc, char **argv)
     if (parsed < 0)
         return -parsed;
     const double start = seconds();
+    if (use_strips(&o))
+        return contours_strips_run(&o, start);
     const edgel_io_limits limits = {o.memory, (1u << EDGEL_U8) | (1u << EDGEL_U16) |
                                     (1u << EDGEL_F32), (1u << 1) | (1u << 3) | (1u << 4),
                                     1u << 1, "16-bit and float images must be gray"};
@@ -237,21 +309,7 @@ int cmd_contours(int argc, char **argv)
         rc = fail("memory", EDGEL_ERROR_OUT_OF_MEMORY, edgel_io_last_error());
         goto done;
     }
-    const edgel_curves_meta meta = {(int)in.width, (int)in.height, o.params.sigma,
-                                    o.params.high, o.params.low, svg ? &bg : NULL};
-    if ((st = edgel_curves_write(o.output, &v, &meta)) != EDGEL_OK) {
-        rc = fail("writing", st, edgel_io_last_error());
-        goto done;
-    }
-    if (!o.quiet) {
-        int64_t closed = 0;
-        for (int64_t k = 0; k < v.curves; k++)
-            closed += v.closed[k];
-        printf("%s: %dx%d, %lld curves (%lld closed), %lld points in %.3f s -> %s\n", o.input,
-               (int)in.width, (int)in.height, (long long)v.curves, (long long)closed,
-               (long long)v.points, seconds() - start, o.output);
-    }
-    rc = EXIT_OK;
+    rc = write_result(&o, curves, in.width, in.height, svg ? &bg : NULL, start);
 done:
     if (bg.data != in.data)
         edgel_io_free(&bg);

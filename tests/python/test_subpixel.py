@@ -211,8 +211,51 @@ def test_contours_text_is_the_reference_programs(edgel_cmd, tmp_path):
         assert (tmp_path / "got.txt").read_bytes() == (tmp_path / "want.txt").read_bytes()
 
 
+def test_contours_in_strips_equal_the_whole_image(edgel_cmd, tmp_path):
+    """Images read a row at a time in strips (--strip-rows, or by themselves past --memory):
+    the same files as the whole image's, for colour PNG, gray PGM, 16-bit and float TIFF,
+    strips down to one row, with and without blur."""
+    import cv2
+    tifffile = pytest.importorskip("tifffile")
+    camera = cv2.imread(str(cases.ROOT / "samples" / "camera.png"), cv2.IMREAD_GRAYSCALE)
+    cv2.imwrite(str(tmp_path / "camera.pgm"), camera)
+    rng = np.random.default_rng(3)
+    tifffile.imwrite(tmp_path / "u16.tif", camera.astype(np.uint16) * 200 +
+                     rng.integers(0, 150, camera.shape, dtype=np.uint16), rowsperstrip=16)
+    tifffile.imwrite(tmp_path / "f32.tif", camera.astype(np.float32) / 3, tile=(64, 64))
+    inputs = [(cases.ROOT / "samples" / "coffee.png", 1.0, 15.0, 5.0),
+              (tmp_path / "camera.pgm", 0.0, 0.0, 0.0), (tmp_path / "camera.pgm", 2.0, 10.0, 3.0),
+              (tmp_path / "u16.tif", 1.0, 3000.0, 1000.0), (tmp_path / "f32.tif", 1.0, 5.0, 2.0)]
+    for src, sigma, high, low in inputs:
+        flags = ["--sigma", sigma, "--high", high, "--low", low, "-q"]
+        whole = tmp_path / "whole.npz"
+        r = run(edgel_cmd, "contours", src, "-o", whole, *flags)
+        assert r.returncode == 0, r.stderr
+        want = (tmp_path / "whole.npz").read_bytes()
+        assert len(np.load(whole)["points"]) > 100, src
+        for extra in (["--strip-rows", 1], ["--strip-rows", 5], ["--strip-rows", 77],
+                      ["--memory", "2M"]):
+            r = run(edgel_cmd, "contours", src, "-o", tmp_path / "strips.npz", *flags, *extra)
+            assert r.returncode == 0, (src, extra, r.stderr)
+            assert (tmp_path / "strips.npz").read_bytes() == want, (src, extra)
+    r = run(edgel_cmd, "contours", tmp_path / "camera.pgm", "-o", tmp_path / "s.svg",
+            "--strip-rows", 50, "-q")
+    assert r.returncode == 0 and b"<image" not in (tmp_path / "s.svg").read_bytes()
+    for bad in ("0", "x", "2000000"):
+        r = run(edgel_cmd, "contours", tmp_path / "camera.pgm", "-o", tmp_path / "x.txt",
+                "--strip-rows", bad)
+        assert r.returncode == 2 and "--strip-rows" in r.stderr, r.stderr
+    cv2.imwrite(str(tmp_path / "camera.jpg"), camera)
+    r = run(edgel_cmd, "contours", tmp_path / "camera.jpg", "-o", tmp_path / "x.txt",
+            "--strip-rows", 8)
+    assert r.returncode != 0 and not (tmp_path / "x.txt").exists(), r.stderr
+
+
 def test_contours_refusals_leave_nothing(edgel_cmd, tmp_path):
+    import cv2
     src = cases.ROOT / "samples" / "camera.png"
+    jpeg = tmp_path.parent / (tmp_path.name + "-camera.jpg")  # a format read whole only
+    cv2.imwrite(str(jpeg), cv2.imread(str(src), cv2.IMREAD_GRAYSCALE))
     out = tmp_path / "c.txt"
     for args, status, words in [
             ((src, "-o", tmp_path / "c.png"), 2, ".txt, .svg"),
@@ -221,7 +264,7 @@ def test_contours_refusals_leave_nothing(edgel_cmd, tmp_path):
             ((src, "-o", src), 2, "write .txt"),
             ((src,), 2, "no output"),
             ((tmp_path / "missing.png", "-o", out), 1, "missing.png"),
-            ((src, "-o", out, "--memory", "1M"), 1, "--memory"),
+            ((jpeg, "-o", out, "--memory", "1M"), 1, "--memory"),
             ((src, "-o", tmp_path / "no" / "dir" / "c.txt"), 1, "c.txt"),
             ((src, "-o", out, "--frobnicate", 1), 2, "unknown option")]:
         r = run(edgel_cmd, "contours", *args)
