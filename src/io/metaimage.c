@@ -54,16 +54,6 @@ typedef struct parsed {
     char data_file[MAX_LINE];
 } parsed;
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
-}
-
 static int is_true(const char *v)
 {
     return !strcmp(v, "True") || !strcmp(v, "true") || !strcmp(v, "TRUE") || !strcmp(v, "1");
@@ -105,13 +95,13 @@ static edgel_status read_header(FILE *f, const char *path, parsed *p,
                                  "MetaImage header's", path);
         char *eq = strchr(line, '=');
         if (!eq) {
-            if (*trim(line))
+            if (*edgel_io_trim(line))
                 return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: not a MetaImage header (a line "
                                      "without '=')", path);
             continue;
         }
         *eq = '\0';
-        char *key = trim(line), *value = trim(eq + 1);
+        char *key = edgel_io_trim(line), *value = edgel_io_trim(eq + 1);
         double d[4];
         int own = 0;
         for (size_t i = 0; i < sizeof OWN_KEYS / sizeof *OWN_KEYS; i++)
@@ -251,25 +241,6 @@ edgel_status edgel_metaimage_layout(const char *path, edgel_voxel_layout *out,
     return EDGEL_OK;
 }
 
-edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volume *out,
-                                  double spacing[3], edgel_metaimage_header **header)
-{
-    memset(out, 0, sizeof *out);
-    edgel_voxel_layout l;
-    EDGEL_IO_TRY(edgel_metaimage_layout(path, &l, spacing, header));
-    const edgel_status st = edgel_voxels_read_whole(path, &l, max_bytes, out);
-    if (st != EDGEL_OK) {
-        edgel_metaimage_free(*header);
-        *header = NULL;
-    }
-    return st;
-}
-
-static int put_file(void *user, const void *bytes, size_t n)
-{
-    return fwrite(bytes, 1, n, user) == n;
-}
-
 edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v, int fd,
                                    const edgel_metaimage_header *like)
 {
@@ -286,7 +257,7 @@ edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v, int 
                   "BinaryData = True\nBinaryDataByteOrderMSB = False\nCompressedData = False\n"
                   "DimSize = %s\nElementType = %s\nElementDataFile = LOCAL\n",
                   dims, v->type == EDGEL_F32 ? "MET_FLOAT" : "MET_UCHAR") >= 0;
-    ok = ok && edgel_io_volume_chunks(v, fd, put_file, t.file);
+    ok = ok && edgel_io_volume_chunks(v, fd, edgel_io_put_file, t.file);
     return edgel_io_temporary_close(&t, ok, ok ? 0 : errno);
 }
 

@@ -10,10 +10,6 @@
 
 typedef struct edgel_metaimage_header edgel_metaimage_header;
 
-/* The volume of `path` (packed host memory, owned: u8, u16 or f32 as edgel_io_read_volume
- * gives them), its element spacing (x, y, z) and the header lines a result keeps. */
-edgel_status edgel_metaimage_read(const char *path, size_t max_bytes, edgel_volume *out,
-                                  double spacing[3], edgel_metaimage_header **header);
 /* `v` (u8 or f32) as an uncompressed .mha with `like`'s kept lines (NULL: none); the voxels
  * from v->data, or when fd >= 0 stored packed in that file. */
 edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v, int fd,

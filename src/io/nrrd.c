@@ -56,16 +56,6 @@ static const char *const OWN_FIELDS[] = {
     "lineskip", "byte skip", "byteskip", "min", "max", "old min", "oldmin", "old max",
     "oldmax", "content"};
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
-}
-
 static int keep_line(edgel_nrrd_header *h, const char *line)
 {
     const size_t n = strlen(line);
@@ -164,7 +154,7 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
                                "NRRD header's", path);
             break;
         }
-        char *t = trim(line);
+        char *t = edgel_io_trim(line);
         if (!*t) {
             ended = 1; /* the blank line: the voxels follow */
             break;
@@ -182,7 +172,7 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
             break;
         }
         *colon = '\0';
-        char *field = trim(t), *value = trim(colon + 2);
+        char *field = edgel_io_trim(t), *value = edgel_io_trim(colon + 2);
         int own = 0;
         for (size_t i = 0; i < sizeof OWN_FIELDS / sizeof *OWN_FIELDS; i++)
             own |= !strcmp(field, OWN_FIELDS[i]);
@@ -326,25 +316,6 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
     return EDGEL_OK;
 }
 
-edgel_status edgel_nrrd_read(const char *path, size_t max_bytes, edgel_volume *out,
-                             double spacing[3], edgel_nrrd_header **header)
-{
-    memset(out, 0, sizeof *out);
-    edgel_voxel_layout l;
-    EDGEL_IO_TRY(edgel_nrrd_layout(path, &l, spacing, header));
-    const edgel_status st = edgel_voxels_read_whole(path, &l, max_bytes, out);
-    if (st != EDGEL_OK) {
-        edgel_nrrd_free(*header);
-        *header = NULL;
-    }
-    return st;
-}
-
-static int put_file(void *user, const void *bytes, size_t n)
-{
-    return fwrite(bytes, 1, n, user) == n;
-}
-
 static int put_gz(void *user, const void *bytes, size_t n)
 {
     while (n) { /* (gzwrite takes an unsigned count) */
@@ -379,7 +350,7 @@ edgel_status edgel_nrrd_write(const char *path, const edgel_volume *v, int fd,
         if (z)
             ok = gzclose(z) == Z_OK && ok;
     } else if (ok) {
-        ok = edgel_io_volume_chunks(v, fd, put_file, t.file);
+        ok = edgel_io_volume_chunks(v, fd, edgel_io_put_file, t.file);
     }
     return edgel_io_temporary_close(&t, ok, ok ? 0 : errno);
 }

@@ -13,9 +13,6 @@ typedef struct edgel_nrrd_header edgel_nrrd_header;
 /* Where the voxels of `path` lie, its spacing (x, y, z) and the fields a result keeps. */
 edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double spacing[3],
                                edgel_nrrd_header **header);
-/* The volume of `path` (packed host memory, owned), as edgel_io_read_volume gives it. */
-edgel_status edgel_nrrd_read(const char *path, size_t max_bytes, edgel_volume *out,
-                             double spacing[3], edgel_nrrd_header **header);
 /* `v` (u8 or f32) as a .nrrd with `like`'s kept fields (NULL: none), raw or gzip as `like`'s
  * input was; the voxels from v->data, or when fd >= 0 stored packed in that file. */
 edgel_status edgel_nrrd_write(const char *path, const edgel_volume *v, int fd,

@@ -8,6 +8,7 @@
 #include "io/tiff_stack.h"
 #include "io/voxel_layout.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -126,17 +127,14 @@ edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volu
 {
     memset(out, 0, sizeof *out);
     const edgel_volume_format format = edgel_io_volume_format(path);
-    if (format == EDGEL_VOLUME_METAIMAGE) {
-        edgel_metaimage_header *h = NULL;
-        EDGEL_IO_TRY(edgel_metaimage_read(path, max_bytes, &out->volume, out->spacing, &h));
-        out->header = h, out->format = format;
-        return EDGEL_OK;
-    }
-    if (format == EDGEL_VOLUME_NRRD) {
-        edgel_nrrd_header *h = NULL;
-        EDGEL_IO_TRY(edgel_nrrd_read(path, max_bytes, &out->volume, out->spacing, &h));
-        out->header = h, out->format = format;
-        return EDGEL_OK;
+    if (format == EDGEL_VOLUME_METAIMAGE || format == EDGEL_VOLUME_NRRD) {
+        /* a plain header: where its voxels lie, then those voxels */
+        edgel_voxel_layout l;
+        EDGEL_IO_TRY(edgel_io_volume_layout(path, &l, out));
+        const edgel_status st = edgel_voxels_read_whole(path, &l, max_bytes, &out->volume);
+        if (st != EDGEL_OK)
+            edgel_io_free_volume(out);
+        return st;
     }
     if (format == EDGEL_VOLUME_TIFF)
         return read_tiff_stack(path, max_bytes, out);
@@ -169,6 +167,21 @@ int edgel_io_volume_chunks(const edgel_volume *v, int fd,
     }
     free(buf);
     return ok;
+}
+
+char *edgel_io_trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+int edgel_io_put_file(void *file, const void *bytes, size_t n)
+{
+    return fwrite(bytes, 1, n, file) == n;
 }
 
 static edgel_status write_volume(const char *path, const edgel_volume *v, int fd,
@@ -291,16 +304,30 @@ static edgel_status check_header(const char *path, const nifti_image *nim, size_
     return EDGEL_OK;
 }
 
-static edgel_status nifti_read(const char *path, size_t max_bytes, edgel_volume_file *out)
+/* The header of `path` into *nim, checked (its voxels not read). */
+static edgel_status nifti_header(const char *path, size_t max_bytes, nifti_image **nim,
+                                 int *as_float)
 {
     nifti_set_debug_level(0);
-    nifti_image *nim = nifti_image_read(path, 0);
-    if (!nim)
+    *nim = nifti_image_read(path, 0);
+    if (!*nim)
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: not a readable NIfTI-1 or NIfTI-2 file",
                              path);
+    const edgel_status st = check_header(path, *nim, max_bytes, as_float);
+    if (st != EDGEL_OK) {
+        nifti_image_free(*nim);
+        *nim = NULL;
+    }
+    return st;
+}
+
+static edgel_status nifti_read(const char *path, size_t max_bytes, edgel_volume_file *out)
+{
     int as_float = 0;
-    edgel_status st = check_header(path, nim, max_bytes, &as_float);
-    if (st == EDGEL_OK && nifti_image_load(nim) != 0)
+    nifti_image *nim;
+    EDGEL_IO_TRY(nifti_header(path, max_bytes, &nim, &as_float));
+    edgel_status st = EDGEL_OK;
+    if (nifti_image_load(nim) != 0)
         st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its voxels cannot be read (a truncated or "
                            "damaged file)", path);
     if (st != EDGEL_OK) {
@@ -338,17 +365,9 @@ static edgel_status nifti_read(const char *path, size_t max_bytes, edgel_volume_
 
 static edgel_status nifti_layout(const char *path, edgel_voxel_layout *l, edgel_volume_file *out)
 {
-    nifti_set_debug_level(0);
-    nifti_image *nim = nifti_image_read(path, 0);
-    if (!nim)
-        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: not a readable NIfTI-1 or NIfTI-2 file",
-                             path);
     int as_float = 0;
-    const edgel_status st = check_header(path, nim, 0, &as_float);
-    if (st != EDGEL_OK) {
-        nifti_image_free(nim);
-        return st;
-    }
+    nifti_image *nim;
+    EDGEL_IO_TRY(nifti_header(path, 0, &nim, &as_float));
     memset(l, 0, sizeof *l);
     snprintf(l->file, sizeof l->file, "%s", nim->iname);
     l->compressed = nifti_is_gzfile(nim->iname);

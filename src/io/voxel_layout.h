@@ -59,6 +59,10 @@ void edgel_voxels_convert(const edgel_voxel_layout *l, edgel_pixel_type type, co
 edgel_status edgel_voxels_read_whole(const char *path, const edgel_voxel_layout *l,
                                      size_t max_bytes, edgel_volume *out);
 
+/* `s` without its leading and trailing white space (a header line's key or value). */
+char *edgel_io_trim(char *s);
+/* fwrite's put for edgel_io_volume_chunks: `file` is a FILE *. */
+int edgel_io_put_file(void *file, const void *bytes, size_t n);
 /* Passes the voxels of `v` (raster order, x fastest), or when `fd` >= 0 those stored packed
  * in that file from its start, to put(user, bytes, n) in chunks; 0 when put or a read fails
  * (volume_io.c). */

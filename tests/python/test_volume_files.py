@@ -141,10 +141,14 @@ def test_refusals_leave_nothing(cli_available, tmp_path):
     assert not leftovers, leftovers
 
 
-def test_metaimage_equals_itk_and_keeps_the_header(edgel_cmd, tmp_path):
-    """MetaImage in (.mha raw or compressed, .mhd with its .raw, big-endian elements) and .mha
-    out: the edges equal ITK's filter on the image ITK reads from the same file, and the
-    result keeps the input's spacing, origin and direction."""
+@pytest.mark.parametrize("names, out_ext", [
+    (("raw.mha", "zipped.mha", "pair.mhd"), ".mha"),
+    (("raw.nrrd", "zipped.nrrd", "pair.nhdr"), ".nrrd")])
+def test_itk_written_files_equal_itk_and_keep_the_header(edgel_cmd, tmp_path, names, out_ext):
+    """MetaImage (.mha raw or compressed, .mhd with its .raw) and NRRD (.nrrd raw or gzip,
+    .nhdr with its data file) written by ITK: the edges, whole and in bricks, equal ITK's
+    filter on the image ITK reads from the same file, and the result keeps the input's
+    spacing, origin and direction (and a NRRD's encoding)."""
     itk = pytest.importorskip("itk")
     rng = np.random.default_rng(42)
     z, y, x = np.mgrid[0:14, 0:23, 0:19].astype(np.float32)
@@ -156,36 +160,52 @@ def test_metaimage_equals_itk_and_keeps_the_header(edgel_cmd, tmp_path):
     direction = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]])
     image.SetDirection(itk.matrix_from_array(direction))
     f3 = itk.Image[itk.F, 3]
-    for name, compress in [("raw.mha", False), ("zipped.mha", True), ("pair.mhd", False)]:
+    for name, compress in zip(names, (False, True, False)):
         path = tmp_path / name
         itk.imwrite(image, str(path), compression=compress)
-        out = tmp_path / ("e-" + name.replace(".mhd", ".mha"))
-        r = run(edgel_cmd, "detect", path, "-o", out, "--preset", "itk", "--variance", "3",
-                "--upper", "60", "--lower", "25")
-        assert r.returncode == 0, (name, r.stderr)
         f = itk.CannyEdgeDetectionImageFilter[f3, f3].New(
             Input=itk.imread(str(path), itk.F), Variance=[3.0] * 3, MaximumError=[0.01] * 3,
             UpperThreshold=60.0, LowerThreshold=25.0)
         f.Update()
         want = itk.array_from_image(f.GetOutput())
-        got = itk.imread(str(out))
         assert want.sum() > 50
-        assert np.array_equal(itk.array_from_image(got), want.astype(np.uint8)), name
-        assert np.allclose(itk.spacing(got), [0.8, 0.9, 2.5]), name
-        assert np.allclose(itk.origin(got), [-12.0, 4.5, 30.0]), name
-        assert np.allclose(itk.array_from_matrix(got.GetDirection()), direction), name
-    # big-endian shorts, written by hand
-    header = ("ObjectType = Image\nNDims = 3\nBinaryData = True\nBinaryDataByteOrderMSB = True\n"
-              "DimSize = 19 23 14\nElementSpacing = 0.8 0.9 2.5\nElementType = MET_SHORT\n"
-              "ElementDataFile = LOCAL\n")
-    (tmp_path / "msb.mha").write_bytes(header.encode() + vol.astype(">i2").tobytes())
-    r = run(edgel_cmd, "detect", tmp_path / "msb.mha", "-o", tmp_path / "e-msb.mha", "--preset",
-            "itk", "--variance", "3", "--upper", "60", "--lower", "25")
+        for extra in ([], ["--tile", "7x9x4"]):
+            out = tmp_path / ("e-" + name.split(".")[0] + out_ext)
+            r = run(edgel_cmd, "detect", path, "-o", out, "--preset", "itk", "--variance", "3",
+                    "--upper", "60", "--lower", "25", *extra)
+            assert r.returncode == 0, (name, r.stderr)
+            got = itk.imread(str(out))
+            assert np.array_equal(itk.array_from_image(got), want.astype(np.uint8)), name
+            assert np.allclose(itk.spacing(got), [0.8, 0.9, 2.5]), name
+            assert np.allclose(itk.origin(got), [-12.0, 4.5, 30.0]), name
+            assert np.allclose(itk.array_from_matrix(got.GetDirection()), direction), name
+            if out_ext == ".nrrd":
+                assert (b"encoding: gzip" in out.read_bytes()[:400]) == compress
+
+
+@pytest.mark.parametrize("name, header", [
+    ("msb.mha", "ObjectType = Image\nNDims = 3\nBinaryData = True\nBinaryDataByteOrderMSB = True\n"
+                "DimSize = 19 23 14\nElementSpacing = 0.8 0.9 2.5\nElementType = MET_SHORT\n"
+                "ElementDataFile = LOCAL\n"),
+    ("msb.nrrd", "NRRD0004\ntype: short\ndimension: 3\nsizes: 19 23 14\nspacings: 0.8 0.9 2.5\n"
+                 "endian: big\nencoding: raw\n\n")])
+def test_big_endian_files_written_by_hand(edgel_cmd, tmp_path, name, header):
+    """Big-endian shorts with their spacing: edgel.canny_itk's edges with that spacing."""
+    itk = pytest.importorskip("itk")
+    rng = np.random.default_rng(42)
+    z, y, x = np.mgrid[0:14, 0:23, 0:19].astype(np.float32)
+    vol = (((x - 9) ** 2 + (y - 11) ** 2 + (z - 7) ** 2 < 36) * 300 +
+           rng.standard_normal(x.shape) * 20).astype(np.int16)
+    (tmp_path / name).write_bytes(header.encode() + vol.astype(">i2").tobytes())
+    out = tmp_path / ("e-" + name)
+    r = run(edgel_cmd, "detect", tmp_path / name, "-o", out, "--preset", "itk", "--variance",
+            "3", "--upper", "60", "--lower", "25")
     assert r.returncode == 0, r.stderr
     want = edgel.canny_itk(vol.astype(np.float32), 3.0, 0.01, 60.0, 25.0,
                            spacing=(2.5, 0.9, 0.8))
-    assert np.array_equal(itk.array_from_image(itk.imread(str(tmp_path / "e-msb.mha"))),
-                          want.astype(np.uint8))
+    got = itk.imread(str(out))
+    assert want.sum() > 50 and np.array_equal(itk.array_from_image(got), want.astype(np.uint8))
+    assert np.allclose(itk.spacing(got), [0.8, 0.9, 2.5])
 
 
 def test_metaimage_refusals_leave_nothing(edgel_cmd, tmp_path):
@@ -307,54 +327,6 @@ def test_bricks_refusals_leave_nothing(edgel_cmd, tmp_path):
                          str(tmp_path / "none.png")], capture_output=True, text=True)
     assert r2.returncode == 2 and "volumes" in r2.stderr, r2.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.mha", "ok.mha", "zipcut.mha"]
-
-
-def test_nrrd_equals_itk_and_keeps_the_header(edgel_cmd, tmp_path):
-    """NRRD in (.nrrd raw or gzip, .nhdr with its data file, big-endian shorts with spacings)
-    and .nrrd out: the edges equal ITK's filter on the image ITK reads from the same file, in
-    bricks too, and the result keeps the input's spacing, origin and direction."""
-    itk = pytest.importorskip("itk")
-    rng = np.random.default_rng(5)
-    z, y, x = np.mgrid[0:15, 0:22, 0:18].astype(np.float32)
-    vol = (((x - 8) ** 2 + (y - 10) ** 2 + (z - 7) ** 2 < 36) * 300 +
-           rng.standard_normal(x.shape) * 20).astype(np.int16)
-    image = itk.image_from_array(vol)
-    image.SetSpacing([0.8, 0.9, 2.5])
-    image.SetOrigin([-12.0, 4.5, 30.0])
-    direction = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]])
-    image.SetDirection(itk.matrix_from_array(direction))
-    f3 = itk.Image[itk.F, 3]
-    for name, compress in [("raw.nrrd", False), ("zipped.nrrd", True), ("pair.nhdr", False)]:
-        path = tmp_path / name
-        itk.imwrite(image, str(path), compression=compress)
-        f = itk.CannyEdgeDetectionImageFilter[f3, f3].New(
-            Input=itk.imread(str(path), itk.F), Variance=[3.0] * 3, MaximumError=[0.01] * 3,
-            UpperThreshold=60.0, LowerThreshold=25.0)
-        f.Update()
-        want = itk.array_from_image(f.GetOutput())
-        assert want.sum() > 50
-        for extra in ([], ["--tile", "7x9x4"]):
-            out = tmp_path / ("e-" + name.replace(".nhdr", ".nrrd"))
-            r = run(edgel_cmd, "detect", path, "-o", out, "--preset", "itk", "--variance", "3",
-                    "--upper", "60", "--lower", "25", *extra)
-            assert r.returncode == 0, (name, r.stderr)
-            got = itk.imread(str(out))
-            assert np.array_equal(itk.array_from_image(got), want.astype(np.uint8)), name
-            assert np.allclose(itk.spacing(got), [0.8, 0.9, 2.5]), name
-            assert np.allclose(itk.origin(got), [-12.0, 4.5, 30.0]), name
-            assert np.allclose(itk.array_from_matrix(got.GetDirection()), direction), name
-            assert (b"encoding: gzip" in out.read_bytes()[:400]) == compress
-    header = ("NRRD0004\ntype: short\ndimension: 3\nsizes: 18 22 15\nspacings: 0.8 0.9 2.5\n"
-              "endian: big\nencoding: raw\n\n")
-    (tmp_path / "msb.nrrd").write_bytes(header.encode() + vol.astype(">i2").tobytes())
-    r = run(edgel_cmd, "detect", tmp_path / "msb.nrrd", "-o", tmp_path / "e-msb.nrrd", "--preset",
-            "itk", "--variance", "3", "--upper", "60", "--lower", "25")
-    assert r.returncode == 0, r.stderr
-    want = edgel.canny_itk(vol.astype(np.float32), 3.0, 0.01, 60.0, 25.0,
-                           spacing=(2.5, 0.9, 0.8))
-    got = itk.imread(str(tmp_path / "e-msb.nrrd"))
-    assert np.array_equal(itk.array_from_image(got), want.astype(np.uint8))
-    assert np.allclose(itk.spacing(got), [0.8, 0.9, 2.5])
 
 
 def test_nrrd_refusals_leave_nothing(edgel_cmd, tmp_path):
