@@ -90,7 +90,7 @@ const char DETECT_HELP[] =
     "(.nii or .nii.gz; .mha; .nrrd; .tif) with IN's header (orientation, origin, voxel size):\n"
     "edges as 0/1 labels (uint8; 0/255 in a TIFF stack), --stage smoothed or suppressed as\n"
     "float32. Integer voxels other than u8/u16, and scaled ones, are read as float32 (as ITK's\n"
-    "reader gives a float image). A volume whose voxels and work (about 14 bytes a voxel) pass\n"
+    "reader gives a float image). A volume whose voxels and work (about 18 bytes a voxel) pass\n"
     "--memory, or any with --tile WxHxD, runs in bricks read from IN (a compressed IN through\n"
     "a decompressed scratch copy beside OUT), with a progress line: the same edges, in\n"
     "--memory (stages are computed whole). 4-D files are refused.\n"

@@ -14,8 +14,9 @@
 #include <string.h>
 #include <time.h>
 
-/* Working memory of the itk preset on a volume, a voxel: two float copies and the classes. */
-enum { WORK_BYTES_PER_VOXEL = 9 };
+/* Working memory of the itk preset on a volume, a voxel: two float copies, the classes and
+ * the hysteresis's labels. */
+enum { WORK_BYTES_PER_VOXEL = 13 };
 
 static double seconds(void)
 {

@@ -713,7 +713,7 @@ typedef struct edgel_brick_io {
  * each brick is read with the halo that makes its suppressed stage exact
  * (edgel_canny_volume_halo), and the 26-connected hysteresis joins edges across brick faces,
  * edges and corners through the components that touch them. Memory: a brick with its halo
- * (about 20 bytes a voxel with the work) and node labels of three width x height planes (8
+ * (about 24 bytes a voxel with the work) and node labels of three width x height planes (8
  * bytes a voxel), never the volume. Every brick is computed twice (its labels are not kept) and
  * must read the same voxels both times: a source that changes in between is detected where a
  * brick's components differ and ends the call with EDGEL_ERROR_IO.

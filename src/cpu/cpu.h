@@ -4,6 +4,7 @@
 #define EDGEL_CPU_H
 
 #include "edgel.h"
+#include "core/volume_labels.h"
 #include "core/host_pool.h"
 #include "core/params.h"
 
@@ -110,6 +111,7 @@ typedef struct edgel_cpu_workspace {
     edgel_cpu_buffer tile_sup;
     edgel_cpu_buffer fft_kernel; /* the FFT method's kernel spectrum, with the taps and grid
                                     it is of (cpu_fft.c) */
+    edgel_volume_labels volume_labels; /* volumes' hysteresis (cpu_itk_volume.c) */
 } edgel_cpu_workspace;
 
 /* At least `bytes` of buffer memory (reallocated only to grow); NULL when out of memory. */

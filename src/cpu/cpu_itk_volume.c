@@ -7,9 +7,10 @@
  *      borders replicated;
  *   2. the second directional derivative of G (-> b = L), core/itk_math.h's N-D form;
  *   3. the suppressed value U x ZeroCrossing(L) and its hysteresis class;
- *   4. the hysteresis over the 26-neighbourhood (ITK's FollowEdge from every voxel above the
- *      upper threshold through voxels above the lower one: the order does not change the set,
- *      so a flood fill gives it), then the edge volume.
+ *   4. the hysteresis over the 26-neighbourhood: ITK follows edges from every voxel above the
+ *      upper threshold through voxels above the lower one, and the order does not change the
+ *      set, so it is every candidate of a component of candidates that holds a strong voxel
+ *      (labelled by slabs on the threads); then the edge volume.
  */
 #include "core/host_pool.h"
 #include "core/image.h"
@@ -168,47 +169,36 @@ static void volume_task(void *arg, int task)
     free(pad);
 }
 
-/* Every voxel of class WEAK 26-connected to a STRONG one becomes STRONG. Returns 0 when out
- * of memory. */
-static int flood(const volume_job *j)
+typedef struct settle_job {
+    uint8_t *map;
+    const edgel_volume_labels *labels;
+    size_t plane;
+} settle_job;
+
+/* Slice z: a WEAK voxel whose component holds a STRONG one becomes STRONG. */
+static void settle_slice(void *arg, int z)
 {
-    const size_t voxels = (size_t)j->w * j->h * j->d;
-    size_t cap = 4096, n = 0;
-    size_t *stack = malloc(sizeof *stack * cap);
-    if (!stack)
+    const settle_job *s = arg;
+    uint8_t *map = s->map + (size_t)z * s->plane;
+    const int32_t *label = s->labels->label + (size_t)z * s->plane;
+    for (size_t i = 0; i < s->plane; i++)
+        if (map[i] == EDGEL_MAP_WEAK && s->labels->strong[label[i]])
+            map[i] = EDGEL_MAP_STRONG;
+}
+
+/* Every voxel of class WEAK 26-connected to a STRONG one becomes STRONG: the components of
+ * the candidates (labelled by slabs on the threads, core/volume_labels.c), each one edges
+ * where it holds a STRONG voxel; the same set as ITK's edge following. Returns 0 when out of
+ * memory. */
+static int hysteresis(const volume_job *j, int threads, edgel_volume_labels *labels)
+{
+    const size_t plane = (size_t)j->w * j->h, voxels = plane * j->d;
+    if (!memchr(j->map, EDGEL_MAP_STRONG, voxels))
+        return 1; /* (no edges: no labels needed) */
+    if (!edgel_volume_labels_run(labels, j->map, j->w, j->h, j->d, threads))
         return 0;
-    for (size_t i = 0; i < voxels; i++) {
-        if (j->map[i] != EDGEL_MAP_STRONG)
-            continue;
-        stack[n++] = i;
-        while (n) {
-            const size_t c = stack[--n];
-            const int x = (int)(c % (size_t)j->w), y = (int)(c / (size_t)j->w % (size_t)j->h),
-                      z = (int)(c / ((size_t)j->w * j->h));
-            for (int dz = -1; dz <= 1; dz++)
-                for (int dy = -1; dy <= 1; dy++)
-                    for (int dx = -1; dx <= 1; dx++) {
-                        const int nx = x + dx, ny = y + dy, nz = z + dz;
-                        if (nx < 0 || ny < 0 || nz < 0 || nx >= j->w || ny >= j->h || nz >= j->d)
-                            continue;
-                        const size_t q = at(j, nx, ny, nz);
-                        if (j->map[q] != EDGEL_MAP_WEAK)
-                            continue;
-                        j->map[q] = EDGEL_MAP_STRONG;
-                        if (n == cap) {
-                            size_t *grown = realloc(stack, sizeof *stack * cap * 2);
-                            if (!grown) {
-                                free(stack);
-                                return 0;
-                            }
-                            stack = grown, cap *= 2;
-                        }
-                        stack[n++] = q;
-                    }
-        }
-        /* (a seed's voxels are STRONG now: later seeds find them done) */
-    }
-    free(stack);
+    settle_job s = {j->map, labels, plane};
+    edgel_host_parallel_for(threads, j->d, settle_slice, &s);
     return 1;
 }
 
@@ -261,7 +251,7 @@ edgel_status edgel_cpu_canny_volume(int threads, edgel_cpu_workspace *ws,
         atomic_init(&j->failed, 0);
         for (j->pass = 0; j->pass < 5 && !atomic_load(&j->failed); j->pass++)
             edgel_host_parallel_for(threads, j->d * j->bands, volume_task, j);
-        if (atomic_load(&j->failed) || !flood(j))
+        if (atomic_load(&j->failed) || !hysteresis(j, threads, &ws->volume_labels))
             st = edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory in the volume's passes");
         else
             write_edges(j);

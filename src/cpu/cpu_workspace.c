@@ -24,4 +24,5 @@ void edgel_cpu_workspace_free(edgel_cpu_workspace *ws)
         all[i]->data = NULL;
         all[i]->bytes = 0;
     }
+    edgel_volume_labels_free(&ws->volume_labels);
 }
