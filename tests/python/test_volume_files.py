@@ -287,7 +287,7 @@ def test_bricks_equal_the_whole_volume(edgel_cmd, tmp_path):
         assert r.returncode == 0, (name, r.stderr)
         r = run(edgel_cmd, "detect", tmp_path / name, "-o", bricked, *flags, "--tile", "9x11x7")
         assert r.returncode == 0 and "in bricks of 9x11x7" in r.stderr, (name, r.stderr)
-        r = run(edgel_cmd, "detect", tmp_path / name, "-o", small, *flags, "--memory", "200K")
+        r = run(edgel_cmd, "detect", tmp_path / name, "-o", small, *flags, "--memory", "300K")
         assert r.returncode == 0 and "in bricks of" in r.stderr, (name, r.stderr)
         want = itk.array_from_image(itk.imread(str(whole)))
         assert want.sum() > 100, name
