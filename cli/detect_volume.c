@@ -62,9 +62,13 @@ static edgel_status make_context(const detect_options *opt, edgel_context **ctx)
     return edgel_context_create(opt->backend, &copts, ctx);
 }
 
-/* Bricks: a box a voxel (source, a float copy, the suppressed stage and edges, the
- * backend's work), a brick a voxel (classes, edges, labels), and the planes of nodes (three
- * slices, three rows of a layer, two brick faces; 8 bytes a voxel). */
+/* The backend's work on a brick's box, a voxel: two float copies and the classes (a box
+ * has no hysteresis of its own to label). */
+enum { BOX_WORK_BYTES_PER_VOXEL = 9 };
+
+/* Bricks: a box a voxel (source, the suppressed stage and edges, the backend's work), a
+ * brick a voxel (classes, edges, labels), and the planes of nodes (three slices, three rows
+ * of a layer, two brick faces; 8 bytes a voxel). */
 static double bricks_bytes(const int64_t size[3], const int32_t brick[3], const int32_t halo[3],
                            int item)
 {
@@ -76,7 +80,7 @@ static double bricks_bytes(const int64_t size[3], const int32_t brick[3], const 
     }
     const double planes = 3.0 * (double)size[0] * (double)size[1] +
                           3.0 * (double)size[0] * brick[2] + 2.0 * (double)brick[1] * brick[2];
-    return box * (item + 4 + 4 + 1 + WORK_BYTES_PER_VOXEL) + inner * 6 + planes * 8;
+    return box * (item + 4 + 1 + BOX_WORK_BYTES_PER_VOXEL) + inner * 6 + planes * 8;
 }
 
 /* The largest bricks within `memory`: halving the depth first (whole slices read fastest),
