@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 /* Writes all `n` bytes at `offset`. */
 static int put_all(int fd, const void *b, size_t n, long long offset)
@@ -41,46 +40,15 @@ static int get_all(int fd, void *b, size_t n, long long offset)
 static edgel_status decompress(edgel_volume_source *s, const char *path, const char *beside)
 {
     const edgel_voxel_layout *l = &s->layout;
-    const double want = (double)l->dims[0] * l->dims[1] * l->dims[2] * l->bytes;
+    const size_t want = (size_t)l->dims[0] * l->dims[1] * l->dims[2] * (size_t)l->bytes;
+    EDGEL_IO_TRY(edgel_io_temporary_open_as(&s->scratch, beside, ".voxels"));
     FILE *in = fopen(l->file, "rb");
     if (!in)
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", l->file, strerror(errno));
-    EDGEL_IO_TRY(edgel_io_temporary_open_as(&s->scratch, beside, ".voxels"));
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    enum { CHUNK = 1 << 20 };
-    uint8_t *buf_in = malloc(CHUNK), *buf_out = malloc(CHUNK);
-    int ok = buf_in && buf_out && fseeko(in, (off_t)l->stream_start, SEEK_SET) == 0 &&
-             inflateInit2(&z, 15 + 32) == Z_OK; /* (32: zlib or gzip, by the stream's header) */
-    double seen = 0, stored = 0; /* bytes of the stream, and of voxels kept */
-    int rc = Z_OK;
-    while (ok && stored < want && rc != Z_STREAM_END) {
-        if (z.avail_in == 0) {
-            z.avail_in = (uInt)fread(buf_in, 1, CHUNK, in);
-            z.next_in = buf_in;
-            if (z.avail_in == 0)
-                break;
-        }
-        /* no more out than the voxels need: what follows them is never inflated */
-        const double need = (double)l->offset + want - seen;
-        const uInt room = need < CHUNK ? (uInt)need : CHUNK;
-        z.next_out = buf_out, z.avail_out = room;
-        rc = inflate(&z, Z_NO_FLUSH);
-        const double made = (double)(room - z.avail_out);
-        double skip = (double)l->offset - seen; /* the part of this chunk before the voxels */
-        skip = skip < 0 ? 0 : skip > made ? made : skip;
-        double keep = made - skip;
-        keep = keep > want - stored ? want - stored : keep;
-        if (keep > 0)
-            ok = fwrite(buf_out + (size_t)skip, 1, (size_t)keep, s->scratch.file) == (size_t)keep;
-        seen += made, stored += keep;
-        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
-            break;
-    }
-    inflateEnd(&z);
-    free(buf_in), free(buf_out);
+    int ok = fseeko(in, (off_t)l->stream_start, SEEK_SET) == 0 &&
+             edgel_voxels_inflate(in, l->offset, want, edgel_io_put_file, s->scratch.file) &&
+             fflush(s->scratch.file) == 0;
     fclose(in);
-    ok = ok && stored == want && fflush(s->scratch.file) == 0;
     if (!ok)
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its compressed voxels are cut short or "
                              "damaged, or the scratch copy beside %s could not be written", path,

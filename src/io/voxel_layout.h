@@ -5,6 +5,7 @@
 #define EDGEL_IO_VOXEL_LAYOUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -54,6 +55,11 @@ int edgel_voxels_kept(const edgel_voxel_layout *l, edgel_pixel_type type);
 /* `n` stored voxels at `in` into `out` as `type` (in == out only where kept). */
 void edgel_voxels_convert(const edgel_voxel_layout *l, edgel_pixel_type type, const uint8_t *in,
                           size_t n, void *out);
+/* Inflates the zlib or gzip stream at f's position: `skip` bytes dropped, then the next
+ * `bytes` bytes given to put(user, chunk, n) in order; no more of the stream is inflated
+ * than that. 1 when all of them came out and put took them. */
+int edgel_voxels_inflate(FILE *f, long long skip, size_t bytes,
+                         int (*put)(void *user, const void *bytes, size_t n), void *user);
 /* The whole volume a layout describes (packed host memory, owned), refused before reading
  * when the stored voxels and a converted copy would pass `max_bytes` (0: no limit). */
 edgel_status edgel_voxels_read_whole(const char *path, const edgel_voxel_layout *l,

@@ -54,8 +54,59 @@ void edgel_voxels_convert(const edgel_voxel_layout *l, edgel_pixel_type type, co
     }
 }
 
-/* `bytes` bytes of stored voxels from f: raw, or inflated after `skip` bytes of the stream
- * (zlib or gzip; no more than needed come out). */
+int edgel_voxels_inflate(FILE *f, long long skip, size_t bytes,
+                         int (*put)(void *user, const void *bytes, size_t n), void *user)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    enum { CHUNK = 1 << 20 };
+    uint8_t *in = malloc(CHUNK), *out = malloc(CHUNK);
+    int ok = in && out && inflateInit2(&z, 15 + 32) == Z_OK; /* (32: zlib or gzip, by its
+                                                                 header) */
+    const int started = ok;
+    size_t done = 0;
+    int rc = Z_OK;
+    while (ok && done < bytes && rc != Z_STREAM_END) {
+        if (z.avail_in == 0) {
+            z.avail_in = (uInt)fread(in, 1, CHUNK, f);
+            z.next_in = in;
+            if (z.avail_in == 0)
+                break;
+        }
+        /* no more out than the voxels need: what follows them is never inflated */
+        const unsigned long long need = (unsigned long long)skip + (bytes - done);
+        const uInt room = need < CHUNK ? (uInt)need : CHUNK;
+        z.next_out = out, z.avail_out = room;
+        rc = inflate(&z, Z_NO_FLUSH);
+        const size_t made = room - z.avail_out;
+        const size_t drop = (unsigned long long)skip < made ? (size_t)skip : made;
+        skip -= (long long)drop;
+        if (made > drop)
+            ok = put(user, out + drop, made - drop);
+        done += made - drop;
+        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+            break;
+    }
+    if (started)
+        inflateEnd(&z);
+    free(in), free(out);
+    return ok && done == bytes;
+}
+
+typedef struct memory_sink {
+    uint8_t *at;
+} memory_sink;
+
+static int put_memory(void *user, const void *bytes, size_t n)
+{
+    memory_sink *m = user;
+    memcpy(m->at, bytes, n);
+    m->at += n;
+    return 1;
+}
+
+/* `bytes` bytes of stored voxels from f: raw, or inflated after l->offset bytes of the
+ * stream. */
 static edgel_status read_stored(FILE *f, const char *path, const edgel_voxel_layout *l,
                                 uint8_t *out, size_t bytes)
 {
@@ -65,38 +116,8 @@ static edgel_status read_stored(FILE *f, const char *path, const edgel_voxel_lay
                                  "truncated file)", path);
         return EDGEL_OK;
     }
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (inflateInit2(&z, 15 + 32) != Z_OK)
-        return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
-    unsigned char in[1 << 15], skipped[1 << 12];
-    size_t done = 0;
-    long long skip = l->offset;
-    int rc = Z_OK;
-    while (done < bytes && rc != Z_STREAM_END) {
-        if (z.avail_in == 0) {
-            z.avail_in = (uInt)fread(in, 1, sizeof in, f);
-            z.next_in = in;
-            if (z.avail_in == 0)
-                break;
-        }
-        if (skip > 0) { /* the stream's bytes before the voxels */
-            const uInt room = skip < (long long)sizeof skipped ? (uInt)skip : sizeof skipped;
-            z.next_out = skipped, z.avail_out = room;
-            rc = inflate(&z, Z_NO_FLUSH);
-            skip -= room - z.avail_out;
-        } else {
-            const size_t room = bytes - done < (1u << 30) ? bytes - done : (1u << 30);
-            z.next_out = out + done;
-            z.avail_out = (uInt)room;
-            rc = inflate(&z, Z_NO_FLUSH);
-            done += room - z.avail_out;
-        }
-        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
-            break;
-    }
-    inflateEnd(&z);
-    if (done != bytes)
+    memory_sink m = {out};
+    if (!edgel_voxels_inflate(f, l->offset, bytes, put_memory, &m))
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the compressed voxels are cut short or "
                              "damaged", path);
     return EDGEL_OK;
