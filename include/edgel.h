@@ -619,6 +619,38 @@ EDGEL_API edgel_status edgel_subpixel_chain_points(edgel_context *ctx,
                                                    const edgel_subpixel_points *points,
                                                    edgel_curves *curves);
 
+/**
+ * Sub-pixel curves of an image given in bands of columns, for images larger than memory
+ * (edgel contours reads them so). The reference visits the points column by column, so a
+ * stream continues its pass band after band: it holds a band's points, a few columns before
+ * it and the chains still open, and turns each chain that no later column can change into
+ * curves at once. The result is edgel_subpixel_edges' on the whole image, point for point,
+ * in its order. Create it for the image's size (each side at most
+ * EDGEL_MAX_TILED_DIMENSION), add pieces left to right, each a host image of every row and
+ * the columns from x0 on, that starts at column 0 or at least edgel_subpixel_halo(sigma)
+ * columns before the first column not yet added and reaches past it by more than that much
+ * (or to the image's last column): it adds the columns up to its last less the halo (or
+ * the image's last). Then finish. A stream serves one call at a time (a call while another
+ * thread's runs returns EDGEL_ERROR_CONTEXT_BUSY); after a failed add it refuses every call.
+ */
+typedef struct edgel_subpixel_stream edgel_subpixel_stream;
+
+EDGEL_API edgel_status edgel_subpixel_stream_create(const edgel_subpixel_params *params,
+                                                    int64_t width, int64_t height,
+                                                    edgel_subpixel_stream **stream);
+/** Releases it and its memory (NULL is accepted). */
+EDGEL_API void edgel_subpixel_stream_destroy(edgel_subpixel_stream *stream);
+/** Adds a piece starting at column x0 (see above), on the context's CPU threads. */
+EDGEL_API edgel_status edgel_subpixel_stream_add(edgel_context *ctx,
+                                                 edgel_subpixel_stream *stream,
+                                                 const edgel_image *piece, int64_t x0);
+/** The columns added so far: the next piece adds from this column on. */
+EDGEL_API int64_t edgel_subpixel_stream_columns(const edgel_subpixel_stream *stream);
+/** Once every column is in: the curves into `curves`, as edgel_subpixel_edges gives them. */
+EDGEL_API edgel_status edgel_subpixel_stream_finish(edgel_context *ctx,
+                                                    edgel_subpixel_stream *stream,
+                                                    edgel_curves *curves);
+
 /* ---- volumes ---------------------------------------------------------------------------- */
 
 /**

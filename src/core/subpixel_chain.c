@@ -83,6 +83,26 @@ static void join_links(void *arg, int t, int n)
             join(parents(c), i, c->next[i]);
 }
 
+/* Each label its chain's root (a write of the root is one more halving: safe beside
+ * others). */
+static void settle_labels(void *arg, int t, int n)
+{
+    const chain_job *job = arg;
+    int a, b;
+    edgel_stripe(t, n, (int)job->c->all.count, &a, &b);
+    for (int32_t i = a; i < b; i++)
+        atomic_store_explicit(&parents(job->c)[i], root_of(parents(job->c), i),
+                              memory_order_relaxed);
+}
+
+void edgel_subpixel_label_chains(edgel_curves *c, int threads)
+{
+    chain_job job = {c, 0.0, 0.0, 1, 0};
+    edgel_host_parallel(threads, start_chains, &job);
+    edgel_host_parallel(threads, join_links, &job);
+    edgel_host_parallel(threads, settle_labels, &job);
+}
+
 /* Buckets are ranges of roots: a chain's root is its lowest number, and chains are short and
  * local, so a thread's chains lie mostly in its own columns and threads seldom share cache
  * lines. */
@@ -120,6 +140,33 @@ static int chained(const edgel_curves *c, int32_t i)
     return c->prev[i] >= 0 || c->next[i] >= 0;
 }
 
+void edgel_subpixel_hysteresis_at(edgel_curves *c, int32_t i, double high, double low)
+{
+    const double *mod = c->all.mod;
+    int32_t *next = c->next, *prev = c->prev;
+    uint8_t *valid = c->valid;
+    if (!(chained(c, i) && !valid[i] && mod[i] >= high))
+        return;
+    valid[i] = 1;
+    int32_t j, k;
+    for (j = i; j >= 0 && (k = next[j]) >= 0 && !valid[k]; j = next[j])
+        if (mod[k] < low)
+            next[j] = prev[k] = -1;
+        else
+            valid[k] = 1;
+    for (j = i; j >= 0 && (k = prev[j]) >= 0 && !valid[k]; j = prev[j])
+        if (mod[k] < low)
+            prev[j] = next[k] = -1;
+        else
+            valid[k] = 1;
+}
+
+void edgel_subpixel_drop_invalid_at(edgel_curves *c, int32_t i)
+{
+    if (chained(c, i) && !c->valid[i])
+        c->prev[i] = c->next[i] = -1;
+}
+
 /* Step 4 for the thread's chains: chains from each point of modulus >= high (in memory
  * order), followed forward then backward while the modulus stays >= low (cut at the first
  * point below). */
@@ -128,30 +175,12 @@ static void hysteresis(void *arg, int t, int n)
     const chain_job *job = arg;
     edgel_curves *c = job->c;
     const int32_t count = (int32_t)c->all.count;
-    const double *mod = c->all.mod, high = job->high, low = job->low;
-    int32_t *next = c->next, *prev = c->prev;
-    uint8_t *valid = c->valid, take[256];
     const uint8_t *row_bucket = c->bucket + count;
+    uint8_t take[256];
     take_buckets(t, n, take);
-    for (int32_t r = 0; r < count; r++) {
-        if (job->by_chains && !take[row_bucket[r]])
-            continue;
-        const int32_t i = c->row_order[r];
-        if (!(chained(c, i) && !valid[i] && mod[i] >= high))
-            continue;
-        valid[i] = 1;
-        int32_t j, k;
-        for (j = i; j >= 0 && (k = next[j]) >= 0 && !valid[k]; j = next[j])
-            if (mod[k] < low)
-                next[j] = prev[k] = -1;
-            else
-                valid[k] = 1;
-        for (j = i; j >= 0 && (k = prev[j]) >= 0 && !valid[k]; j = prev[j])
-            if (mod[k] < low)
-                prev[j] = next[k] = -1;
-            else
-                valid[k] = 1;
-    }
+    for (int32_t r = 0; r < count; r++)
+        if (!job->by_chains || take[row_bucket[r]])
+            edgel_subpixel_hysteresis_at(c, c->row_order[r], job->high, job->low);
 }
 
 /* The chains that hysteresis left invalid are unlinked (their partners are invalid too);
@@ -163,8 +192,7 @@ static void drop_invalid(void *arg, int t, int n)
     int a, b;
     edgel_stripe(t, n, (int)c->all.count, &a, &b);
     for (int32_t i = a; i < b; i++) {
-        if (chained(c, i) && !c->valid[i])
-            c->prev[i] = c->next[i] = -1;
+        edgel_subpixel_drop_invalid_at(c, i);
         c->fwd[i] = 0;
     }
 }
@@ -174,8 +202,10 @@ static void drop_invalid(void *arg, int t, int n)
  * chain's start (or, on a closed chain, from the point after it). Its length (a closed
  * curve repeats its first point) goes to fwd and its first point to bck, by memory order;
  * valid clears as points are listed. */
-static int32_t first_of(const edgel_curves *c, int32_t i)
+int32_t edgel_subpixel_curve_at(const edgel_curves *c, int32_t i)
 {
+    if (!(c->valid[i] && chained(c, i)))
+        return -1;
     int32_t k = i, q;
     while ((q = c->prev[k]) >= 0 && q != i)
         k = q;
@@ -193,10 +223,9 @@ static void measure_curves(void *arg, int t, int n)
     for (int32_t r = 0; r < count; r++) {
         if (job->by_chains && !take[row_bucket[r]])
             continue;
-        const int32_t i = c->row_order[r];
-        if (!(c->valid[i] && chained(c, i)))
+        const int32_t first = edgel_subpixel_curve_at(c, c->row_order[r]);
+        if (first < 0)
             continue;
-        const int32_t first = first_of(c, i);
         int32_t k = first, length = 0;
         do {
             c->valid[k] = 0;

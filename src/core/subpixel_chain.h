@@ -18,6 +18,18 @@ extern "C" {
  * c->bck once the links are made. Returns 0 when out of memory. */
 int edgel_subpixel_chain(edgel_curves *c, int w, double high, double low, int threads);
 
+/* The steps of one point, for callers that walk the points of a chain themselves (chains are
+ * independent: each chain's points in memory order give the whole pass's result on it).
+ * The hysteresis started at point i (c->valid marks the points kept) ... */
+void edgel_subpixel_hysteresis_at(edgel_curves *c, int32_t i, double high, double low);
+/* ... then, once the chain's points have all had it, each left invalid unlinked ... */
+void edgel_subpixel_drop_invalid_at(edgel_curves *c, int32_t i);
+/* ... then the first point of the curve listed at point i, or -1 where i lists none (the
+ * caller follows c->next from it, clearing c->valid, and a closed curve comes back to it). */
+int32_t edgel_subpixel_curve_at(const edgel_curves *c, int32_t i);
+/* c->label: each point's chain, named by its lowest point, on up to `threads` threads. */
+void edgel_subpixel_label_chains(edgel_curves *c, int threads);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,7 +26,7 @@
 #include <string.h>
 
 enum {
-    REACH = 4,        /* columns a visit reaches either side of its point */
+    REACH = EDGEL_SUBPIXEL_REACH,
     BAND_MIN = 32,    /* the narrowest band */
     MAX_TOUCHED = 8   /* points one visit may write */
 };
@@ -100,14 +100,22 @@ typedef struct link_job {
 
 static int clamp_column(int x, int w) { return x < 0 ? 0 : x > w ? w : x; }
 
+/* Each band's run from no links; the first band's from the links already made (before
+ * its first column), which makes its run the true one. */
 static void speculate(void *arg, int t, int n)
 {
     const link_job *job = arg;
     for (int k = t; k < job->bands; k += n) {
         const band *b = &job->band[k];
         const link_state s = {job->spec + b->at, job->spec + job->spec_size + b->at, b->lo};
-        memset(s.next, 0xff, sizeof(int32_t) * (size_t)(b->hi - b->lo));
-        memset(s.prev, 0xff, sizeof(int32_t) * (size_t)(b->hi - b->lo));
+        const size_t bytes = sizeof(int32_t) * (size_t)(b->hi - b->lo);
+        if (k == 0) {
+            memcpy(s.next, job->next + b->lo, bytes);
+            memcpy(s.prev, job->prev + b->lo, bytes);
+        } else {
+            memset(s.next, 0xff, bytes);
+            memset(s.prev, 0xff, bytes);
+        }
         int32_t touched[MAX_TOUCHED];
         for (int32_t from = job->column[b->a]; from < job->column[b->b]; from++)
             visit(job->c, &s, from, touched);
@@ -183,16 +191,14 @@ static void take_rest(void *arg, int t, int n)
     }
 }
 
-int edgel_subpixel_link(edgel_curves *c, int w, int threads)
+int edgel_subpixel_link_columns(edgel_curves *c, int w, int first, int end, int threads)
 {
-    const int32_t count = (int32_t)c->all.count;
-    memset(c->next, 0xff, sizeof(int32_t) * (size_t)count); /* -1: no link */
-    memset(c->prev, 0xff, sizeof(int32_t) * (size_t)count);
-    int bands = threads < w / BAND_MIN ? threads : w / BAND_MIN;
+    const int32_t *column = c->column_start;
+    int bands = threads < (end - first) / BAND_MIN ? threads : (end - first) / BAND_MIN;
     if (bands <= 1) {
         const link_state all = {c->next, c->prev, 0};
         int32_t touched[MAX_TOUCHED];
-        for (int32_t from = 0; from < count; from++)
+        for (int32_t from = column[first]; from < column[end]; from++)
             visit(c, &all, from, touched);
         return 1;
     }
@@ -203,7 +209,8 @@ int edgel_subpixel_link(edgel_curves *c, int w, int threads)
     int32_t widest = 0;
     for (int k = 0; k < bands; k++) {
         band *b = &band_of[k];
-        b->a = (int)((long long)w * k / bands), b->b = (int)((long long)w * (k + 1) / bands);
+        b->a = first + (int)((long long)(end - first) * k / bands);
+        b->b = first + (int)((long long)(end - first) * (k + 1) / bands);
         b->lo = job.column[clamp_column(b->a - REACH, w)];
         b->hi = job.column[clamp_column(b->b + REACH, w)];
         b->at = job.spec_size;
@@ -216,8 +223,10 @@ int edgel_subpixel_link(edgel_curves *c, int w, int threads)
     const int ok = job.spec && scratch && differs;
     if (ok) {
         edgel_host_parallel(threads, speculate, &job);
+        band_of[0].cut = band_of[0].lo, band_of[0].speculated = 1; /* (its run was true) */
         for (int k = 0; k < bands; k++) {
-            recover_band(&job, k, scratch, differs);
+            if (k > 0)
+                recover_band(&job, k, scratch, differs);
             if (k + 1 < bands) /* the next band starts from these */
                 take_speculation(&job, k, band_of[k].cut > band_of[k + 1].lo ? band_of[k].cut
                                                                             : band_of[k + 1].lo,
@@ -227,4 +236,11 @@ int edgel_subpixel_link(edgel_curves *c, int w, int threads)
     }
     free(band_of), free(job.spec), free(scratch), free(differs);
     return ok;
+}
+
+int edgel_subpixel_link(edgel_curves *c, int w, int threads)
+{
+    memset(c->next, 0xff, sizeof(int32_t) * c->all.count); /* -1: no link */
+    memset(c->prev, 0xff, sizeof(int32_t) * c->all.count);
+    return edgel_subpixel_link_columns(c, w, 0, w, threads);
 }
