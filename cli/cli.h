@@ -88,11 +88,13 @@ extern const char CONTOURS_HELP[];
 /* Every help text as a man page on stdout (edgel --man). */
 int cmd_man(const char *main_help);
 
-/* edgel contours in strips of `rows` rows (0: as --memory allows) read a row at a time from
- * `input` (PNG, PGM/PPM, TIFF): the whole image's curves into `curves`, its size into width
- * and height. A failure's message is edgel_io_last_error()'s. (contours_strips.c) */
-edgel_status contours_in_strips(const char *input, const edgel_subpixel_params *params,
-                                edgel_context *ctx, size_t memory, int rows, int quiet,
-                                edgel_curves *curves, int64_t *width, int64_t *height);
+/* edgel contours in bands of `columns` columns (0: as --memory allows) of `input` (PNG,
+ * PGM/PPM, TIFF; read a row at a time into a scratch file beside `output`): the whole
+ * image's curves into `curves`, its size into width and height. A failure's message is
+ * edgel_io_last_error()'s. (contours_bands.c) */
+edgel_status contours_in_bands(const char *input, const char *output,
+                               const edgel_subpixel_params *params, edgel_context *ctx,
+                               size_t memory, int columns, int quiet, edgel_curves *curves,
+                               int64_t *width, int64_t *height);
 
 #endif

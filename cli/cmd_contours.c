@@ -37,14 +37,14 @@ const char CONTOURS_HELP[] =
     "  --threads N        CPU threads, 0 = all cores (default); the same curves at any N\n"
     "  --memory SIZE      the most memory for the image and the detector's work (66 bytes\n"
     "                     a pixel), e.g. 512M or 8G (default: half the memory, at most 4G);\n"
-    "                     larger PNG, PGM/PPM and TIFF inputs go through strips, others are\n"
+    "                     larger PNG, PGM/PPM and TIFF inputs go through bands, others are\n"
     "                     refused before the work\n"
-    "  --strip-rows N     read IN a row at a time and find its points in strips of N rows\n"
-    "                     (the same curves; PNG, PGM/PPM and TIFF). Images past --memory\n"
-    "                     go through strips by themselves; --memory then bounds the strips,\n"
-    "                     while every edge point before the thresholds is held until the\n"
-    "                     chaining (about 170 bytes a point; photographs have them at 5 to\n"
-    "                     30% of their pixels). An SVG of strips has no image under it\n"
+    "  --band-columns N   take IN in bands of N columns (the same curves; PNG, PGM/PPM and\n"
+    "                     TIFF): read a row at a time into a scratch file beside OUT (the\n"
+    "                     image's size in gray), then chained band after band, holding a\n"
+    "                     band and the curves still open. Images past --memory go through\n"
+    "                     bands by themselves, as wide as half of --memory allows (120\n"
+    "                     bytes a pixel). An SVG of bands has no image under it\n"
     "  -q, --quiet        print nothing on success\n"
     "\n"
     "The output is written whole or not at all (a temporary file renamed over OUT).\n"
@@ -59,7 +59,7 @@ typedef struct contours_options {
     const char *input, *output;
     edgel_subpixel_params params;
     edgel_backend backend;
-    int threads, quiet, strip_rows;
+    int threads, quiet, band_columns;
     size_t memory;
 } contours_options;
 
@@ -83,7 +83,7 @@ static int parse(int argc, char **argv, contours_options *o)
     o->memory = cli_default_memory();
     static const char *const with_value[] = {"-o", "--output", "--sigma", "-s", "--high", "-h",
                                              "--low", "-l", "--backend", "--threads",
-                                             "--memory", "-t", "--strip-rows"};
+                                             "--memory", "-t", "--band-columns"};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help"))
@@ -115,8 +115,9 @@ static int parse(int argc, char **argv, contours_options *o)
             target = &o->params.high;
         } else if (!strcmp(a, "--low") || !strcmp(a, "-l")) {
             target = &o->params.low;
-        } else if (!strcmp(a, "--strip-rows") && !cli_parse_int(v, 1, 1 << 20, &o->strip_rows)) {
-            return usage("--strip-rows wants 1 to %d rows, not '%s'", 1 << 20, v);
+        } else if (!strcmp(a, "--band-columns") &&
+                   !cli_parse_int(v, 1, 1 << 20, &o->band_columns)) {
+            return usage("--band-columns wants 1 to %d columns, not '%s'", 1 << 20, v);
         }
         if (target && !cli_parse_double(v, target))
             return usage("%s wants a finite number, not '%s'", a, v);
@@ -177,13 +178,13 @@ static int fail(const char *what, edgel_status st, const char *message)
                                                                      : EXIT_FAILURE_RUN;
 }
 
-/* Strips where asked, or where the image (a format read a row at a time) passes --memory. */
-static int use_strips(const contours_options *o)
+/* Bands where asked, or where the image (a format read a row at a time) passes --memory. */
+static int use_bands(const contours_options *o)
 {
     edgel_row_reader *probe;
     int64_t w, h;
     int cn;
-    if (o->strip_rows)
+    if (o->band_columns)
         return 1;
     if (edgel_row_reader_open(o->input, 0, &probe, &w, &h, &cn) != EDGEL_OK)
         return 0; /* (not a streamed format: read whole, or refused, below) */
@@ -215,7 +216,7 @@ static int write_result(const contours_options *o, edgel_curves *curves, int64_t
     return EXIT_OK;
 }
 
-static int contours_strips_run(const contours_options *o, double start)
+static int contours_bands_run(const contours_options *o, double start)
 {
     edgel_context_options copts;
     edgel_context_options_default(&copts);
@@ -229,9 +230,9 @@ static int contours_strips_run(const contours_options *o, double start)
     int rc;
     if ((st = edgel_curves_create(&curves)) != EDGEL_OK)
         rc = fail("contours", st, edgel_last_error());
-    else if ((st = contours_in_strips(o->input, &o->params, ctx, o->memory, o->strip_rows,
-                                      o->quiet, curves, &w, &h)) != EDGEL_OK)
-        rc = fail("reading in strips", st, edgel_io_last_error());
+    else if ((st = contours_in_bands(o->input, o->output, &o->params, ctx, o->memory,
+                                     o->band_columns, o->quiet, curves, &w, &h)) != EDGEL_OK)
+        rc = fail("in bands", st, edgel_io_last_error());
     else
         rc = write_result(o, curves, w, h, NULL, start);
     edgel_curves_destroy(curves);
@@ -250,8 +251,8 @@ int cmd_contours(int argc, char **argv)
     if (parsed < 0)
         return -parsed;
     const double start = seconds();
-    if (use_strips(&o))
-        return contours_strips_run(&o, start);
+    if (use_bands(&o))
+        return contours_bands_run(&o, start);
     const edgel_io_limits limits = {o.memory, (1u << EDGEL_U8) | (1u << EDGEL_U16) |
                                     (1u << EDGEL_F32), (1u << 1) | (1u << 3) | (1u << 4),
                                     1u << 1, "16-bit and float images must be gray"};

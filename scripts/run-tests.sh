@@ -77,8 +77,8 @@ ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc
 
 stage "ThreadSanitizer (the threaded C tests: stripes, stolen rows, joins, shared contexts, curves)"
 cmake --preset tsan >/dev/null
-cmake --build build-tsan -j"$(nproc)" --target test_api test_threads test_subpixel >/dev/null
-TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R "^(api|threads|subpixel)$"
+cmake --build build-tsan -j"$(nproc)" --target test_api test_threads test_subpixel test_subpixel_stream >/dev/null
+TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R "^(api|threads|subpixel|subpixel_stream)$"
 
 stage "fuzzing (libFuzzer, ${EDGEL_FUZZ_SECONDS:=15} s per target, library instrumented)"
 JOBS=$(nproc) bash scripts/fuzz.sh "$EDGEL_FUZZ_SECONDS"

@@ -163,8 +163,8 @@ static void copy_point(edgel_curves *to, int32_t j, const edgel_curves *from, in
 }
 
 /* The held points that stay (renumbered; those already visited keep no neighbours), then
- * the piece's points of columns s->added .. own_hi - 1 (their neighbours named by offset),
- * held in place of the old, with each column's first point. */
+ * the piece's points of columns s->added .. own_hi - 1 (their neighbours among them by
+ * index, others by offset), held in place of the old, with each column's first point. */
 static edgel_status take_band(edgel_stream_state *s, int64_t x0, int32_t own_hi)
 {
     const edgel_curves *old = s->held, *w = s->work;
@@ -190,8 +190,9 @@ static edgel_status take_band(edgel_stream_state *s, int64_t x0, int32_t own_hi)
             continue;
         copy_point(c, j, old, i);
         const int visited = old->all.px[i] < s->visited;
-        c->fwd[j] = visited ? -1 : old->fwd[i];
-        c->bck[j] = visited ? -1 : old->bck[i];
+        /* (an unvisited point's neighbours are within two columns: held) */
+        c->fwd[j] = visited ? -1 : old->fwd[i] >= 0 ? s->renumber[old->fwd[i]] : old->fwd[i];
+        c->bck[j] = visited ? -1 : old->bck[i] >= 0 ? s->renumber[old->bck[i]] : old->bck[i];
         c->next[j] = old->next[i] < 0 ? -1 : s->renumber[old->next[i]];
         c->prev[j] = old->prev[i] < 0 ? -1 : s->renumber[old->prev[i]];
     }
@@ -207,7 +208,8 @@ static edgel_status take_band(edgel_stream_state *s, int64_t x0, int32_t own_hi)
             if (dx < -2 || dx > 2 || dy < -2 || dy > 2)
                 return edgel_fail(EDGEL_ERROR_INTERNAL, "sub-pixel stream: a neighbour "
                                   "(%d, %d) pixels away", (int)dx, (int)dy);
-            code[e] = k < 0 ? -1 : neighbour_code(dx, dy);
+            code[e] = k < 0 ? -1 : k >= lo && k < hi ? (int32_t)kept + (k - lo)
+                                                     : neighbour_code(dx, dy);
         }
         c->fwd[n] = code[0], c->bck[n] = code[1];
         c->next[n] = c->prev[n] = -1;

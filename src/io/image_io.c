@@ -388,6 +388,28 @@ edgel_status edgel_io_temporary_open_as(edgel_io_temporary *t, const char *path,
     return EDGEL_OK;
 }
 
+int edgel_io_write_at(int fd, const void *b, size_t n, long long offset)
+{
+    while (n) {
+        const ssize_t k = pwrite(fd, b, n, (off_t)offset);
+        if (k <= 0)
+            return 0;
+        b = (const uint8_t *)b + k, n -= (size_t)k, offset += k;
+    }
+    return 1;
+}
+
+int edgel_io_read_at(int fd, void *b, size_t n, long long offset)
+{
+    while (n) {
+        const ssize_t k = pread(fd, b, n, (off_t)offset);
+        if (k <= 0)
+            return 0;
+        b = (uint8_t *)b + k, n -= (size_t)k, offset += k;
+    }
+    return 1;
+}
+
 void edgel_io_temporary_discard(edgel_io_temporary *t)
 {
     if (!t->file)

@@ -75,6 +75,10 @@ edgel_status edgel_io_temporary_open_as(edgel_io_temporary *t, const char *path,
 edgel_status edgel_io_temporary_close(edgel_io_temporary *t, int ok, int err);
 /* Closes and removes it (scratch files: a brick's worth of work on disk). */
 void edgel_io_temporary_discard(edgel_io_temporary *t);
+/* All `n` bytes written at (read from) `offset` of a file (a scratch file's pieces): 0 when
+ * the system refuses (errno says why) or the file ends first. */
+int edgel_io_write_at(int fd, const void *bytes, size_t n, long long offset);
+int edgel_io_read_at(int fd, void *bytes, size_t n, long long offset);
 /* Removes the temporaries open now; async-signal-safe, for a handler of SIGINT, SIGTERM or
  * SIGHUP that then ends the process (a program's own, never the library's). */
 void edgel_io_remove_temporaries(void);

@@ -12,29 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Writes all `n` bytes at `offset`. */
-static int put_all(int fd, const void *b, size_t n, long long offset)
-{
-    while (n) {
-        const ssize_t k = pwrite(fd, b, n, (off_t)offset);
-        if (k <= 0)
-            return 0;
-        b = (const uint8_t *)b + k, n -= (size_t)k, offset += k;
-    }
-    return 1;
-}
-
-static int get_all(int fd, void *b, size_t n, long long offset)
-{
-    while (n) {
-        const ssize_t k = pread(fd, b, n, (off_t)offset);
-        if (k <= 0)
-            return 0;
-        b = (uint8_t *)b + k, n -= (size_t)k, offset += k;
-    }
-    return 1;
-}
-
 /* The voxels of a compressed stream (zlib or gzip) into the scratch file: `offset` bytes of
  * the decompressed stream skipped, then the volume's bytes. */
 static edgel_status decompress(edgel_volume_source *s, const char *path, const char *beside)
@@ -112,7 +89,7 @@ edgel_status edgel_io_volume_source_read(edgel_volume_source *s, int64_t x, int6
                                                   l->dims[0] + x) * l->bytes;
             uint8_t *out = (uint8_t *)dst->data + (size_t)k * dst->slice_pitch +
                            (size_t)j * dst->pitch;
-            if (!get_all(s->fd, kept ? out : s->row, slices ? dst->slice_pitch : bytes, at))
+            if (!edgel_io_read_at(s->fd, kept ? out : s->row, slices ? dst->slice_pitch : bytes, at))
                 return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the voxels are cut short (a "
                                      "truncated file)", l->file);
             if (!as_stored)
@@ -167,7 +144,7 @@ edgel_status edgel_io_volume_sink_put(edgel_volume_sink *s, int64_t x, int64_t y
                                 (size_t)j * v->pitch;
             for (size_t i = 0; i < n; i++)
                 s->row[i] = in[i] != 0;
-            if (!put_all(fd, s->row, n, ((z + k) * s->height + y + j) * s->width + x))
+            if (!edgel_io_write_at(fd, s->row, n, ((z + k) * s->height + y + j) * s->width + x))
                 return edgel_io_fail(EDGEL_ERROR_IO, "%s: the edges could not be stored (%s)",
                                      s->scratch.name, strerror(errno));
         }

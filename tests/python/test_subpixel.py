@@ -211,10 +211,10 @@ def test_contours_text_is_the_reference_programs(edgel_cmd, tmp_path):
         assert (tmp_path / "got.txt").read_bytes() == (tmp_path / "want.txt").read_bytes()
 
 
-def test_contours_in_strips_equal_the_whole_image(edgel_cmd, tmp_path):
-    """Images read a row at a time in strips (--strip-rows, or by themselves past --memory):
+def test_contours_in_bands_equal_the_whole_image(edgel_cmd, tmp_path):
+    """Images taken in bands of columns (--band-columns, or by themselves past --memory):
     the same files as the whole image's, for colour PNG, gray PGM, 16-bit and float TIFF,
-    strips down to one row, with and without blur."""
+    bands down to one column, with and without blur; the scratch file is gone after."""
     import cv2
     tifffile = pytest.importorskip("tifffile")
     camera = cv2.imread(str(cases.ROOT / "samples" / "camera.png"), cv2.IMREAD_GRAYSCALE)
@@ -233,21 +233,22 @@ def test_contours_in_strips_equal_the_whole_image(edgel_cmd, tmp_path):
         assert r.returncode == 0, r.stderr
         want = (tmp_path / "whole.npz").read_bytes()
         assert len(np.load(whole)["points"]) > 100, src
-        for extra in (["--strip-rows", 1], ["--strip-rows", 5], ["--strip-rows", 77],
+        for extra in (["--band-columns", 1], ["--band-columns", 5], ["--band-columns", 77],
                       ["--memory", "2M"]):
-            r = run(edgel_cmd, "contours", src, "-o", tmp_path / "strips.npz", *flags, *extra)
+            r = run(edgel_cmd, "contours", src, "-o", tmp_path / "bands.npz", *flags, *extra)
             assert r.returncode == 0, (src, extra, r.stderr)
-            assert (tmp_path / "strips.npz").read_bytes() == want, (src, extra)
+            assert (tmp_path / "bands.npz").read_bytes() == want, (src, extra)
+            assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
     r = run(edgel_cmd, "contours", tmp_path / "camera.pgm", "-o", tmp_path / "s.svg",
-            "--strip-rows", 50, "-q")
+            "--band-columns", 50, "-q")
     assert r.returncode == 0 and b"<image" not in (tmp_path / "s.svg").read_bytes()
     for bad in ("0", "x", "2000000"):
         r = run(edgel_cmd, "contours", tmp_path / "camera.pgm", "-o", tmp_path / "x.txt",
-                "--strip-rows", bad)
-        assert r.returncode == 2 and "--strip-rows" in r.stderr, r.stderr
+                "--band-columns", bad)
+        assert r.returncode == 2 and "--band-columns" in r.stderr, r.stderr
     cv2.imwrite(str(tmp_path / "camera.jpg"), camera)
     r = run(edgel_cmd, "contours", tmp_path / "camera.jpg", "-o", tmp_path / "x.txt",
-            "--strip-rows", 8)
+            "--band-columns", 8)
     assert r.returncode != 0 and not (tmp_path / "x.txt").exists(), r.stderr
 
 
