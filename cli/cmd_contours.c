@@ -43,7 +43,7 @@ const char CONTOURS_HELP[] =
     "                     TIFF): read a row at a time into a scratch file beside OUT (the\n"
     "                     image's size in gray), then chained band after band, holding a\n"
     "                     band and the curves still open. Images past --memory go through\n"
-    "                     bands by themselves, as wide as half of --memory allows (120\n"
+    "                     bands by themselves, as wide as half of --memory allows (140\n"
     "                     bytes a pixel). An SVG of bands has no image under it\n"
     "  -q, --quiet        print nothing on success\n"
     "\n"

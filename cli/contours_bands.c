@@ -18,7 +18,7 @@
 
 enum {
     /* a band's pixel: the piece, the detector's work on it (66) and its points held */
-    BAND_BYTES_PER_PIXEL = 120,
+    BAND_BYTES_PER_PIXEL = 140,
     ROWS_BYTES = 32 << 20 /* rows read at once */
 };
 

@@ -162,43 +162,69 @@ static void copy_point(edgel_curves *to, int32_t j, const edgel_curves *from, in
     to->fwd_score[j] = from->fwd_score[i], to->bck_score[j] = from->bck_score[i];
 }
 
-/* The held points that stay (renumbered; those already visited keep no neighbours), then
- * the piece's points of columns s->added .. own_hi - 1 (their neighbours among them by
- * index, others by offset), held in place of the old, with each column's first point. */
-static edgel_status take_band(edgel_stream_state *s, int64_t x0, int32_t own_hi)
+/* Taking a band in, on threads: the held points are counted by stripes (as many whatever
+ * the threads), numbered, then copied with the band's points. */
+enum { STRIPES = 256 };
+
+typedef struct band_job {
+    edgel_stream_state *s;
+    int64_t x0;
+    int32_t lo, hi;              /* the band's points in s->work */
+    int32_t first[STRIPES + 1];  /* each stripe's first new number */
+    _Atomic int failed;          /* a neighbour farther than the reference looks */
+} band_job;
+
+static void count_kept(void *arg, int t, int n)
 {
+    band_job *job = arg;
+    for (int k = t; k < STRIPES; k += n) {
+        int a, b, kept = 0;
+        edgel_stripe(k, STRIPES, (int)job->s->held->all.count, &a, &b);
+        for (int i = a; i < b; i++)
+            kept += job->s->keep[i];
+        job->first[k + 1] = kept;
+    }
+}
+
+static void number_kept(void *arg, int t, int n)
+{
+    band_job *job = arg;
+    for (int k = t; k < STRIPES; k += n) {
+        int a, b;
+        edgel_stripe(k, STRIPES, (int)job->s->held->all.count, &a, &b);
+        for (int32_t i = a, m = job->first[k]; i < b; i++)
+            job->s->renumber[i] = job->s->keep[i] ? m++ : -1;
+    }
+}
+
+/* The held points that stay (renumbered; those already visited keep no neighbours, the
+ * others' are within two columns, held), then the band's points (their neighbours among
+ * them by index, others by offset). */
+static void copy_points(void *arg, int t, int n)
+{
+    band_job *job = arg;
+    const edgel_stream_state *s = job->s;
     const edgel_curves *old = s->held, *w = s->work;
     edgel_curves *c = s->spare;
-    const int32_t lo = first_in_column(&w->all, x0, s->added);
-    const int32_t hi = first_in_column(&w->all, x0, own_hi);
-    int64_t kept = 0;
-    for (size_t i = 0; i < old->all.count; i++)
-        kept += s->keep[i];
-    const int64_t total = kept + (hi - lo);
-    if (total > INT32_MAX)
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: more than 2^31 - 1 "
-                          "points held at once");
-    if (!edgel_curves_reserve_points(c, (size_t)total))
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: out of memory for "
-                          "%lld points", (long long)total);
-    int32_t n = 0;
-    for (int32_t i = 0; i < (int32_t)old->all.count; i++)
-        s->renumber[i] = s->keep[i] ? n++ : -1;
-    for (int32_t i = 0; i < (int32_t)old->all.count; i++) {
-        const int32_t j = s->renumber[i];
+    const int32_t *renumber = s->renumber, kept = job->first[STRIPES];
+    int a, b;
+    edgel_stripe(t, n, (int)old->all.count, &a, &b);
+    for (int32_t i = a; i < b; i++) {
+        const int32_t j = renumber[i];
         if (j < 0)
             continue;
         copy_point(c, j, old, i);
         const int visited = old->all.px[i] < s->visited;
-        /* (an unvisited point's neighbours are within two columns: held) */
-        c->fwd[j] = visited ? -1 : old->fwd[i] >= 0 ? s->renumber[old->fwd[i]] : old->fwd[i];
-        c->bck[j] = visited ? -1 : old->bck[i] >= 0 ? s->renumber[old->bck[i]] : old->bck[i];
-        c->next[j] = old->next[i] < 0 ? -1 : s->renumber[old->next[i]];
-        c->prev[j] = old->prev[i] < 0 ? -1 : s->renumber[old->prev[i]];
+        c->fwd[j] = visited ? -1 : old->fwd[i] >= 0 ? renumber[old->fwd[i]] : old->fwd[i];
+        c->bck[j] = visited ? -1 : old->bck[i] >= 0 ? renumber[old->bck[i]] : old->bck[i];
+        c->next[j] = old->next[i] < 0 ? -1 : renumber[old->next[i]];
+        c->prev[j] = old->prev[i] < 0 ? -1 : renumber[old->prev[i]];
     }
-    for (int32_t i = lo; i < hi; i++, n++) {
-        copy_point(c, n, w, i);
-        c->all.px[n] = (int32_t)(w->all.px[i] + x0);
+    edgel_stripe(t, n, job->hi - job->lo, &a, &b);
+    for (int32_t i = job->lo + a; i < job->lo + b; i++) {
+        const int32_t m = kept + (i - job->lo);
+        copy_point(c, m, w, i);
+        c->all.px[m] = (int32_t)(w->all.px[i] + job->x0);
         const int32_t ends[2] = {w->fwd[i], w->bck[i]};
         int32_t code[2];
         for (int e = 0; e < 2; e++) {
@@ -206,23 +232,56 @@ static edgel_status take_band(edgel_stream_state *s, int64_t x0, int32_t own_hi)
             const int32_t dx = k < 0 ? 0 : w->all.px[k] - w->all.px[i];
             const int32_t dy = k < 0 ? 0 : w->all.py[k] - w->all.py[i];
             if (dx < -2 || dx > 2 || dy < -2 || dy > 2)
-                return edgel_fail(EDGEL_ERROR_INTERNAL, "sub-pixel stream: a neighbour "
-                                  "(%d, %d) pixels away", (int)dx, (int)dy);
-            code[e] = k < 0 ? -1 : k >= lo && k < hi ? (int32_t)kept + (k - lo)
-                                                     : neighbour_code(dx, dy);
+                atomic_store(&job->failed, 1);
+            code[e] = k < 0 ? -1 : k >= job->lo && k < job->hi ? kept + (k - job->lo)
+                                                               : neighbour_code(dx, dy);
         }
-        c->fwd[n] = code[0], c->bck[n] = code[1];
-        c->next[n] = c->prev[n] = -1;
+        c->fwd[m] = code[0], c->bck[m] = code[1];
+        c->next[m] = c->prev[m] = -1;
     }
-    c->all.count = (size_t)n;
-    s->spare = s->held, s->held = c;
-    /* each column's first point */
-    int32_t k = 0;
-    for (int32_t x = 0; x <= s->width; x++) {
-        while (k < n && c->all.px[k] < x)
+}
+
+/* Each column's first point: the columns of thread t's share. */
+static void find_columns(void *arg, int t, int n)
+{
+    const band_job *job = arg;
+    const edgel_curves *c = job->s->held;
+    int a, b;
+    edgel_stripe(t, n, job->s->width + 1, &a, &b);
+    int32_t k = first_in_column(&c->all, 0, a);
+    for (int32_t x = a; x < b; x++) {
+        while (k < (int32_t)c->all.count && c->all.px[k] < x)
             k++;
         c->column_start[x] = k;
     }
+}
+
+/* The held points that stay and the piece's points of columns s->added .. own_hi - 1, held
+ * in place of the old, with each column's first point. */
+static edgel_status take_band(edgel_stream_state *s, int64_t x0, int32_t own_hi, int threads)
+{
+    const edgel_point_list *found = &s->work->all;
+    band_job job = {.s = s, .x0 = x0, .lo = first_in_column(found, x0, s->added),
+                    .hi = first_in_column(found, x0, own_hi)};
+    edgel_host_parallel(threads, count_kept, &job);
+    for (int k = 0; k < STRIPES; k++)
+        job.first[k + 1] += job.first[k];
+    const int64_t total = (int64_t)job.first[STRIPES] + (job.hi - job.lo);
+    if (total > INT32_MAX)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: more than 2^31 - 1 "
+                          "points held at once");
+    if (!edgel_curves_reserve_points(s->spare, (size_t)total))
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: out of memory for "
+                          "%lld points", (long long)total);
+    edgel_host_parallel(threads, number_kept, &job);
+    edgel_host_parallel(threads, copy_points, &job);
+    if (atomic_load(&job.failed))
+        return edgel_fail(EDGEL_ERROR_INTERNAL, "sub-pixel stream: a neighbour farther than "
+                          "two pixels");
+    edgel_curves *c = s->spare;
+    c->all.count = (size_t)total;
+    s->spare = s->held, s->held = c;
+    edgel_host_parallel(threads, find_columns, &job);
     return EDGEL_OK;
 }
 
@@ -408,7 +467,7 @@ edgel_status edgel_stream_state_add(edgel_stream_state *s, const edgel_image *pi
     EDGEL_TRY(edgel_cpu_subpixel_points(&s->p, piece, x0, 0, s->work, threads));
     if (!reserve_marks(s, s->held->all.count + 1) || !reserve_outputs(s, threads))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: out of memory");
-    EDGEL_TRY(take_band(s, x0, own_hi));
+    EDGEL_TRY(take_band(s, x0, own_hi, threads));
     s->added = own_hi;
     edgel_curves *c = s->held;
     if (!reserve_marks(s, c->all.count + 1))
