@@ -646,7 +646,8 @@ EDGEL_API edgel_status edgel_subpixel_stream_add(edgel_context *ctx,
                                                  const edgel_image *piece, int64_t x0);
 /** The columns added so far: the next piece adds from this column on. */
 EDGEL_API int64_t edgel_subpixel_stream_columns(const edgel_subpixel_stream *stream);
-/** Once every column is in: the curves into `curves`, as edgel_subpixel_edges gives them. */
+/** Once every column is in: the curves into `curves`, as edgel_subpixel_edges gives them
+ * (once: the stream lets them go). */
 EDGEL_API edgel_status edgel_subpixel_stream_finish(edgel_context *ctx,
                                                     edgel_subpixel_stream *stream,
                                                     edgel_curves *curves);

@@ -204,6 +204,8 @@ static void test_refusals(void)
     edgel_curves_view_default(&v), edgel_curves_view_default(&whole);
     edgel_curves *w = NULL;
     CHECK(edgel_curves_create(&w) == EDGEL_OK);
+    CHECK_STATUS(edgel_subpixel_stream_finish(ctx, s, w), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "earlier finish");
     const edgel_image src = edgel_image_host(u8, 100, 40, EDGEL_U8, 1);
     CHECK(edgel_subpixel_edges(ctx, &p, &src, w) == EDGEL_OK);
     CHECK(edgel_curves_get(c, &v) == EDGEL_OK && edgel_curves_get(w, &whole) == EDGEL_OK &&

@@ -337,7 +337,8 @@ struct edgel_subpixel_stream {
     edgel_stream_state *state;
     int64_t width, height;
     int32_t halo;
-    int broken; /* an add failed: its state is not the pass's */
+    int broken;   /* an add failed: its state is not the pass's */
+    int finished; /* its curves were given (and let go) */
 };
 
 edgel_status edgel_subpixel_stream_create(const edgel_subpixel_params *params, int64_t width,
@@ -441,8 +442,12 @@ static edgel_status stream_finish_held(edgel_context *ctx, edgel_subpixel_stream
     if (added < s->width)
         st = edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "sub-pixel stream: columns %lld .. %lld "
                         "are not in yet", (long long)added, (long long)s->width - 1);
+    else if (s->finished)
+        st = edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "sub-pixel stream: its curves were given "
+                        "by an earlier finish");
     else
         st = edgel_stream_state_finish(s->state, curves, cpu_threads(ctx));
+    s->finished |= st == EDGEL_OK;
     if (st != EDGEL_OK)
         curves->points = curves->curves = 0;
     leave(curves, st);
