@@ -236,11 +236,13 @@ typedef struct chain_job {
     edgel_curve_output *out;
 } chain_job;
 
-/* Point j as the n-th of the chain of lowest point r (its label), keyed by memory order. */
+/* Point j as the n-th of the chain of lowest point r, keyed by memory order (and labelled,
+ * where the chains were not: one thread). */
 static int add_point(edgel_curve_output *o, edgel_curves *c, int32_t r, int32_t j, int64_t n,
                      int32_t final_column, int *open)
 {
-    c->label[j] = r;
+    if (c->label[j] < 0)
+        c->label[j] = r;
     if (!grow((void **)&o->chain, &o->chain_cap, n + 1, sizeof *o->chain))
         return 0;
     o->chain[n].key = (int64_t)c->all.py[j] << 31 | c->all.px[j];
