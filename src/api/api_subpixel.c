@@ -234,7 +234,7 @@ edgel_status edgel_curves_get_points(edgel_curves *curves, edgel_subpixel_points
 }
 
 /* The points copied into curves' working arrays, checked (order, indices), with the columns'
- * first points (over the columns min px .. max px: *w of them). */
+ * first points (over the columns min px .. max px: *w of them) and the memory order. */
 static edgel_status take_points(const edgel_subpixel_points *in, edgel_curves *c, int *w)
 {
     const int64_t n = in->count;
@@ -280,6 +280,21 @@ static edgel_status take_points(const edgel_subpixel_points *in, edgel_curves *c
             k++;
         c->column_start[x] = k;
     }
+    /* memory order: a stable counting sort by row of the points, which are in x order */
+    int32_t top = INT32_MAX, bottom = 0;
+    for (int64_t i = 0; i < n; i++)
+        top = a->py[i] < top ? a->py[i] : top, bottom = a->py[i] > bottom ? a->py[i] : bottom;
+    const size_t rows = n ? (size_t)(bottom - top) + 2 : 1;
+    int64_t *at = calloc(rows, sizeof *at);
+    if (!at)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "points: out of memory for their rows");
+    for (int64_t i = 0; i < n; i++)
+        at[a->py[i] - top + 1]++;
+    for (size_t r = 1; r < rows; r++)
+        at[r] += at[r - 1];
+    for (int32_t i = 0; i < (int32_t)n; i++)
+        c->row_order[at[a->py[i] - top]++] = i;
+    free(at);
     return EDGEL_OK;
 }
 

@@ -25,31 +25,6 @@ typedef struct edgel_point_list {
     size_t count, cap;
 } edgel_point_list;
 
-/* A curve made from one chain: where its points are in its thread's output. */
-typedef struct edgel_curve_record {
-    int64_t key;    /* the point that lists it, in memory order: y << 31 | x */
-    int64_t at;     /* its first point in its thread's output */
-    int32_t length; /* its points (a closed curve's first one twice) */
-    int32_t thread;
-    uint8_t closed;
-} edgel_curve_record;
-
-typedef struct edgel_keyed_point {
-    int64_t key;
-    int32_t point;
-} edgel_keyed_point;
-
-/* The curves one thread has made: their points, in order, and their records. */
-typedef struct edgel_curve_output {
-    double *x, *y, *gx, *gy, *mod;
-    int64_t points, point_cap;
-    edgel_curve_record *curve;
-    int64_t curves, curve_cap;
-    edgel_keyed_point *chain; /* a chain's points in memory order */
-    int64_t chain_cap;
-    int failed;
-} edgel_curve_output;
-
 struct edgel_curves {
     edgel_busy_flag busy;
     int has_points; /* the last call found points (edgel_subpixel_find_points) */
@@ -67,18 +42,18 @@ struct edgel_curves {
     edgel_point_list *found; /* one a thread */
     int found_cap;
     edgel_point_list all;
+    int32_t *row_order;      /* the points in memory (row-major) order */
     int32_t *column_start;   /* w + 1 entries: each column's first point; then w cursors a
                                 thread's list */
     int32_t *rank;           /* by column: its points above each row (h + 1 a column) */
     size_t rank_cap;
     int32_t *next, *prev;
-    int32_t *label;                /* each point's chain (its lowest point) */
+    int32_t *label;                /* each point's set of points that may link (a root) */
+    uint8_t *bucket;               /* its set's bucket by number, then by memory order */
     int32_t *fwd, *bck;            /* each point's best forward and backward neighbour */
     double *fwd_score, *bck_score; /* and their scores */
     uint8_t *valid;
     size_t link_cap, column_cap;
-    edgel_curve_output *out; /* the curves each thread makes */
-    int outs;
 };
 
 /* Room for `pixels` working pixels (the arrays' old contents are not kept): 0 when out of

@@ -28,6 +28,30 @@
 
 enum { REACH = EDGEL_SUBPIXEL_REACH };
 
+typedef struct curve_record {
+    int64_t key;    /* the point that lists it, in memory order */
+    int64_t at;     /* its first point in its thread's output */
+    int32_t length; /* its points (a closed curve's first one twice) */
+    int32_t thread;
+    uint8_t closed;
+} curve_record;
+
+typedef struct keyed_point {
+    int64_t key;
+    int32_t point;
+} keyed_point;
+
+/* The curves one thread has made: their points, in order, and their records. */
+typedef struct curve_output {
+    double *x, *y, *gx, *gy, *mod;
+    int64_t points, point_cap;
+    curve_record *curve;
+    int64_t curves, curve_cap;
+    keyed_point *chain; /* a chain's points in memory order */
+    int64_t chain_cap;
+    int failed;
+} curve_output;
+
 struct edgel_stream_state {
     edgel_subpixel_params p;
     int32_t width, height, halo;
@@ -38,7 +62,7 @@ struct edgel_stream_state {
     uint8_t *keep;          /* a held point stays for the next band */
     int32_t *renumber;      /* its number there */
     size_t keep_cap;
-    edgel_curve_output *out; /* the curves each thread makes */
+    curve_output *out;
     int outs;
 };
 
@@ -47,6 +71,24 @@ struct edgel_stream_state {
 static int32_t neighbour_code(int32_t dx, int32_t dy)
 {
     return -2 - ((dy + 2) * 5 + dx + 2);
+}
+
+static int grow(void **p, int64_t *cap, int64_t want, size_t size)
+{
+    if (want <= *cap)
+        return 1;
+    const int64_t n = want > 2 * *cap ? want : 2 * *cap;
+    void *q = realloc(*p, (size_t)n * size);
+    if (!q)
+        return 0;
+    *p = q, *cap = n;
+    return 1;
+}
+
+static void free_output(curve_output *o)
+{
+    free(o->x), free(o->y), free(o->gx), free(o->gy), free(o->mod);
+    free(o->curve), free(o->chain);
 }
 
 edgel_stream_state *edgel_stream_state_create(const edgel_subpixel_params *p, int32_t width,
@@ -75,7 +117,9 @@ void edgel_stream_state_free(edgel_stream_state *s)
         return;
     edgel_curves_free(s->work), edgel_curves_free(s->held), edgel_curves_free(s->spare);
     free(s->keep), free(s->renumber);
-    edgel_curve_outputs_free(s->out, s->outs);
+    for (int t = 0; t < s->outs; t++)
+        free_output(&s->out[t]);
+    free(s->out);
     free(s);
 }
 
@@ -295,6 +339,103 @@ static void mark_columns(void *arg, int t, int n)
         job->s->keep[i] = c->all.px[i] >= job->final_col, c->valid[i] = 0;
 }
 
+static int push_point(curve_output *o, const edgel_curves *c, int32_t j)
+{
+    if (o->points == o->point_cap) {
+        const int64_t cap = o->point_cap ? 2 * o->point_cap : 4096;
+        double **arrays[] = {&o->x, &o->y, &o->gx, &o->gy, &o->mod};
+        for (int a = 0; a < 5; a++) {
+            double *grown = realloc(*arrays[a], sizeof(double) * (size_t)cap);
+            if (!grown)
+                return 0;
+            *arrays[a] = grown;
+        }
+        o->point_cap = cap;
+    }
+    const edgel_point_list *p = &c->all;
+    o->x[o->points] = p->x[j], o->y[o->points] = p->y[j];
+    o->gx[o->points] = p->gx[j], o->gy[o->points] = p->gy[j], o->mod[o->points] = p->mod[j];
+    o->points++;
+    return 1;
+}
+
+/* The curve listed at a point of key `key`, from its first point `first`, into o. */
+static int make_curve(curve_output *o, edgel_curves *c, int32_t first, int64_t key, int t)
+{
+    if (!grow((void **)&o->curve, &o->curve_cap, o->curves + 1, sizeof *o->curve))
+        return 0;
+    curve_record *r = &o->curve[o->curves++];
+    r->key = key, r->at = o->points, r->thread = t;
+    int32_t j = first;
+    do {
+        if (!push_point(o, c, j))
+            return 0;
+        c->valid[j] = 0;
+        j = c->next[j];
+    } while (j >= 0 && j != first);
+    r->closed = j == first;
+    if (r->closed && !push_point(o, c, first))
+        return 0;
+    r->length = (int32_t)(o->points - r->at);
+    return 1;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const int64_t x = ((const keyed_point *)a)->key, y = ((const keyed_point *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* The chain of lowest point r: held while any of its points may still change; else its
+ * hysteresis and curves, its points in memory order (as the whole pass takes them). */
+static int finish_chain(const stream_job *job, int32_t r, curve_output *o, int t)
+{
+    const edgel_stream_state *s = job->s;
+    edgel_curves *c = s->held;
+    int32_t start = r, q;
+    while ((q = c->prev[start]) >= 0 && q != r)
+        start = q;
+    int64_t n = 0;
+    int open = 0;
+    int32_t j = start;
+    do {
+        if (!grow((void **)&o->chain, &o->chain_cap, n + 1, sizeof *o->chain))
+            return 0;
+        o->chain[n].key = (int64_t)c->all.py[j] * s->width + c->all.px[j];
+        o->chain[n++].point = j;
+        open |= c->all.px[j] >= job->final_col;
+        j = c->next[j];
+    } while (j >= 0 && j != start);
+    if (open) {
+        for (int64_t i = 0; i < n; i++)
+            s->keep[o->chain[i].point] = 1;
+        return 1;
+    }
+    qsort(o->chain, (size_t)n, sizeof *o->chain, by_key);
+    for (int64_t i = 0; i < n; i++)
+        edgel_subpixel_hysteresis_at(c, o->chain[i].point, s->p.high, s->p.low);
+    for (int64_t i = 0; i < n; i++)
+        edgel_subpixel_drop_invalid_at(c, o->chain[i].point);
+    for (int64_t i = 0; i < n; i++) {
+        const int32_t first = edgel_subpixel_curve_at(c, o->chain[i].point);
+        if (first >= 0 && !make_curve(o, c, first, o->chain[i].key, t))
+            return 0;
+    }
+    return 1;
+}
+
+static void finish_chains(void *arg, int t, int n)
+{
+    stream_job *job = arg;
+    edgel_curves *c = job->s->held;
+    curve_output *o = &job->s->out[t];
+    int a, b;
+    edgel_stripe(t, n, (int)c->all.count, &a, &b);
+    for (int32_t i = a; i < b && !o->failed; i++)
+        if (c->label[i] == i && (c->next[i] >= 0 || c->prev[i] >= 0))
+            o->failed = !finish_chain(job, i, o, t);
+}
+
 /* Room for a keep mark, a new number and labels for each held point. */
 static int reserve_marks(edgel_stream_state *s, size_t count)
 {
@@ -306,14 +447,25 @@ static int reserve_marks(edgel_stream_state *s, size_t count)
     return s->keep_cap != 0;
 }
 
+static int reserve_outputs(edgel_stream_state *s, int threads)
+{
+    if (threads <= s->outs)
+        return 1;
+    curve_output *o = realloc(s->out, sizeof *o * (size_t)threads);
+    if (!o)
+        return 0;
+    memset(o + s->outs, 0, sizeof *o * (size_t)(threads - s->outs));
+    s->out = o, s->outs = threads;
+    return 1;
+}
+
 edgel_status edgel_stream_state_add(edgel_stream_state *s, const edgel_image *piece, int64_t x0,
                                     int threads)
 {
     int32_t own_lo, own_hi;
     edgel_stream_state_own(s, x0, piece->width, &own_lo, &own_hi);
     EDGEL_TRY(edgel_cpu_subpixel_points(&s->p, piece, x0, 0, s->work, threads));
-    if (!reserve_marks(s, s->held->all.count + 1) ||
-        !edgel_curve_outputs_reserve(&s->out, &s->outs, threads))
+    if (!reserve_marks(s, s->held->all.count + 1) || !reserve_outputs(s, threads))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: out of memory");
     EDGEL_TRY(take_band(s, x0, own_hi, threads));
     s->added = own_hi;
@@ -334,19 +486,84 @@ edgel_status edgel_stream_state_add(edgel_stream_state *s, const edgel_image *pi
     job.final_col = end == s->width ? s->width : end - REACH;
     edgel_host_parallel(threads, mark_columns, &job);
     edgel_subpixel_label_chains(c, threads);
-    if (!edgel_subpixel_finish_chains(c, job.final_col, s->p.high, s->p.low, s->keep, s->out,
-                                      threads))
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: out of memory for "
-                          "the curves");
+    for (int t = 0; t < s->outs; t++)
+        s->out[t].failed = 0;
+    edgel_host_parallel(threads, finish_chains, &job);
+    for (int t = 0; t < s->outs; t++)
+        if (s->out[t].failed)
+            return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: out of memory for "
+                              "the curves");
     return EDGEL_OK;
 }
 
 /* ---- the result ------------------------------------------------------------------------ */
 
+typedef struct result_job {
+    edgel_stream_state *s;
+    const curve_record *curve;
+    int64_t curves;
+    edgel_curves *out;
+    int field; /* the array written: x, y, gx, gy, modulus */
+} result_job;
+
+static int by_curve_key(const void *a, const void *b)
+{
+    const int64_t x = ((const curve_record *)a)->key, y = ((const curve_record *)b)->key;
+    return (x > y) - (x < y);
+}
+
+static double **output_field(curve_output *o, int field)
+{
+    double **f[] = {&o->x, &o->y, &o->gx, &o->gy, &o->mod};
+    return f[field];
+}
+
+static void write_field(void *arg, int t, int n)
+{
+    const result_job *job = arg;
+    edgel_curves *c = job->out;
+    double *to[] = {c->x, c->y, c->gx, c->gy, c->modulus};
+    const int64_t a = job->curves * t / n, b = job->curves * (t + 1) / n;
+    for (int64_t k = a; k < b; k++) {
+        const curve_record *r = &job->curve[k];
+        const double *from = *output_field(&job->s->out[r->thread], job->field);
+        memcpy(to[job->field] + c->limits[k], from + r->at, sizeof(double) * (size_t)r->length);
+        c->closed[k] = r->closed;
+    }
+}
+
 edgel_status edgel_stream_state_finish(edgel_stream_state *s, edgel_curves *out, int threads)
 {
-    if (!edgel_subpixel_gather_curves(s->out, s->outs, out, 1, threads))
-        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: out of memory for the "
-                          "curves");
+    int64_t curves = 0, points = 0;
+    for (int t = 0; t < s->outs; t++)
+        curves += s->out[t].curves, points += s->out[t].points;
+    curve_record *all = malloc(sizeof *all * (size_t)(curves ? curves : 1));
+    if (!all || !edgel_curves_reserve_result(out, (size_t)points, (size_t)curves)) {
+        free(all);
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: out of memory for "
+                          "%lld points", (long long)points);
+    }
+    int64_t k = 0;
+    for (int t = 0; t < s->outs; t++)
+        for (int64_t i = 0; i < s->out[t].curves; i++)
+            all[k++] = s->out[t].curve[i];
+    qsort(all, (size_t)curves, sizeof *all, by_curve_key);
+    out->limits[0] = 0;
+    for (k = 0; k < curves; k++)
+        out->limits[k + 1] = out->limits[k] + all[k].length;
+    /* array after array, each thread's freed once written: the curves are held about
+     * 1.2 times, not twice */
+    for (int field = 0; field < 5; field++) {
+        result_job job = {s, all, curves, out, field};
+        edgel_host_parallel(threads, write_field, &job);
+        for (int t = 0; t < s->outs; t++) {
+            free(*output_field(&s->out[t], field));
+            *output_field(&s->out[t], field) = NULL;
+        }
+    }
+    for (int t = 0; t < s->outs; t++)
+        s->out[t].points = s->out[t].point_cap = 0, s->out[t].curves = 0;
+    out->points = points, out->curves = curves;
+    free(all);
     return EDGEL_OK;
 }

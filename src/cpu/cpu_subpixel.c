@@ -186,6 +186,7 @@ typedef struct number_job {
     edgel_curves *c;
     int w, lists;
     int32_t *cursors; /* lists x w */
+    size_t *base;     /* each list's first place in memory order */
 } number_job;
 
 static void count_columns(void *arg, int t, int n)
@@ -208,29 +209,31 @@ static void place_points(void *arg, int t, int n)
     for (int l = t; l < job->lists; l += n) {
         int32_t *cursor = job->cursors + (size_t)l * job->w;
         const edgel_point_list *f = &c->found[l];
+        int32_t *order = c->row_order + job->base[l];
         for (size_t i = 0; i < f->count; i++) {
             const int32_t id = cursor[f->px[i]]++;
             all->x[id] = f->x[i], all->y[id] = f->y[i];
             all->gx[id] = f->gx[i], all->gy[id] = f->gy[i], all->mod[id] = f->mod[i];
             all->px[id] = f->px[i], all->py[id] = f->py[i];
+            order[i] = id;
         }
     }
 }
 
 /* The edge points of the threads' lists numbered column by column, down each column, into
- * c->all. Returns 0 when out of memory. */
+ * c->all; c->row_order lists them in memory order. Returns 0 when out of memory. */
 static int number_points(edgel_curves *c, int w, int lists, int threads)
 {
-    size_t total = 0;
+    size_t total = 0, base[lists];
     for (int t = 0; t < lists; t++)
-        total += c->found[t].count;
+        base[t] = total, total += c->found[t].count;
     if (!edgel_curves_reserve_points(c, total))
         return 0;
     const size_t columns = ((size_t)lists + 1) * ((size_t)w + 1);
     if (!edgel_curves_reserve_columns(c, columns))
         return 0;
     int32_t *start = c->column_start;
-    number_job job = {c, w, lists, start + w + 1};
+    number_job job = {c, w, lists, start + w + 1, base};
     edgel_host_parallel(threads, count_columns, &job);
     start[0] = 0;
     for (int x = 0; x < w; x++) { /* counts -> each list's first number in each column */

@@ -152,10 +152,10 @@ struct filter_buffers {
 struct subpixel_buffers {
     uint8_t *src, *axis;
     double *image, *pass, *kernel;
-    int32_t *id, *counts, *starts, *total; /* total: the points */
+    int32_t *id, *counts, *starts, *total; /* total: the points, then the row-ordered ones */
     int32_t *column;                       /* each column's first point, then the count */
     double *x, *y, *gx, *gy, *mod, *fwd_s, *bck_s;
-    int32_t *px, *py, *fwd, *bck;
+    int32_t *px, *py, *fwd, *bck, *row_order;
     void *scan_tmp;
     size_t src_bytes, pixels, counts_cap, kernel_cap, total_cap, column_cap, points, scan_bytes;
 };

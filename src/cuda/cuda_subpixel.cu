@@ -193,6 +193,10 @@ __global__ void sp_place(const double *im, const uint8_t *axis, int w, int h, in
     }
 }
 
+struct is_point {
+    __device__ bool operator()(int32_t v) const { return v >= 0; }
+};
+
 struct neighbour_arrays {
     int32_t *fwd, *bck;
     double *fwd_s, *bck_s;
@@ -250,11 +254,13 @@ edgel_status ensure_pixels(subpixel_buffers *b, size_t pixels, size_t src_bytes,
         CUDA_TRY(cudaMalloc(&b->starts, counts * sizeof(int32_t)));
         b->counts_cap = counts;
     }
-    /* the scan's temporary space for this many counts */
-    size_t scan = 0;
+    /* the scans' temporary space for this many counts and pixels */
+    size_t scan = 0, select = 0;
     CUDA_TRY(cub::DeviceScan::ExclusiveSum(NULL, scan, (const int32_t *)NULL, (int32_t *)NULL,
                                            (int64_t)counts));
-    return grow_device_buffer((uint8_t **)&b->scan_tmp, &b->scan_bytes, scan);
+    CUDA_TRY(cub::DeviceSelect::If(NULL, select, (const int32_t *)NULL, (int32_t *)NULL,
+                                   (int32_t *)NULL, (int64_t)pixels, is_point()));
+    return grow_device_buffer((uint8_t **)&b->scan_tmp, &b->scan_bytes, scan > select ? scan : select);
 }
 
 edgel_status ensure_points(subpixel_buffers *b, size_t count)
@@ -263,12 +269,12 @@ edgel_status ensure_points(subpixel_buffers *b, size_t count)
         return EDGEL_OK;
     for (double **d : {&b->x, &b->y, &b->gx, &b->gy, &b->mod, &b->fwd_s, &b->bck_s})
         cudaFree(*d), *d = NULL;
-    for (int32_t **i : {&b->px, &b->py, &b->fwd, &b->bck})
+    for (int32_t **i : {&b->px, &b->py, &b->fwd, &b->bck, &b->row_order})
         cudaFree(*i), *i = NULL;
     b->points = 0;
     for (double **d : {&b->x, &b->y, &b->gx, &b->gy, &b->mod, &b->fwd_s, &b->bck_s})
         CUDA_TRY(cudaMalloc(d, count * sizeof(double)));
-    for (int32_t **i : {&b->px, &b->py, &b->fwd, &b->bck})
+    for (int32_t **i : {&b->px, &b->py, &b->fwd, &b->bck, &b->row_order})
         CUDA_TRY(cudaMalloc(i, count * sizeof(int32_t)));
     b->points = count;
     return EDGEL_OK;
@@ -312,8 +318,7 @@ edgel_status copy_points_down(subpixel_buffers *b, cudaStream_t stream, edgel_cu
                   {c->all.gx, b->gx, 8},         {c->all.gy, b->gy, 8},
                   {c->all.mod, b->mod, 8},       {c->fwd, b->fwd, 4},
                   {c->bck, b->bck, 4},           {c->fwd_score, b->fwd_s, 8},
-                  {c->bck_score, b->bck_s, 8},   {c->all.px, b->px, 4},
-                  {c->all.py, b->py, 4}};
+                  {c->bck_score, b->bck_s, 8},   {c->row_order, b->row_order, 4}};
     for (const auto &a : arrays)
         CUDA_TRY(cudaMemcpyAsync(a.host, a.device, a.size * (size_t)count, cudaMemcpyDeviceToHost,
                                  stream));
@@ -330,7 +335,7 @@ void free_subpixel_buffers(subpixel_buffers *b)
                       b->bck_s})
         cudaFree(d);
     for (int32_t *i : {b->id, b->counts, b->starts, b->total, b->column, b->px, b->py, b->fwd,
-                       b->bck})
+                       b->bck, b->row_order})
         cudaFree(i);
     cudaFree(b->src), cudaFree(b->axis), cudaFree(b->scan_tmp);
     memset(b, 0, sizeof *b);
@@ -380,6 +385,9 @@ extern "C" edgel_status edgel_cuda_subpixel(edgel_cuda_state *s, const edgel_sub
     const point_arrays pts = {b->x, b->y, b->gx, b->gy, b->mod, b->px, b->py};
     sp_place<<<columns, BLOCK, 0, call.stream>>>(b->image, b->axis, w, h, chunks, b->starts, b->id,
                                                  pts);
+    bytes = b->scan_bytes;
+    CUDA_TRY(cub::DeviceSelect::If(b->scan_tmp, bytes, b->id, b->row_order, b->total + 1,
+                                   (int64_t)pixels, is_point(), call.stream));
     EDGEL_TRY(grow_device_buffer(&b->column, &b->column_cap, (size_t)w + 1));
     sp_columns<<<(w + BLOCK) / BLOCK, BLOCK, 0, call.stream>>>(b->starts, b->total, w, chunks,
                                                               b->column);
