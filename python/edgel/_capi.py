@@ -202,6 +202,16 @@ def _load() -> ctypes.CDLL:
     lib.edgel_curves_get.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CurvesView)]
     lib.edgel_subpixel_edges.argtypes = [ctypes.c_void_p, ctypes.POINTER(_SubpixelParams),
                                          _IMG_P, ctypes.c_void_p]
+    lib.edgel_subpixel_stream_create.argtypes = [ctypes.POINTER(_SubpixelParams), ctypes.c_int64,
+                                                 ctypes.c_int64, ctypes.POINTER(ctypes.c_void_p)]
+    lib.edgel_subpixel_stream_destroy.argtypes = [ctypes.c_void_p]
+    lib.edgel_subpixel_stream_destroy.restype = None
+    lib.edgel_subpixel_stream_add.argtypes = [ctypes.c_void_p, ctypes.c_void_p, _IMG_P,
+                                              ctypes.c_int64]
+    lib.edgel_subpixel_stream_columns.argtypes = [ctypes.c_void_p]
+    lib.edgel_subpixel_stream_columns.restype = ctypes.c_int64
+    lib.edgel_subpixel_stream_finish.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                                 ctypes.c_void_p]
     lib.edgel_context_set_stream.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
     lib.edgel_context_synchronize.argtypes = [ctypes.c_void_p]
     if lib.edgel_version_number() < MIN_VERSION_NUMBER:

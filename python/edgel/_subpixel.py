@@ -179,6 +179,66 @@ def _curves_of(handle) -> Curves:
                   _view_of(v.modulus, n).copy())
 
 
+# ---- in bands of columns --------------------------------------------------------------
+
+class SubpixelStream:
+    """Sub-pixel curves of an image given in bands of columns, left to right, with memory
+    bounded by a band and the chains still open (edgel_subpixel_stream_*): the result is
+    subpixel_edges() on the whole image, point for point, in its order.
+
+    Each piece is a (height, columns) array of the image's columns x0 on, every row; it must
+    start at column 0 or at least ``halo`` columns before ``columns`` (the first column not
+    yet added) and reach past it by more than ``halo`` (or to the image's last column). It
+    adds the columns up to its last less ``halo``.
+
+    Examples
+    --------
+    >>> s = edgel.SubpixelStream(width, height, sigma=1.0, high=15, low=5)
+    >>> while s.columns < width:
+    ...     x0 = max(0, s.columns - s.halo)
+    ...     x1 = min(width, s.columns + 1024 + s.halo)
+    ...     s.add(read_columns(x0, x1), x0)     # (height, x1 - x0)
+    >>> curves = s.finish()
+    """
+
+    def __init__(self, width: int, height: int, sigma: float = 0.0, high: float = 0.0,
+                 low: float = 0.0, *, ctx: Optional[Context] = None):
+        self.width, self.height = int(width), int(height)
+        self.halo = _subpixel_halo(sigma)
+        self._ctx = _ctx(ctx, "cpu")
+        self._handle = ctypes.c_void_p()
+        _check(_lib.edgel_subpixel_stream_create(ctypes.byref(_params_of(sigma, high, low)),
+                                                 self.width, self.height,
+                                                 ctypes.byref(self._handle)))
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            _lib.edgel_subpixel_stream_destroy(self._handle)
+            self._handle = None
+
+    @property
+    def columns(self) -> int:
+        """The columns added so far: the next piece adds from this column on."""
+        return int(_lib.edgel_subpixel_stream_columns(self._handle))
+
+    def add(self, piece, x0: int) -> None:
+        """Adds a (height, columns) piece of uint8, uint16, float32 or float64 starting at
+        column x0 of the image (on the context's CPU threads)."""
+        piece = np.asarray(piece)
+        if piece.dtype not in _SUBPIXEL_TYPES or piece.ndim != 2:
+            raise TypeError(f"a piece is a 2-D uint8, uint16, float32 or float64 array, not "
+                            f"{piece.dtype} of shape {piece.shape}")
+        piece = _packed(piece)
+        _check(_lib.edgel_subpixel_stream_add(self._ctx._handle, self._handle,
+                                              ctypes.byref(_view(piece)), int(x0)))
+
+    def finish(self) -> Curves:
+        """Once every column is in: the curves (once; the stream then lets them go)."""
+        handle = _thread_curves()
+        _check(_lib.edgel_subpixel_stream_finish(self._ctx._handle, self._handle, handle))
+        return _curves_of(handle)
+
+
 # ---- in pieces (edgel.dask.subpixel_edges) ------------------------------------------------
 
 _POINT_DOUBLES = ("x", "y", "gx", "gy", "modulus", "fwd_score", "bck_score")

@@ -5,7 +5,9 @@
     >>> edges.to_zarr("edges.zarr")
 
 edgel.dask.subpixel_edges gives the sub-pixel curves of an image of any size (a delayed
-Curves, equal to edgel.subpixel_edges on the whole image, point for point, in its order).
+Curves, equal to edgel.subpixel_edges on the whole image, point for point, in its order);
+edgel.dask.subpixel_edges_in_bands gives the same curves with memory bounded by a band of
+columns (edgel.SubpixelStream), for images whose points do not fit at once.
 
 edgel.dask.canny_itk does the same for the itk preset (edgel.canny_itk's, u8 255/0 edges),
 on images and on volumes (D, H, W) chunked along any axes, with ITK's 26-connected
@@ -531,3 +533,30 @@ def subpixel_edges(array, sigma: float = 0.0, high: float = 0.0, low: float = 0.
     pieces = [dask.delayed(_chunk_points)(blocks[i, j], float(sigma), h, (i, j), starts)
               for i in range(num[0]) for j in range(num[1])]
     return dask.delayed(_chain_chunks)(pieces, array.shape[0], float(high), float(low))
+
+
+def subpixel_edges_in_bands(array, sigma: float = 0.0, high: float = 0.0, low: float = 0.0,
+                            band_columns: int = 0):
+    """edgel.subpixel_edges on a dask array (H, W) of u8, u16, float32 or float64 too large to
+    hold its points at once: its Curves (computed now, not delayed), point for point and
+    curve for curve the whole image's. Bands of columns (with a halo of
+    edgel_subpixel_halo(sigma) columns) are computed one after the other, each on dask's
+    scheduler (in parallel over its chunks, a cluster included), and added to an
+    edgel.SubpixelStream, which holds a band and the chains still open instead of every point
+    (subpixel_edges holds about 90 bytes a point in one task). band_columns: the columns a
+    band adds (0: as many as make a band of about 256 MB)."""
+    from ._subpixel import _SUBPIXEL_TYPES, SubpixelStream
+    if not isinstance(array, da.Array):
+        array = da.from_array(array)
+    if array.ndim != 2 or array.dtype not in _SUBPIXEL_TYPES:
+        raise ValueError("edgel.dask.subpixel_edges_in_bands takes (H, W) arrays of u8, u16, "
+                         "float32 or float64")
+    height, width = array.shape
+    stream = SubpixelStream(width, height, sigma, high, low)
+    if band_columns <= 0:
+        band_columns = max(1, (256 << 20) // max(1, height * array.dtype.itemsize))
+    while stream.columns < width:
+        x0 = max(0, stream.columns - stream.halo)
+        x1 = min(width, stream.columns + int(band_columns) + stream.halo)
+        stream.add(np.asarray(array[:, x0:x1].compute()), x0)
+    return stream.finish()

@@ -400,3 +400,53 @@ def test_subpixel_edges_on_a_cluster_and_refusals():
         edgel.dask.subpixel_edges(da.zeros((10, 10), dtype=np.int16))
     with pytest.raises(ValueError, match="sigma"):
         edgel.dask.subpixel_edges(da.zeros((10, 10), dtype=np.uint8), sigma=-1)
+
+
+def test_subpixel_edges_in_bands_equal_whole(photo_files):
+    """Sub-pixel curves in bands of columns (edgel.SubpixelStream fed band by band from the
+    dask array) equal edgel.subpixel_edges on the whole image: photographs, noise in every
+    input type, bands of 1 column up, any chunking."""
+    import cv2
+    import subpixel_cases as cases
+    rng = np.random.default_rng(51)
+    images = [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in photo_files[:2]]
+    images += [rng.integers(0, 256, (90, 130), dtype=np.uint8),
+               (rng.random((70, 110)) * 1000).astype(np.float32),
+               rng.integers(0, 60000, (60, 80), dtype=np.uint16),
+               (rng.integers(0, 3, (100, 90)) * 60).astype(np.float64)]
+    for k, img in enumerate(images):
+        for (sigma, high, low), band in zip([(1.0, 15.0, 5.0), (0.0, 0.0, 0.0), (2.0, 4.0, 8.0)],
+                                            (1, 17, 0)):
+            want = cases.canonical(edgel.subpixel_edges(img, sigma, high, low))
+            chunks = tuple(random_chunks(rng, n) for n in img.shape)
+            got = edgel.dask.subpixel_edges_in_bands(da.from_array(img, chunks=chunks), sigma,
+                                                     high, low, band_columns=band)
+            assert cases.canonical(got) == want, (k, sigma, band)
+    with pytest.raises(ValueError, match="u8, u16, float32"):
+        edgel.dask.subpixel_edges_in_bands(da.zeros((10, 10), dtype=np.int16))
+
+
+def test_subpixel_stream_refusals():
+    """edgel.SubpixelStream: pieces out of order, of the wrong height or type, and a finish
+    before every column is in, are refused with the library's message."""
+    img = np.random.default_rng(52).integers(0, 256, (40, 100), dtype=np.uint8)
+    s = edgel.SubpixelStream(100, 40, 1.0, 15.0, 5.0)
+    assert s.halo == 8 and s.columns == 0
+    with pytest.raises(edgel.EdgelError, match="not in yet"):
+        s.finish()
+    with pytest.raises(edgel.EdgelError, match="first not yet added"):
+        s.add(img[:, 5:40], 5)
+    with pytest.raises(edgel.EdgelError, match="every row"):
+        s.add(img[:30, 0:40], 0)
+    with pytest.raises(TypeError, match="2-D"):
+        s.add(img[:, 0:40].astype(np.int16), 0)
+    s.add(img[:, 0:40], 0)
+    assert s.columns == 32
+    s.add(img[:, 24:], 24)
+    got = s.finish()
+    import subpixel_cases as cases
+    assert cases.canonical(got) == cases.canonical(edgel.subpixel_edges(img, 1.0, 15.0, 5.0))
+    with pytest.raises(edgel.EdgelError, match="earlier finish"):
+        s.finish()
+    with pytest.raises(edgel.EdgelError, match="a side"):
+        edgel.SubpixelStream(0, 10)
