@@ -157,7 +157,9 @@ struct subpixel_buffers {
     double *x, *y, *gx, *gy, *mod, *fwd_s, *bck_s;
     int32_t *px, *py, *fwd, *bck, *row_order;
     void *scan_tmp;
-    size_t src_bytes, pixels, counts_cap, kernel_cap, total_cap, column_cap, points, scan_bytes;
+    uint8_t *staging; /* page-locked: the points on their way to the host */
+    size_t src_bytes, pixels, counts_cap, kernel_cap, total_cap, column_cap, points, scan_bytes,
+        staging_bytes;
 };
 
 /* ITK's Canny on volumes (cuda_itk_volume.cu): the source (host calls), two float volumes,

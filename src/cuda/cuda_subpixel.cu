@@ -9,6 +9,8 @@
 #include <cub/cub.cuh>
 
 #include "cuda/cuda_internal.h"
+
+#include "core/host_pool.h"
 #include "core/curves.h"
 #include "core/image.h"
 #include "core/subpixel_chain.h"
@@ -299,30 +301,73 @@ edgel_status blur(subpixel_buffers *b, cudaStream_t stream, double sigma, int w,
     return EDGEL_OK;
 }
 
+/* Where the staged points go on the host: the parts of one page-locked buffer, each copied
+ * to its array by the threads, a stripe of the bytes each. */
+struct spread_job {
+    const uint8_t *from;
+    struct {
+        void *to;
+        size_t at, bytes;
+    } part[16];
+    int parts;
+    size_t total;
+};
+
+void spread(void *arg, int t, int n)
+{
+    const spread_job *job = (const spread_job *)arg;
+    const size_t a = job->total * (size_t)t / (size_t)n, b = job->total * (size_t)(t + 1) / n;
+    for (int k = 0; k < job->parts; k++) {
+        const size_t lo = job->part[k].at, hi = lo + job->part[k].bytes;
+        const size_t from = lo > a ? lo : a, to = hi < b ? hi : b;
+        if (from < to)
+            memcpy((uint8_t *)job->part[k].to + (from - lo), job->from + from, to - from);
+    }
+}
+
 /* The device's points, their neighbours and the columns' first points into c (the host's
- * copies), `count` points over `w` columns. */
+ * copies), `count` points over `w` columns: through page-locked staging (a pageable copy
+ * runs at a fraction of the bus's rate), then spread on `threads` host threads. */
 edgel_status copy_points_down(subpixel_buffers *b, cudaStream_t stream, edgel_curves *c,
-                              int32_t count, int w)
+                              int32_t count, int w, int threads)
 {
     if (!edgel_curves_reserve_points(c, (size_t)count) ||
         !edgel_curves_reserve_columns(c, (size_t)w + 1))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel edges: out of memory for %d "
                           "edge points", (int)count);
-    CUDA_TRY(cudaMemcpyAsync(c->column_start, b->column, sizeof(int32_t) * ((size_t)w + 1),
-                             cudaMemcpyDeviceToHost, stream));
     const struct {
         void *host;
         const void *device;
-        size_t size;
-    } arrays[] = {{c->all.x, b->x, 8},           {c->all.y, b->y, 8},
-                  {c->all.gx, b->gx, 8},         {c->all.gy, b->gy, 8},
-                  {c->all.mod, b->mod, 8},       {c->fwd, b->fwd, 4},
-                  {c->bck, b->bck, 4},           {c->fwd_score, b->fwd_s, 8},
-                  {c->bck_score, b->bck_s, 8},   {c->row_order, b->row_order, 4}};
-    for (const auto &a : arrays)
-        CUDA_TRY(cudaMemcpyAsync(a.host, a.device, a.size * (size_t)count, cudaMemcpyDeviceToHost,
-                                 stream));
+        size_t bytes;
+    } arrays[] = {{c->column_start, b->column, 4 * ((size_t)w + 1)},
+                  {c->all.x, b->x, 8 * (size_t)count},
+                  {c->all.y, b->y, 8 * (size_t)count},
+                  {c->all.gx, b->gx, 8 * (size_t)count},
+                  {c->all.gy, b->gy, 8 * (size_t)count},
+                  {c->all.mod, b->mod, 8 * (size_t)count},
+                  {c->fwd, b->fwd, 4 * (size_t)count},
+                  {c->bck, b->bck, 4 * (size_t)count},
+                  {c->fwd_score, b->fwd_s, 8 * (size_t)count},
+                  {c->bck_score, b->bck_s, 8 * (size_t)count},
+                  {c->row_order, b->row_order, 4 * (size_t)count}};
+    spread_job job = {};
+    for (const auto &a : arrays) {
+        job.part[job.parts].to = a.host, job.part[job.parts].at = job.total;
+        job.part[job.parts++].bytes = a.bytes;
+        job.total += (a.bytes + 63) & ~(size_t)63;
+    }
+    if (job.total > b->staging_bytes) {
+        cudaFreeHost(b->staging);
+        b->staging = NULL, b->staging_bytes = 0;
+        CUDA_TRY(cudaHostAlloc(&b->staging, job.total, cudaHostAllocDefault));
+        b->staging_bytes = job.total;
+    }
+    for (int k = 0; k < job.parts; k++)
+        CUDA_TRY(cudaMemcpyAsync(b->staging + job.part[k].at, arrays[k].device, arrays[k].bytes,
+                                 cudaMemcpyDeviceToHost, stream));
     CUDA_TRY(cudaStreamSynchronize(stream));
+    job.from = b->staging;
+    edgel_host_parallel(threads, spread, &job);
     c->all.count = (size_t)count;
     return EDGEL_OK;
 }
@@ -338,6 +383,7 @@ void free_subpixel_buffers(subpixel_buffers *b)
                        b->bck, b->row_order})
         cudaFree(i);
     cudaFree(b->src), cudaFree(b->axis), cudaFree(b->scan_tmp);
+    cudaFreeHost(b->staging);
     memset(b, 0, sizeof *b);
 }
 
@@ -396,7 +442,7 @@ extern "C" edgel_status edgel_cuda_subpixel(edgel_cuda_state *s, const edgel_sub
         sp_neighbours<<<(count + BLOCK - 1) / BLOCK, BLOCK, 0, call.stream>>>(pts, b->id, w, h,
                                                                               count, best);
     CUDA_TRY(cudaGetLastError());
-    EDGEL_TRY(copy_points_down(b, call.stream, c, count, w));
+    EDGEL_TRY(copy_points_down(b, call.stream, c, count, w, s->threads));
     if (!edgel_subpixel_chain(c, w, p->high, p->low, s->threads))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel edges: out of memory for the "
                           "curves");
