@@ -24,9 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     edgel_image img;
     if (!fuzz_decode(data, size, OPTION_BYTES, &img, &opt))
         return 0;
-    edgel_image gray = img;
-    gray.channels = 1;
-    gray.width = img.width * img.channels; /* colour as a wider gray image */
+    const edgel_image gray = fuzz_as_gray(&img);
     edgel_subpixel_params p;
     edgel_subpixel_params_default(&p);
     p.sigma = opt[0] / 32.0;

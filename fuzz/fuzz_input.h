@@ -59,6 +59,24 @@ static inline void fuzz_opencv_params(edgel_canny_params *p, uint8_t shape, uint
     p->high_threshold = high * 4.0 - 100;
 }
 
+/* A decoded image as one gray image (a colour image's channels as more columns). */
+static inline edgel_image fuzz_as_gray(const edgel_image *img)
+{
+    edgel_image gray = *img;
+    gray.channels = 1;
+    gray.width = img->width * img->channels;
+    return gray;
+}
+
+/* Sub-pixel parameters from three option bytes: sigma 0 to 4 by sixteenths, the thresholds
+ * 0 to 64 by quarters. */
+static inline void fuzz_subpixel_params(edgel_subpixel_params *p, const uint8_t *opt)
+{
+    edgel_subpixel_params_default(p);
+    p->sigma = opt[0] % 64 / 16.0;
+    p->high = opt[1] / 4.0, p->low = opt[2] / 4.0;
+}
+
 /* 1 with *img decoded (free with edgel_io_free) and *opt the option bytes, else 0. */
 static inline int fuzz_decode(const uint8_t *data, size_t size, size_t option_bytes,
                               edgel_image *img, const uint8_t **opt)

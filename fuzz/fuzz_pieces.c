@@ -53,13 +53,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     edgel_image img;
     if (!fuzz_decode(data, size, OPTION_BYTES, &img, &opt))
         return 0;
-    edgel_image gray = img;
-    gray.channels = 1;
-    gray.width = img.width * img.channels;
+    const edgel_image gray = fuzz_as_gray(&img);
     edgel_subpixel_params p;
-    edgel_subpixel_params_default(&p);
-    p.sigma = opt[0] % 64 / 16.0;
-    p.high = opt[1] / 4.0, p.low = opt[2] / 4.0;
+    fuzz_subpixel_params(&p, opt);
     static edgel_curves *whole, *piece, *chained;
     if (!whole && (edgel_curves_create(&whole) != EDGEL_OK ||
                    edgel_curves_create(&piece) != EDGEL_OK ||

@@ -364,20 +364,24 @@ def test_canny_is_lazy():
                                                          10.0, 5.0, dtype=np.uint8))
 
 
+def subpixel_images(rng, photos):
+    """Photographs (gray) and noise in every input type, with few grey levels in doubles."""
+    import cv2
+    images = [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in photos]
+    return images + [rng.integers(0, 256, (90, 130), dtype=np.uint8),
+                     (rng.random((70, 110)) * 1000).astype(np.float32),
+                     rng.integers(0, 60000, (60, 80), dtype=np.uint16),
+                     (rng.integers(0, 3, (100, 90)) * 60).astype(np.float64)]
+
+
 def test_subpixel_edges_any_chunking_equals_whole(photo_files):
     """Sub-pixel curves of a chunked image (each chunk's points from the chunk and its halo,
     chained in one task) equal edgel.subpixel_edges on the whole image, point for point,
     curve for curve, in its order: photographs, noise in every input type, few grey levels,
     chunks down to a few pixels (merged to the halo) and uneven ones."""
-    import cv2
     import subpixel_cases as cases
     rng = np.random.default_rng(50)
-    images = [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in photo_files[:3]]
-    images += [rng.integers(0, 256, (90, 130), dtype=np.uint8),
-               (rng.random((70, 110)) * 1000).astype(np.float32),
-               rng.integers(0, 60000, (60, 80), dtype=np.uint16),
-               (rng.integers(0, 3, (100, 90)) * 60).astype(np.float64)]
-    for k, img in enumerate(images):
+    for k, img in enumerate(subpixel_images(rng, photo_files[:3])):
         for sigma, high, low in [(1.0, 15.0, 5.0), (0.0, 0.0, 0.0), (2.0, 4.0, 8.0)]:
             want = cases.canonical(edgel.subpixel_edges(img, sigma, high, low))
             chunks = tuple(random_chunks(rng, n) for n in img.shape)
@@ -406,15 +410,9 @@ def test_subpixel_edges_in_bands_equal_whole(photo_files):
     """Sub-pixel curves in bands of columns (edgel.SubpixelStream fed band by band from the
     dask array) equal edgel.subpixel_edges on the whole image: photographs, noise in every
     input type, bands of 1 column up, any chunking."""
-    import cv2
     import subpixel_cases as cases
     rng = np.random.default_rng(51)
-    images = [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in photo_files[:2]]
-    images += [rng.integers(0, 256, (90, 130), dtype=np.uint8),
-               (rng.random((70, 110)) * 1000).astype(np.float32),
-               rng.integers(0, 60000, (60, 80), dtype=np.uint16),
-               (rng.integers(0, 3, (100, 90)) * 60).astype(np.float64)]
-    for k, img in enumerate(images):
+    for k, img in enumerate(subpixel_images(rng, photo_files[:2])):
         for (sigma, high, low), band in zip([(1.0, 15.0, 5.0), (0.0, 0.0, 0.0), (2.0, 4.0, 8.0)],
                                             (1, 17, 0)):
             want = cases.canonical(edgel.subpixel_edges(img, sigma, high, low))
