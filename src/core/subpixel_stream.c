@@ -386,6 +386,23 @@ static int by_key(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A chain's points by key: most chains are short, where insertion beats qsort (which
+ * allocates on every call). */
+static void sort_by_key(keyed_point *p, int64_t n)
+{
+    if (n > 48) {
+        qsort(p, (size_t)n, sizeof *p, by_key);
+        return;
+    }
+    for (int64_t i = 1; i < n; i++) {
+        const keyed_point v = p[i];
+        int64_t j = i;
+        for (; j > 0 && p[j - 1].key > v.key; j--)
+            p[j] = p[j - 1];
+        p[j] = v;
+    }
+}
+
 /* The chain of lowest point r: held while any of its points may still change; else its
  * hysteresis and curves, its points in memory order (as the whole pass takes them). */
 static int finish_chain(const stream_job *job, int32_t r, curve_output *o, int t)
@@ -411,7 +428,7 @@ static int finish_chain(const stream_job *job, int32_t r, curve_output *o, int t
             s->keep[o->chain[i].point] = 1;
         return 1;
     }
-    qsort(o->chain, (size_t)n, sizeof *o->chain, by_key);
+    sort_by_key(o->chain, n);
     for (int64_t i = 0; i < n; i++)
         edgel_subpixel_hysteresis_at(c, o->chain[i].point, s->p.high, s->p.low);
     for (int64_t i = 0; i < n; i++)
