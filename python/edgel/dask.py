@@ -512,7 +512,8 @@ def subpixel_edges(array, sigma: float = 0.0, high: float = 0.0, low: float = 0.
     chunking (a cluster included): a dask.delayed whose compute() gives the Curves of the
     whole image, point for point and curve for curve in its order. Each chunk's points come
     from the chunk and a halo of edgel_subpixel_halo(sigma) pixels; their chaining runs in
-    one task, over the points alone (about 90 bytes a point)."""
+    one task, over the points alone (about 90 bytes a point; where they do not fit, use
+    subpixel_edges_in_bands)."""
     from ._subpixel import _SUBPIXEL_TYPES, _subpixel_halo
     if not isinstance(array, da.Array):
         array = da.from_array(array)

@@ -70,8 +70,10 @@ def test_typed_package():
 
 
 EXAMPLES = ["opencv_dropin.py", "skimage_canny.py", "itk_canny.py", "bigtiff.py",
-            "dask_cluster.py", "gpu_arrays.py", "subpixel_gauge.py", "volume_edges.py"]
+            "dask_cluster.py", "gpu_arrays.py", "subpixel_gauge.py", "subpixel_bands.py",
+            "volume_edges.py"]
 NEEDS = {"skimage_canny.py": "skimage", "itk_canny.py": "itk", "bigtiff.py": "tifffile",
+         "subpixel_bands.py": "tifffile",
          "dask_cluster.py": "distributed", "subpixel_gauge.py": "scipy",
          "volume_edges.py": "nibabel"}
 
