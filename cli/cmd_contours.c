@@ -232,7 +232,7 @@ static int contours_bands_run(const contours_options *o, double start)
         rc = fail("contours", st, edgel_last_error());
     else if ((st = contours_in_bands(o->input, o->output, &o->params, ctx, o->memory,
                                      o->band_columns, o->quiet, curves, &w, &h)) != EDGEL_OK)
-        rc = fail("in bands", st, edgel_io_last_error());
+        rc = fail(o->input, st, edgel_io_last_error());
     else
         rc = write_result(o, curves, w, h, NULL, start);
     edgel_curves_destroy(curves);

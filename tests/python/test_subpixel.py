@@ -271,3 +271,13 @@ def test_contours_refusals_leave_nothing(edgel_cmd, tmp_path):
         r = run(edgel_cmd, "contours", *args)
         assert r.returncode == status and words in r.stderr, (args, r.stderr)
         assert not out.exists() and list(tmp_path.iterdir()) == [], args
+    # a file that ends early, found while its rows go to the bands' scratch file: nothing left
+    whole = tmp_path.parent / (tmp_path.name + "-camera.pgm")
+    cv2.imwrite(str(whole), cv2.imread(str(src), cv2.IMREAD_GRAYSCALE))
+    cut = tmp_path.parent / (tmp_path.name + "-cut.pgm")
+    cut.write_bytes(whole.read_bytes()[:-3000])
+    for extra in (["--band-columns", "40"], ["--memory", "1M"]):
+        r = run(edgel_cmd, "contours", cut, "-o", tmp_path / "c.npz", *extra)
+        assert r.returncode == 2 and "cut.pgm" in r.stderr and "truncated" in r.stderr, \
+            r.stderr
+        assert list(tmp_path.iterdir()) == [], extra
