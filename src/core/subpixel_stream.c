@@ -19,7 +19,6 @@
 #include "core/status.h"
 #include "core/subpixel_chain.h"
 #include "core/subpixel_link.h"
-#include "core/subpixel_math.h"
 #include "cpu/cpu_backend.h"
 
 #include <stdatomic.h>
@@ -98,7 +97,7 @@ edgel_stream_state *edgel_stream_state_create(const edgel_subpixel_params *p, in
     if (!s)
         return NULL;
     s->p = *p, s->width = width, s->height = height;
-    s->halo = edgel_subpixel_radius(p->sigma) + 4;
+    s->halo = edgel_subpixel_halo(p->sigma);
     s->work = calloc(1, sizeof *s->work);
     s->held = calloc(1, sizeof *s->held);
     s->spare = calloc(1, sizeof *s->spare);
@@ -293,8 +292,10 @@ typedef struct stream_job {
 } stream_job;
 
 /* The point at pixel (x, y), or -1. */
-static int32_t point_at(const edgel_curves *c, int32_t x, int32_t y)
+static int32_t point_at(const edgel_curves *c, int32_t width, int32_t x, int32_t y)
 {
+    if (x < 0 || x >= width)
+        return -1;
     int32_t lo = c->column_start[x], hi = c->column_start[x + 1];
     while (lo < hi) {
         const int32_t mid = lo + (hi - lo) / 2;
@@ -320,7 +321,8 @@ static void resolve(void *arg, int t, int n)
             if (*ends[e] >= -1)
                 continue;
             const int32_t k = -2 - *ends[e];
-            *ends[e] = point_at(c, c->all.px[i] + k % 5 - 2, c->all.py[i] + k / 5 - 2);
+            *ends[e] = point_at(c, job->s->width, c->all.px[i] + k % 5 - 2,
+                                c->all.py[i] + k / 5 - 2);
             if (*ends[e] < 0)
                 atomic_store(&job->failed, 1);
         }
