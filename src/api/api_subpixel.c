@@ -335,6 +335,8 @@ edgel_status edgel_subpixel_chain_points(edgel_context *ctx, const edgel_subpixe
 struct edgel_subpixel_stream {
     edgel_busy_flag busy;
     edgel_stream_state *state;
+    edgel_curves *found; /* a piece's points */
+    edgel_subpixel_params p;
     int64_t width, height;
     int32_t halo;
     int broken;   /* an add failed: its state is not the pass's */
@@ -355,12 +357,15 @@ edgel_status edgel_subpixel_stream_create(const edgel_subpixel_params *params, i
                           "1 to %d pixels a side", (long long)width, (long long)height,
                           EDGEL_MAX_TILED_DIMENSION);
     edgel_subpixel_stream *s = calloc(1, sizeof *s);
-    if (s)
+    if (s) {
         s->state = edgel_stream_state_create(&p, (int32_t)width, (int32_t)height);
-    if (!s || !s->state) {
-        free(s);
+        s->found = calloc(1, sizeof *s->found);
+    }
+    if (!s || !s->state || !s->found) {
+        edgel_subpixel_stream_destroy(s);
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: out of memory");
     }
+    s->p = p;
     atomic_init(&s->busy, 0);
     s->width = width, s->height = height, s->halo = edgel_subpixel_halo(p.sigma);
     *stream = s;
@@ -372,6 +377,7 @@ void edgel_subpixel_stream_destroy(edgel_subpixel_stream *stream)
     if (!stream)
         return;
     edgel_stream_state_free(stream->state);
+    edgel_curves_free(stream->found);
     free(stream);
 }
 
@@ -417,7 +423,9 @@ static edgel_status stream_add_held(edgel_context *ctx, edgel_subpixel_stream *s
                         (long long)(x0 + piece->width - 1), (int)own_lo, (int)own_hi - 1,
                         (int)s->halo, (long long)added);
     if (st == EDGEL_OK) {
-        st = edgel_stream_state_add(s->state, piece, x0, cpu_threads(ctx));
+        st = edgel_cpu_subpixel_points(&s->p, piece, x0, 0, s->found, cpu_threads(ctx));
+        if (st == EDGEL_OK)
+            st = edgel_stream_state_add(s->state, s->found, x0, piece->width, cpu_threads(ctx));
         s->broken = st != EDGEL_OK;
     }
     return edgel_busy_leave(&s->busy, st);

@@ -19,7 +19,6 @@
 #include "core/status.h"
 #include "core/subpixel_chain.h"
 #include "core/subpixel_link.h"
-#include "cpu/cpu_backend.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -55,7 +54,6 @@ struct edgel_stream_state {
     edgel_subpixel_params p;
     int32_t width, height, halo;
     int32_t added, visited; /* columns whose points are in; whose points are visited */
-    edgel_curves *work;     /* a piece's points as found */
     edgel_curves *held;     /* the points held, in the reference's order */
     edgel_curves *spare;    /* room for the next band's */
     uint8_t *keep;          /* a held point stays for the next band */
@@ -98,10 +96,9 @@ edgel_stream_state *edgel_stream_state_create(const edgel_subpixel_params *p, in
         return NULL;
     s->p = *p, s->width = width, s->height = height;
     s->halo = edgel_subpixel_halo(p->sigma);
-    s->work = calloc(1, sizeof *s->work);
     s->held = calloc(1, sizeof *s->held);
     s->spare = calloc(1, sizeof *s->spare);
-    if (!s->work || !s->held || !s->spare ||
+    if (!s->held || !s->spare ||
         !edgel_curves_reserve_columns(s->held, (size_t)width + 1) ||
         !edgel_curves_reserve_columns(s->spare, (size_t)width + 1)) {
         edgel_stream_state_free(s);
@@ -114,7 +111,7 @@ void edgel_stream_state_free(edgel_stream_state *s)
 {
     if (!s)
         return;
-    edgel_curves_free(s->work), edgel_curves_free(s->held), edgel_curves_free(s->spare);
+    edgel_curves_free(s->held), edgel_curves_free(s->spare);
     free(s->keep), free(s->renumber);
     for (int t = 0; t < s->outs; t++)
         free_output(&s->out[t]);
@@ -168,7 +165,8 @@ enum { STRIPES = 256 };
 typedef struct band_job {
     edgel_stream_state *s;
     int64_t x0;
-    int32_t lo, hi;              /* the band's points in s->work */
+    const edgel_curves *found;   /* the piece's points */
+    int32_t lo, hi;              /* the band's among them */
     int32_t first[STRIPES + 1];  /* each stripe's first new number */
     _Atomic int failed;          /* a neighbour farther than the reference looks */
 } band_job;
@@ -203,7 +201,7 @@ static void copy_points(void *arg, int t, int n)
 {
     band_job *job = arg;
     const edgel_stream_state *s = job->s;
-    const edgel_curves *old = s->held, *w = s->work;
+    const edgel_curves *old = s->held, *w = job->found;
     edgel_curves *c = s->spare;
     const int32_t *renumber = s->renumber, kept = job->first[STRIPES];
     int a, b;
@@ -257,10 +255,11 @@ static void find_columns(void *arg, int t, int n)
 
 /* The held points that stay and the piece's points of columns s->added .. own_hi - 1, held
  * in place of the old, with each column's first point. */
-static edgel_status take_band(edgel_stream_state *s, int64_t x0, int32_t own_hi, int threads)
+static edgel_status take_band(edgel_stream_state *s, const edgel_curves *piece, int64_t x0,
+                              int32_t own_hi, int threads)
 {
-    const edgel_point_list *found = &s->work->all;
-    band_job job = {.s = s, .x0 = x0, .lo = first_in_column(found, x0, s->added),
+    const edgel_point_list *found = &piece->all;
+    band_job job = {.s = s, .x0 = x0, .found = piece, .lo = first_in_column(found, x0, s->added),
                     .hi = first_in_column(found, x0, own_hi)};
     edgel_host_parallel(threads, count_kept, &job);
     for (int k = 0; k < STRIPES; k++)
@@ -478,15 +477,14 @@ static int reserve_outputs(edgel_stream_state *s, int threads)
     return 1;
 }
 
-edgel_status edgel_stream_state_add(edgel_stream_state *s, const edgel_image *piece, int64_t x0,
-                                    int threads)
+edgel_status edgel_stream_state_add(edgel_stream_state *s, const edgel_curves *found, int64_t x0,
+                                    int32_t piece_width, int threads)
 {
     int32_t own_lo, own_hi;
-    edgel_stream_state_own(s, x0, piece->width, &own_lo, &own_hi);
-    EDGEL_TRY(edgel_cpu_subpixel_points(&s->p, piece, x0, 0, s->work, threads));
+    edgel_stream_state_own(s, x0, piece_width, &own_lo, &own_hi);
     if (!reserve_marks(s, s->held->all.count + 1) || !reserve_outputs(s, threads))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: out of memory");
-    EDGEL_TRY(take_band(s, x0, own_hi, threads));
+    EDGEL_TRY(take_band(s, found, x0, own_hi, threads));
     s->added = own_hi;
     edgel_curves *c = s->held;
     if (!reserve_marks(s, c->all.count + 1))

@@ -22,13 +22,14 @@ int32_t edgel_stream_state_added(const edgel_stream_state *s);
  * finds exactly: its columns less the halo, except at the image's sides. */
 void edgel_stream_state_own(const edgel_stream_state *s, int64_t x0, int32_t piece_width,
                             int32_t *own_lo, int32_t *own_hi);
-/* Adds the points of the columns added .. own_hi - 1 of `piece` (checked by the caller: a
- * host image of the image's height starting at column x0, own_lo <= added < own_hi), links
- * them as far as the points held allow, and turns the chains that can no longer change into
+/* Adds the points of the columns added .. own_hi - 1 of a piece (columns x0 .. x0 +
+ * piece_width - 1 of every row; checked by the caller: own_lo <= added < own_hi) from
+ * `found`, the piece's points as edgel_cpu_subpixel_points finds them (x0 given), links them
+ * as far as the points held allow, and turns the chains that can no longer change into
  * curves, on up to `threads` threads. EDGEL_ERROR_OUT_OF_MEMORY or EDGEL_ERROR_INTERNAL
  * (with the message set) when it fails; the stream is then unusable. */
-edgel_status edgel_stream_state_add(edgel_stream_state *s, const edgel_image *piece, int64_t x0,
-                                    int threads);
+edgel_status edgel_stream_state_add(edgel_stream_state *s, const edgel_curves *found, int64_t x0,
+                                    int32_t piece_width, int threads);
 /* Once every column is in: the curves, in the reference's order, into `out`. */
 edgel_status edgel_stream_state_finish(edgel_stream_state *s, edgel_curves *out, int threads);
 
