@@ -94,7 +94,15 @@ edgel_status contours_in_bands(const char *input, const char *output,
     const int halo = edgel_subpixel_halo(params->sigma);
     if (columns < 1) { /* bands within half of --memory (the rest: chains open, curves) */
         const int64_t fit = (int64_t)(memory / 2 / ((size_t)h * BAND_BYTES_PER_PIXEL));
-        columns = fit > 2 * halo + 1 ? (int)(fit - 2 * halo < w ? fit - 2 * halo : w) : 1;
+        if (fit <= 2 * halo) {
+            edgel_row_reader_close(r);
+            return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%lldx%lld: a band of one column "
+                                 "and its halo of %d needs about %lld KB, more than half of "
+                                 "--memory (%zu KB)", (long long)w, (long long)h, halo,
+                                 (long long)((2 * halo + 1) * h * BAND_BYTES_PER_PIXEL >> 10),
+                                 memory >> 10);
+        }
+        columns = (int)(fit - 2 * halo < w ? fit - 2 * halo : w);
     }
     band *b = malloc(sizeof *b * (size_t)((w + columns - 1) / columns));
     edgel_io_temporary scratch = {0};

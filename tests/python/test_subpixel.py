@@ -234,7 +234,7 @@ def test_contours_in_bands_equal_the_whole_image(edgel_cmd, tmp_path):
         want = (tmp_path / "whole.npz").read_bytes()
         assert len(np.load(whole)["points"]) > 100, src
         for extra in (["--band-columns", 1], ["--band-columns", 5], ["--band-columns", 77],
-                      ["--memory", "2M"]):
+                      ["--memory", "6M"]):
             r = run(edgel_cmd, "contours", src, "-o", tmp_path / "bands.npz", *flags, *extra)
             assert r.returncode == 0, (src, extra, r.stderr)
             assert (tmp_path / "bands.npz").read_bytes() == want, (src, extra)
@@ -266,6 +266,7 @@ def test_contours_refusals_leave_nothing(edgel_cmd, tmp_path):
             ((src,), 2, "no output"),
             ((tmp_path / "missing.png", "-o", out), 1, "missing.png"),
             ((jpeg, "-o", out, "--memory", "1M"), 1, "--memory"),
+            ((src, "-o", out, "--memory", "100K"), 1, "a band of one column"),
             ((src, "-o", tmp_path / "no" / "dir" / "c.txt"), 1, "c.txt"),
             ((src, "-o", out, "--frobnicate", 1), 2, "unknown option")]:
         r = run(edgel_cmd, "contours", *args)
@@ -276,7 +277,7 @@ def test_contours_refusals_leave_nothing(edgel_cmd, tmp_path):
     cv2.imwrite(str(whole), cv2.imread(str(src), cv2.IMREAD_GRAYSCALE))
     cut = tmp_path.parent / (tmp_path.name + "-cut.pgm")
     cut.write_bytes(whole.read_bytes()[:-3000])
-    for extra in (["--band-columns", "40"], ["--memory", "1M"]):
+    for extra in (["--band-columns", "40"], ["--memory", "3M"]):
         r = run(edgel_cmd, "contours", cut, "-o", tmp_path / "c.npz", *extra)
         assert r.returncode == 2 and "cut.pgm" in r.stderr and "truncated" in r.stderr, \
             r.stderr
