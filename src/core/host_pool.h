@@ -45,6 +45,15 @@ void edgel_host_parallel_for(int threads, int count, void (*fn)(void *arg, int i
 void edgel_host_copy_rows(int threads, const uint8_t *src, size_t src_pitch, uint8_t *dst,
                           size_t dst_pitch, size_t row_bytes, int rows);
 
+/* Copies of `count` separate buffers, their bytes shared evenly by up to `threads` threads
+ * (staging for the GPU backend: many arrays of one size in one call). */
+typedef struct edgel_host_part {
+    void *dst;
+    const void *src;
+    size_t bytes;
+} edgel_host_part;
+void edgel_host_copy_parts(int threads, const edgel_host_part *parts, int count);
+
 #ifdef __cplusplus
 }
 #endif

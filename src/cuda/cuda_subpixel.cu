@@ -301,30 +301,6 @@ edgel_status blur(subpixel_buffers *b, cudaStream_t stream, double sigma, int w,
     return EDGEL_OK;
 }
 
-/* Where the staged points go on the host: the parts of one page-locked buffer, each copied
- * to its array by the threads, a stripe of the bytes each. */
-struct spread_job {
-    const uint8_t *from;
-    struct {
-        void *to;
-        size_t at, bytes;
-    } part[16];
-    int parts;
-    size_t total;
-};
-
-void spread(void *arg, int t, int n)
-{
-    const spread_job *job = (const spread_job *)arg;
-    const size_t a = job->total * (size_t)t / (size_t)n, b = job->total * (size_t)(t + 1) / n;
-    for (int k = 0; k < job->parts; k++) {
-        const size_t lo = job->part[k].at, hi = lo + job->part[k].bytes;
-        const size_t from = lo > a ? lo : a, to = hi < b ? hi : b;
-        if (from < to)
-            memcpy((uint8_t *)job->part[k].to + (from - lo), job->from + from, to - from);
-    }
-}
-
 /* The device's points, their neighbours and the columns' first points into c (the host's
  * copies), `count` points over `w` columns: through page-locked staging (a pageable copy
  * runs at a fraction of the bus's rate), then spread on `threads` host threads. */
@@ -350,24 +326,24 @@ edgel_status copy_points_down(subpixel_buffers *b, cudaStream_t stream, edgel_cu
                   {c->fwd_score, b->fwd_s, 8 * (size_t)count},
                   {c->bck_score, b->bck_s, 8 * (size_t)count},
                   {c->row_order, b->row_order, 4 * (size_t)count}};
-    spread_job job = {};
-    for (const auto &a : arrays) {
-        job.part[job.parts].to = a.host, job.part[job.parts].at = job.total;
-        job.part[job.parts++].bytes = a.bytes;
-        job.total += (a.bytes + 63) & ~(size_t)63;
-    }
-    if (job.total > b->staging_bytes) {
+    const int n = (int)(sizeof arrays / sizeof arrays[0]);
+    edgel_host_part part[sizeof arrays / sizeof arrays[0]];
+    size_t at[sizeof arrays / sizeof arrays[0]], total = 0;
+    for (int k = 0; k < n; k++)
+        at[k] = total, total += (arrays[k].bytes + 63) & ~(size_t)63;
+    if (total > b->staging_bytes) {
         cudaFreeHost(b->staging);
         b->staging = NULL, b->staging_bytes = 0;
-        CUDA_TRY(cudaHostAlloc(&b->staging, job.total, cudaHostAllocDefault));
-        b->staging_bytes = job.total;
+        CUDA_TRY(cudaHostAlloc(&b->staging, total, cudaHostAllocDefault));
+        b->staging_bytes = total;
     }
-    for (int k = 0; k < job.parts; k++)
-        CUDA_TRY(cudaMemcpyAsync(b->staging + job.part[k].at, arrays[k].device, arrays[k].bytes,
+    for (int k = 0; k < n; k++) {
+        CUDA_TRY(cudaMemcpyAsync(b->staging + at[k], arrays[k].device, arrays[k].bytes,
                                  cudaMemcpyDeviceToHost, stream));
+        part[k] = {arrays[k].host, b->staging + at[k], arrays[k].bytes};
+    }
     CUDA_TRY(cudaStreamSynchronize(stream));
-    job.from = b->staging;
-    edgel_host_parallel(threads, spread, &job);
+    edgel_host_copy_parts(threads, part, n);
     c->all.count = (size_t)count;
     return EDGEL_OK;
 }
