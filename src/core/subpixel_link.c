@@ -20,7 +20,7 @@
 #include "core/subpixel_link.h"
 
 #include "core/host_pool.h"
-#include "core/subpixel_math.h"
+#include "core/subpixel_visit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,44 +40,18 @@ typedef struct link_state {
 static int32_t *next_of(const link_state *s, int32_t i) { return &s->next[i - s->base]; }
 static int32_t *prev_of(const link_state *s, int32_t i) { return &s->prev[i - s->base]; }
 
-static double score(const edgel_point_list *p, int32_t a, int32_t b)
-{
-    return edgel_subpixel_score(p->x[a], p->y[a], p->gx[a], p->gy[a], p->x[b], p->y[b],
-                                p->gx[b], p->gy[b]);
-}
-
-/* The reference's visit of point `from`: it proposes its links; a link replaces one already
- * made at the target only where it scores better (a NaN position proposes nothing). Returns
- * how many points it wrote, listed in `touched`. */
+/* The reference's visit of point `from`: its forward proposal, then its backward one.
+ * Returns how many points it wrote, listed in `touched`. */
 static int visit(const edgel_curves *c, const link_state *s, int32_t from, int32_t *touched)
 {
     const edgel_point_list *p = &c->all;
-    if (!(p->x[from] >= 0.0 && p->y[from] >= 0.0))
+    const edgel_subpixel_geometry g = {p->x, p->y, p->gx, p->gy};
+    if (!edgel_subpixel_proposes(g, from))
         return 0;
-    const int32_t fwd = c->fwd[from], bck = c->bck[from];
-    int n = 0;
-    int32_t alt, old;
-    if (fwd >= 0 && *next_of(s, from) != fwd &&
-        ((alt = *prev_of(s, fwd)) < 0 || score(p, alt, fwd) < c->fwd_score[from])) {
-        if ((old = *next_of(s, from)) >= 0)
-            *prev_of(s, old) = -1, touched[n++] = old;
-        *next_of(s, from) = fwd;
-        if (alt >= 0)
-            *next_of(s, alt) = -1, touched[n++] = alt;
-        *prev_of(s, fwd) = from;
-        touched[n++] = from, touched[n++] = fwd;
-    }
-    if (bck >= 0 && *prev_of(s, from) != bck &&
-        ((alt = *next_of(s, bck)) < 0 || score(p, alt, bck) > c->bck_score[from])) {
-        if (alt >= 0)
-            *prev_of(s, alt) = -1, touched[n++] = alt;
-        *next_of(s, bck) = from;
-        if ((old = *prev_of(s, from)) >= 0)
-            *next_of(s, old) = -1, touched[n++] = old;
-        *prev_of(s, from) = bck;
-        touched[n++] = bck, touched[n++] = from;
-    }
-    return n;
+    const int n = edgel_subpixel_propose_forward(s->next, s->prev, s->base, g, from,
+                                                 c->fwd[from], c->fwd_score[from], touched);
+    return n + edgel_subpixel_propose_backward(s->next, s->prev, s->base, g, from, c->bck[from],
+                                               c->bck_score[from], touched + n);
 }
 
 typedef struct band {

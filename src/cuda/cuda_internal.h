@@ -149,7 +149,23 @@ struct filter_buffers {
  * the image as doubles and the blur's pass, each pixel's edge-point axis and point number,
  * the points' counts and first numbers by (column, chunk of rows), the points and their best
  * neighbours, the scans' space. Each grows to what a call needs and is kept. */
+/* The chaining's device memory (cuda_subpixel_chain.cu), one block carved per point: the
+ * links and those the hysteresis keeps, the union-find over link slots and then points with
+ * each set's size, facts of each chain, the competing proposals, the curves in order and
+ * their points; cub's temporary space. */
+struct subpixel_chain_buffers {
+    int32_t *next, *prev, *kept_next, *kept_prev, *parent, *size, *rank, *first, *head;
+    int32_t *proposal, *competing, *owner, *sorted_owner, *by_rank, *curve_root, *curve_of,
+        *start, *succ[2], *dist[2], *counters;
+    uint8_t *strong, *closed;
+    int64_t *lengths, *limits;
+    double *out[5]; /* x, y, gx, gy, modulus of the curves' points */
+    void *block, *tmp;
+    size_t points, tmp_bytes;
+};
+
 struct subpixel_buffers {
+    subpixel_chain_buffers chain;
     uint8_t *src, *axis;
     double *image, *pass, *kernel;
     int32_t *id, *counts, *starts, *total; /* total: the points, then the row-ordered ones */
@@ -254,6 +270,16 @@ int is_pinned(const void *p);
 /* EDGEL_OK when the device view `v` (named `name`; NULL: none) lives on the context's device;
  * checked only on hosts of several devices, where a view of another GPU would fault there. */
 edgel_status check_view_device(const edgel_cuda_state *s, const edgel_image *v, const char *name);
+/* Device arrays copied into host arrays (`bytes` each) through the page-locked `*staging`
+ * (grown to fit: a pageable copy runs at a fraction of the bus's rate), then spread from it
+ * on `threads` host threads (16 parts at most); the call waits for `stream`. */
+struct device_part {
+    void *host;
+    const void *device;
+    size_t bytes;
+};
+edgel_status copy_down_staged(uint8_t **staging, size_t *staging_bytes, cudaStream_t stream,
+                              const device_part *parts, int n, int threads);
 /* A one-frame call's input and output as its kernels read and write them. */
 struct staged_frame {
     const uint8_t *src;
@@ -287,6 +313,13 @@ void free_skimage_buffers(skimage_buffers *b);
 void free_filter_buffers(filter_buffers *b);
 void free_marks_buffers(marks_buffers *m);
 void free_subpixel_buffers(subpixel_buffers *b);
+void free_subpixel_chain_buffers(subpixel_chain_buffers *b);
+/* Steps 3b to 5 of the sub-pixel detector on the device (cuda_subpixel_chain.cu): from the
+ * `count` points and best neighbours in b (numbered in the reference's order, `row_order`
+ * their memory order), the links, the hysteresis (high >= low) and the curves, copied into
+ * c's result through b's page-locked staging, on `threads` host threads. */
+edgel_status subpixel_chain_on_device(subpixel_buffers *b, cudaStream_t stream, int32_t count,
+                                      double high, double low, int threads, edgel_curves *c);
 void free_volume_buffers(volume_buffers *b);
 
 #endif

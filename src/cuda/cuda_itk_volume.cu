@@ -9,6 +9,7 @@
  * and the edges. Host volumes are copied in and out; the call waits for its stream.
  */
 #include "cuda/cuda_internal.h"
+#include "cuda/cuda_union_find.cuh"
 #include "core/itk_gaussian.h"
 #include "core/itk_math.h"
 #include "core/volume.h"
@@ -139,33 +140,6 @@ template <typename L> __global__ void labels_init(L *label, geometry g)
 {
     FOR_VOXELS(i, g)
     label[i] = (L)i;
-}
-
-template <typename L> __device__ L find_root(const L *label, L a)
-{
-    L p;
-    while ((p = label[a]) != a)
-        a = p;
-    return a;
-}
-
-/* Joins the sets of a and b: the larger root points to the smaller (a CAS that fails means
- * another thread moved that root first: try again from where it now points). */
-template <typename L> __device__ void join(L *label, L a, L b)
-{
-    for (;;) {
-        a = find_root(label, a), b = find_root(label, b);
-        if (a == b)
-            return;
-        if (a < b) {
-            const L t = a;
-            a = b, b = t;
-        }
-        const L old = atomicCAS(label + a, a, b);
-        if (old == a)
-            return;
-        a = old;
-    }
 }
 
 /* Each candidate joined to its candidate neighbours met before it (13 of the 26). */

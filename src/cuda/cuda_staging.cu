@@ -7,7 +7,37 @@
  */
 #include "cuda/cuda_internal.h"
 
+#include "core/host_pool.h"
 #include "core/image.h"
+
+edgel_status copy_down_staged(uint8_t **staging, size_t *staging_bytes, cudaStream_t stream,
+                              const device_part *parts, int n, int threads)
+{
+    enum { MAX_PARTS = 16 };
+    if (n > MAX_PARTS)
+        return edgel_fail(EDGEL_ERROR_INTERNAL, "copy_down_staged: %d parts (at most 16)", n);
+    size_t total = 0;
+    for (int k = 0; k < n; k++)
+        total += (parts[k].bytes + 63) & ~(size_t)63;
+    if (total > *staging_bytes) {
+        cudaFreeHost(*staging);
+        *staging = NULL, *staging_bytes = 0;
+        CUDA_TRY(cudaHostAlloc(staging, total, cudaHostAllocDefault));
+        *staging_bytes = total;
+    }
+    edgel_host_part spread[MAX_PARTS];
+    size_t at = 0;
+    for (int k = 0; k < n; k++) {
+        if (parts[k].bytes)
+            CUDA_TRY(cudaMemcpyAsync(*staging + at, parts[k].device, parts[k].bytes,
+                                     cudaMemcpyDeviceToHost, stream));
+        spread[k] = {parts[k].host, *staging + at, parts[k].bytes};
+        at += (parts[k].bytes + 63) & ~(size_t)63;
+    }
+    CUDA_TRY(cudaStreamSynchronize(stream));
+    edgel_host_copy_parts(threads, spread, n);
+    return EDGEL_OK;
+}
 
 int is_pinned(const void *p)
 {

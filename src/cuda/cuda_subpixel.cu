@@ -4,7 +4,8 @@
  * by column, down each column) and each point's best neighbours run on the device, each value
  * with the CPU's expression (core/subpixel_math.h; doubles, no fused multiply-adds, IEEE
  * division and square root), so every point is the CPU's bit for bit. The links, hysteresis
- * and listing (core/subpixel_chain.c) then run on the host's cores over the points alone.
+ * and curves then run on the device too (cuda_subpixel_chain.cu), or, for a low threshold
+ * above the high one, on the host's cores over the points (core/subpixel_chain.c).
  */
 #include <cub/cub.cuh>
 
@@ -302,8 +303,7 @@ edgel_status blur(subpixel_buffers *b, cudaStream_t stream, double sigma, int w,
 }
 
 /* The device's points, their neighbours and the columns' first points into c (the host's
- * copies), `count` points over `w` columns: through page-locked staging (a pageable copy
- * runs at a fraction of the bus's rate), then spread on `threads` host threads. */
+ * copies), `count` points over `w` columns, for the host's chaining. */
 edgel_status copy_points_down(subpixel_buffers *b, cudaStream_t stream, edgel_curves *c,
                               int32_t count, int w, int threads)
 {
@@ -311,39 +311,19 @@ edgel_status copy_points_down(subpixel_buffers *b, cudaStream_t stream, edgel_cu
         !edgel_curves_reserve_columns(c, (size_t)w + 1))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel edges: out of memory for %d "
                           "edge points", (int)count);
-    const struct {
-        void *host;
-        const void *device;
-        size_t bytes;
-    } arrays[] = {{c->column_start, b->column, 4 * ((size_t)w + 1)},
-                  {c->all.x, b->x, 8 * (size_t)count},
-                  {c->all.y, b->y, 8 * (size_t)count},
-                  {c->all.gx, b->gx, 8 * (size_t)count},
-                  {c->all.gy, b->gy, 8 * (size_t)count},
-                  {c->all.mod, b->mod, 8 * (size_t)count},
-                  {c->fwd, b->fwd, 4 * (size_t)count},
-                  {c->bck, b->bck, 4 * (size_t)count},
-                  {c->fwd_score, b->fwd_s, 8 * (size_t)count},
-                  {c->bck_score, b->bck_s, 8 * (size_t)count},
-                  {c->row_order, b->row_order, 4 * (size_t)count}};
-    const int n = (int)(sizeof arrays / sizeof arrays[0]);
-    edgel_host_part part[sizeof arrays / sizeof arrays[0]];
-    size_t at[sizeof arrays / sizeof arrays[0]], total = 0;
-    for (int k = 0; k < n; k++)
-        at[k] = total, total += (arrays[k].bytes + 63) & ~(size_t)63;
-    if (total > b->staging_bytes) {
-        cudaFreeHost(b->staging);
-        b->staging = NULL, b->staging_bytes = 0;
-        CUDA_TRY(cudaHostAlloc(&b->staging, total, cudaHostAllocDefault));
-        b->staging_bytes = total;
-    }
-    for (int k = 0; k < n; k++) {
-        CUDA_TRY(cudaMemcpyAsync(b->staging + at[k], arrays[k].device, arrays[k].bytes,
-                                 cudaMemcpyDeviceToHost, stream));
-        part[k] = {arrays[k].host, b->staging + at[k], arrays[k].bytes};
-    }
-    CUDA_TRY(cudaStreamSynchronize(stream));
-    edgel_host_copy_parts(threads, part, n);
+    const device_part parts[] = {{c->column_start, b->column, 4 * ((size_t)w + 1)},
+                                 {c->all.x, b->x, 8 * (size_t)count},
+                                 {c->all.y, b->y, 8 * (size_t)count},
+                                 {c->all.gx, b->gx, 8 * (size_t)count},
+                                 {c->all.gy, b->gy, 8 * (size_t)count},
+                                 {c->all.mod, b->mod, 8 * (size_t)count},
+                                 {c->fwd, b->fwd, 4 * (size_t)count},
+                                 {c->bck, b->bck, 4 * (size_t)count},
+                                 {c->fwd_score, b->fwd_s, 8 * (size_t)count},
+                                 {c->bck_score, b->bck_s, 8 * (size_t)count},
+                                 {c->row_order, b->row_order, 4 * (size_t)count}};
+    EDGEL_TRY(copy_down_staged(&b->staging, &b->staging_bytes, stream, parts,
+                               (int)(sizeof parts / sizeof parts[0]), threads));
     c->all.count = (size_t)count;
     return EDGEL_OK;
 }
@@ -360,6 +340,7 @@ void free_subpixel_buffers(subpixel_buffers *b)
         cudaFree(i);
     cudaFree(b->src), cudaFree(b->axis), cudaFree(b->scan_tmp);
     cudaFreeHost(b->staging);
+    free_subpixel_chain_buffers(&b->chain);
     memset(b, 0, sizeof *b);
 }
 
@@ -418,6 +399,10 @@ extern "C" edgel_status edgel_cuda_subpixel(edgel_cuda_state *s, const edgel_sub
         sp_neighbours<<<(count + BLOCK - 1) / BLOCK, BLOCK, 0, call.stream>>>(pts, b->id, w, h,
                                                                               count, best);
     CUDA_TRY(cudaGetLastError());
+    /* the chaining on the device holds the hysteresis's argument only for high >= low, and
+     * numbers two link slots a point in int32 */
+    if (p->high >= p->low && count < INT32_MAX / 2)
+        return subpixel_chain_on_device(b, call.stream, count, p->high, p->low, s->threads, c);
     EDGEL_TRY(copy_points_down(b, call.stream, c, count, w, s->threads));
     if (!edgel_subpixel_chain(c, w, p->high, p->low, s->threads))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel edges: out of memory for the "

@@ -1462,10 +1462,23 @@ static void test_subpixel(const edgel_image *photos, int n, int small)
         for (int t = 0; t < 4; t++) {
             compare_subpixel(&types[t], 1.0, 10.0, 3.0, "size");
             compare_subpixel(&types[t], 0.0, 0.0, 0.0, "size, no blur");
-            compared += 2;
+            /* the host's chaining (low above high); negative thresholds (NaN moduli) */
+            compare_subpixel(&types[t], 1.0, 3.0, 10.0, "size, low above high");
+            compare_subpixel(&types[t], 0.0, -1.0, -5.0, "size, negative thresholds");
+            compared += 4;
         }
         compare_subpixel(&g8, 40.0, 0.0, 0.0, "blur wider than the image");
-        free(mem), free(g16), free(g32), free(g64);
+        /* cells of exact values: junctions where links compete, ties everywhere */
+        uint8_t *cells = malloc((size_t)w * h);
+        for (size_t k = 0; k < (size_t)w * h; k++) {
+            const int x = (int)(k % (size_t)w), y = (int)(k / (size_t)w);
+            cells[k] = (uint8_t)(((x / 3) ^ (y / 4)) & 1 ? 200 : (x + y) % 5 ? 20 : 60);
+        }
+        const edgel_image ci = edgel_image_host(cells, w, h, EDGEL_U8, 1);
+        compare_subpixel(&ci, 0.0, 0.0, 0.0, "cells, no blur");
+        compare_subpixel(&ci, 1.0, 40.0, 10.0, "cells");
+        compared += 2;
+        free(mem), free(g16), free(g32), free(g64), free(cells);
     }
     /* A frame whose curves once differed between CPU and GPU on one machine (a photograph,
      * tiled, plus noise in thousandths): u8 whole parts, then u16 thousandths. */
