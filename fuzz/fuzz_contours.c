@@ -45,6 +45,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (va.limits[0] != 0 || va.limits[va.curves] != va.points)
         abort();
+    /* the copy out, interleaved, on 2 threads: the view's values */
+    const size_t n = (size_t)va.points, m = (size_t)va.curves;
+    double *xy = malloc(16 * n + 1), *grad = malloc(16 * n + 1), *mod = malloc(8 * n + 1);
+    int64_t *limits = malloc(8 * (m + 1));
+    uint8_t *closed = malloc(m + 1);
+    if (!xy || !grad || !mod || !limits || !closed ||
+        edgel_curves_copy(three, xy, grad, mod, limits, closed, 2) != EDGEL_OK ||
+        memcmp(limits, va.limits, 8 * (m + 1)) || memcmp(closed, va.closed, m) ||
+        memcmp(mod, va.modulus, 8 * n))
+        abort();
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(&xy[2 * i], &va.x[i], 8) || memcmp(&xy[2 * i + 1], &va.y[i], 8) ||
+            memcmp(&grad[2 * i], &va.gx[i], 8) || memcmp(&grad[2 * i + 1], &va.gy[i], 8))
+            abort();
+    free(xy), free(grad), free(mod), free(limits), free(closed);
     for (int64_t k = 0; k < va.curves; k++) {
         const int64_t s = va.limits[k], e = va.limits[k + 1] - 1;
         if (e < s + 1 || (va.closed[k] && (va.x[s] != va.x[e] || va.y[s] != va.y[e])))

@@ -552,12 +552,22 @@ EDGEL_API void edgel_curves_view_init(edgel_curves_view *view, size_t struct_siz
 EDGEL_API edgel_status edgel_curves_get(edgel_curves *curves, edgel_curves_view *view);
 
 /**
+ * What `curves` holds now, copied into the caller's arrays on up to `threads` threads (0:
+ * every core): `xy` and `gradient` (2 x points doubles each: x, y and gx, gy interleaved, as
+ * NumPy's (N, 2) arrays), `modulus` (points), `limits` (curves + 1), `closed` (curves). Any
+ * of them may be NULL (not copied). For a result kept past the next call on `curves`.
+ */
+EDGEL_API edgel_status edgel_curves_copy(edgel_curves *curves, double *xy, double *gradient,
+                                         double *modulus, int64_t *limits, uint8_t *closed,
+                                         int32_t threads);
+
+/**
  * The sub-pixel curves of a 1-channel image (u8, u16, f32 or f64; pixel values as they are,
  * as doubles) into `curves`, replacing what it held (a call that fails leaves none). On a
  * CPU context: host images, on the context's threads. On a CUDA context: host or device
- * images; the points and their neighbours are found on the GPU (after the work queued on
- * the context's stream), the chains on the host's cores, and the call returns with the
- * curves (host memory). The result is the same on every backend and at every thread count.
+ * images; the points, their chains and the curves are made on the GPU (after the work
+ * queued on the context's stream; the chains on the host's cores where low > high), and the
+ * call returns with the curves (host memory). The result is the same on every backend and at every thread count.
  */
 EDGEL_API edgel_status edgel_subpixel_edges(edgel_context *ctx,
                                             const edgel_subpixel_params *params,

@@ -106,6 +106,52 @@ static void test_threads_on_noise(void)
     }
 }
 
+/* edgel_curves_copy: the view's arrays, interleaved, at 1 to 4 threads and every core (a
+ * result large enough to be split); NULL arrays skipped; refusals. */
+static void test_copy(edgel_context *ctx)
+{
+    enum { CW = 1400, CH = 1000 };
+    uint8_t *noise = malloc((size_t)CW * CH);
+    CHECK(noise != NULL);
+    for (size_t i = 0; i < (size_t)CW * CH; i++)
+        noise[i] = (uint8_t)(next_random() & 255);
+    const edgel_image src = edgel_image_host(noise, CW, CH, EDGEL_U8, 1);
+    edgel_subpixel_params p;
+    edgel_subpixel_params_default(&p);
+    p.sigma = 0.7;
+    edgel_curves *c = NULL;
+    CHECK(edgel_curves_create(&c) == EDGEL_OK);
+    CHECK(edgel_subpixel_edges(ctx, &p, &src, c) == EDGEL_OK);
+    edgel_curves_view v;
+    edgel_curves_view_default(&v);
+    CHECK(edgel_curves_get(c, &v) == EDGEL_OK && v.points > 262144); /* two shares at least */
+    const size_t n = (size_t)v.points, m = (size_t)v.curves;
+    double *xy = malloc(16 * n), *grad = malloc(16 * n), *mod = malloc(8 * n);
+    int64_t *limits = malloc(8 * (m + 1));
+    uint8_t *closed = malloc(m);
+    CHECK(xy && grad && mod && limits && closed);
+    for (int threads = 0; threads <= 4; threads++) {
+        memset(xy, 0, 16 * n), memset(grad, 0, 16 * n), memset(mod, 0, 8 * n);
+        memset(limits, 0xff, 8 * (m + 1)), memset(closed, 9, m);
+        CHECK(edgel_curves_copy(c, xy, grad, mod, limits, closed, threads) == EDGEL_OK);
+        int same = !memcmp(mod, v.modulus, 8 * n) && !memcmp(limits, v.limits, 8 * (m + 1)) &&
+                   !memcmp(closed, v.closed, m);
+        for (size_t i = 0; same && i < n; i++)
+            same = xy[2 * i] == v.x[i] && xy[2 * i + 1] == v.y[i] && grad[2 * i] == v.gx[i] &&
+                   grad[2 * i + 1] == v.gy[i];
+        CHECK(same);
+    }
+    memset(mod, 0, 8 * n);
+    CHECK(edgel_curves_copy(c, NULL, NULL, mod, NULL, NULL, 2) == EDGEL_OK &&
+          !memcmp(mod, v.modulus, 8 * n));
+    CHECK_STATUS(edgel_curves_copy(c, xy, NULL, NULL, NULL, NULL, -1),
+                 EDGEL_ERROR_INVALID_ARGUMENT, "negative");
+    CHECK_STATUS(edgel_curves_copy(NULL, xy, NULL, NULL, NULL, NULL, 1),
+                 EDGEL_ERROR_NULL_ARGUMENT, "curves");
+    free(xy), free(grad), free(mod), free(limits), free(closed), free(noise);
+    edgel_curves_destroy(c);
+}
+
 /* The pieces API's refusals (the equality of pieces and whole: test_dask.py). */
 static void test_pieces_refusals(edgel_context *ctx)
 {
@@ -167,6 +213,7 @@ int main(void)
     edgel_context *ctx = NULL;
     CHECK(edgel_context_create(EDGEL_BACKEND_CPU, NULL, &ctx) == EDGEL_OK);
     test_pieces_refusals(ctx);
+    test_copy(ctx);
     edgel_curves *c = NULL;
     CHECK(edgel_curves_create(&c) == EDGEL_OK && c);
     edgel_subpixel_params p;

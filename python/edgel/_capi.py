@@ -200,6 +200,9 @@ def _load() -> ctypes.CDLL:
     lib.edgel_curves_destroy.argtypes = [ctypes.c_void_p]
     lib.edgel_curves_destroy.restype = None
     lib.edgel_curves_get.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CurvesView)]
+    lib.edgel_curves_copy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                      ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                      ctypes.c_int32]
     lib.edgel_subpixel_edges.argtypes = [ctypes.c_void_p, ctypes.POINTER(_SubpixelParams),
                                          _IMG_P, ctypes.c_void_p]
     lib.edgel_subpixel_stream_create.argtypes = [ctypes.POINTER(_SubpixelParams), ctypes.c_int64,

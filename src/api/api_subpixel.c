@@ -94,6 +94,18 @@ edgel_status edgel_curves_get(edgel_curves *curves, edgel_curves_view *view)
     return leave(curves, EDGEL_OK);
 }
 
+edgel_status edgel_curves_copy(edgel_curves *curves, double *xy, double *gradient,
+                               double *modulus, int64_t *limits, uint8_t *closed, int32_t threads)
+{
+    if (threads < 0)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "threads %d is negative", (int)threads);
+    EDGEL_TRY(enter(curves));
+    const int cores = edgel_host_cores();
+    edgel_curves_copy_out(curves, xy, gradient, modulus, limits, closed,
+                          threads == 0 || threads > cores ? cores : threads);
+    return leave(curves, EDGEL_OK);
+}
+
 static edgel_status check_params(const edgel_subpixel_params *p)
 {
     if (!(p->sigma >= 0.0 && p->sigma <= EDGEL_SUBPIXEL_MAX_SIGMA))

@@ -1,8 +1,11 @@
 /* The storage of an edgel_curves (core/curves.h). */
 #include "core/curves.h"
 
+#include "core/host_pool.h"
+
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* *p grown to `count` elements of `size` bytes (contents kept); 0 when out of memory. */
 static int grow(void **p, size_t count, size_t size)
@@ -136,4 +139,41 @@ void edgel_curves_free(edgel_curves *c)
     free(c->label), free(c->bucket);
     free(c->fwd), free(c->bck), free(c->fwd_score), free(c->bck_score), free(c->rank);
     free(c);
+}
+
+typedef struct copy_job {
+    const edgel_curves *c;
+    double *xy, *gradient, *modulus;
+    int64_t *limits;
+    uint8_t *closed;
+} copy_job;
+
+/* Thread t of n: its share of the points (interleaved pairs), then of the curves. */
+static void copy_share(void *arg, int t, int n)
+{
+    const copy_job *j = arg;
+    const edgel_curves *c = j->c;
+    const int64_t a = c->points * t / n, b = c->points * (t + 1) / n;
+    for (int64_t i = a; j->xy && i < b; i++)
+        j->xy[2 * i] = c->x[i], j->xy[2 * i + 1] = c->y[i];
+    for (int64_t i = a; j->gradient && i < b; i++)
+        j->gradient[2 * i] = c->gx[i], j->gradient[2 * i + 1] = c->gy[i];
+    if (j->modulus && b > a)
+        memcpy(j->modulus + a, c->modulus + a, sizeof(double) * (size_t)(b - a));
+    const int64_t ca = c->curves * t / n, cb = c->curves * (t + 1) / n;
+    if (j->limits && cb > ca)
+        memcpy(j->limits + ca, c->limits + ca, sizeof(int64_t) * (size_t)(cb - ca));
+    if (j->limits && t == n - 1)
+        j->limits[c->curves] = c->limits[c->curves];
+    if (j->closed && cb > ca)
+        memcpy(j->closed + ca, c->closed + ca, (size_t)(cb - ca));
+}
+
+void edgel_curves_copy_out(const edgel_curves *c, double *xy, double *gradient, double *modulus,
+                           int64_t *limits, uint8_t *closed, int threads)
+{
+    copy_job job = {c, xy, gradient, modulus, limits, closed};
+    /* (a thread a quarter million points at least: fewer are copied before threads wake) */
+    const int64_t most = c->points / 262144 + 1;
+    edgel_host_parallel(most < threads ? (int)most : threads, copy_share, &job);
 }

@@ -72,6 +72,10 @@ int edgel_curves_reserve_columns(edgel_curves *c, size_t count);
 /* Room for `count` points in a list (contents kept): 0 when out of memory. */
 int edgel_point_list_reserve(edgel_point_list *l, size_t count);
 void edgel_point_list_free(edgel_point_list *l);
+/* The result copied out (edgel_curves_copy's arrays; NULL: skipped), positions and gradients
+ * interleaved, on up to `threads` threads. */
+void edgel_curves_copy_out(const edgel_curves *c, double *xy, double *gradient, double *modulus,
+                           int64_t *limits, uint8_t *closed, int threads);
 /* Frees everything an edgel_curves holds, and it. */
 void edgel_curves_free(edgel_curves *c);
 
