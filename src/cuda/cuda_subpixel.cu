@@ -22,7 +22,7 @@
 
 namespace {
 
-constexpr int COUNT_ROWS = 64; /* rows of one column a counting thread walks */
+constexpr int COUNT_ROWS = 16; /* rows of one column a counting thread walks */
 constexpr int BLOCK = 256;
 
 /* y over the grid's rows (a frame may be taller than the grid allows). */
@@ -83,8 +83,12 @@ __global__ void sp_blur_columns(const double *in, double *out, int w, int h, con
     FOR_ROWS(y, h)
     {
         double s = 0.0;
-        for (int i = 0; i <= 2 * r; i++)
-            s += in[(size_t)edgel_subpixel_mirror((long long)y + i - r, h) * w + x] * k[i];
+        if (y >= r && y + r < h)
+            for (int i = 0; i <= 2 * r; i++)
+                s += in[(size_t)(y + i - r) * w + x] * k[i];
+        else
+            for (int i = 0; i <= 2 * r; i++)
+                s += in[(size_t)edgel_subpixel_mirror((long long)y + i - r, h) * w + x] * k[i];
         out[(size_t)y * w + x] = s;
     }
 }

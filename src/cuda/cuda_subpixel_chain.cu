@@ -147,14 +147,15 @@ __global__ void runs_join(subpixel_chain_buffers b, point_view p, double low)
     FOR_INDEX(i, p.count)
     const int32_t q = b.next[i];
     if (q >= 0 && !(p.mod[i] < low) && !(p.mod[q] < low))
-        join(b.parent, (int32_t)i, q);
+        join<int32_t, true>(b.parent, (int32_t)i, q);
 }
 
 /* Each point's run settled to its root; a run holding a modulus of at least `high` is strong. */
 __global__ void runs_strong(subpixel_chain_buffers b, point_view p, double high)
 {
     FOR_INDEX(i, p.count)
-    const int32_t r = find_root(b.parent, (int32_t)i);
+    const int32_t r = find_root(b.parent, (int32_t)i); /* (no halving beside the settling:
+                                                           a stale halving would undo it) */
     b.parent[i] = r;
     if (p.mod[i] >= high)
         b.strong[r] = 1;
@@ -217,6 +218,7 @@ __global__ void curves_measure(subpixel_chain_buffers b, point_view p, int32_t s
     b.start[k] = closed ? b.kept_next[p.row_order[b.first[r]]] : b.head[r];
     b.closed[k] = (uint8_t)closed;
     b.lengths[k] = b.size[r] + closed;
+    atomicMax(&b.counters[3], b.size[r]);
 }
 
 /* Pointer jumping toward each curve's last point: the step after each point (none after
@@ -263,6 +265,11 @@ __global__ void curves_write(subpixel_chain_buffers b, point_view p, const int32
 __global__ void curves_total(subpixel_chain_buffers b)
 {
     b.counters[2] = (int32_t)b.limits[b.counters[1]];
+}
+
+__global__ void counters_clear(subpixel_chain_buffers b)
+{
+    b.counters[3] = 0;
 }
 
 struct listed {
@@ -380,6 +387,7 @@ edgel_status subpixel_chain_on_device(subpixel_buffers *sb, cudaStream_t stream,
         links_replay<<<blocks(competing), BLOCK, 0, stream>>>(*b, p, competing);
     }
 
+    counters_clear<<<1, 1, 0, stream>>>(*b);
     runs_init<<<grid, BLOCK, 0, stream>>>(*b, p);
     runs_join<<<grid, BLOCK, 0, stream>>>(*b, p, low);
     runs_strong<<<grid, BLOCK, 0, stream>>>(*b, p, high);
@@ -393,18 +401,19 @@ edgel_status subpixel_chain_on_device(subpixel_buffers *sb, cudaStream_t stream,
     bytes = b->tmp_bytes;
     CUDA_TRY(cub::DeviceScan::ExclusiveSum(b->tmp, bytes, b->lengths, b->limits, curve_slots,
                                            stream));
-    curves_steps<<<grid, BLOCK, 0, stream>>>(*b, count);
-    int from = 0;
-    for (int round = 0; round < bits_for((int64_t)count + 1); round++, from ^= 1)
-        curves_jump<<<grid, BLOCK, 0, stream>>>(b->succ[from], b->dist[from], b->succ[from ^ 1],
-                                                b->dist[from ^ 1], count);
-    curves_write<<<grid, BLOCK, 0, stream>>>(*b, p, b->dist[from]);
     curves_total<<<1, 1, 0, stream>>>(*b);
     CUDA_TRY(cudaGetLastError());
-    int32_t totals[3];
+    int32_t totals[4]; /* (competing proposals,) curves, points, the longest chain */
     CUDA_TRY(cudaMemcpyAsync(totals, b->counters, sizeof totals, cudaMemcpyDeviceToHost, stream));
     CUDA_TRY(cudaStreamSynchronize(stream));
     const int64_t curves = totals[1], points = totals[2];
+    curves_steps<<<grid, BLOCK, 0, stream>>>(*b, count);
+    int from = 0; /* jumps enough for the longest chain's distances */
+    for (int round = 0; round < bits_for((int64_t)totals[3] + 1); round++, from ^= 1)
+        curves_jump<<<grid, BLOCK, 0, stream>>>(b->succ[from], b->dist[from], b->succ[from ^ 1],
+                                                b->dist[from ^ 1], count);
+    curves_write<<<grid, BLOCK, 0, stream>>>(*b, p, b->dist[from]);
+    CUDA_TRY(cudaGetLastError());
 
     c->points = c->curves = 0;
     if (!edgel_curves_reserve_result(c, (size_t)points, (size_t)curves))

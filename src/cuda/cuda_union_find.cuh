@@ -11,12 +11,31 @@ template <typename L> __device__ L find_root(const L *label, L a)
     return a;
 }
 
-/* Joins the sets of a and b: the larger root points to the smaller (a CAS that fails means
- * another thread moved that root first: try again from where it now points). */
-template <typename L> __device__ void join(L *label, L a, L b)
+/* The root, each node on the way pointed at its grandparent (for sets that are long paths,
+ * as chains of points are): a node's parent only moves up its tree, so a stale read still
+ * writes an ancestor. */
+template <typename L> __device__ L find_root_halving(L *label, L a)
 {
     for (;;) {
-        a = find_root(label, a), b = find_root(label, b);
+        const L p = label[a];
+        if (p == a)
+            return a;
+        const L g = label[p];
+        if (g != p)
+            label[a] = g;
+        a = g;
+    }
+}
+
+/* Joins the sets of a and b: the larger root points to the smaller (a CAS that fails means
+ * another thread moved that root first: try again from where it now points). */
+template <typename L, bool HALVE = false> __device__ void join(L *label, L a, L b)
+{
+    for (;;) {
+        if (HALVE)
+            a = find_root_halving(label, a), b = find_root_halving(label, b);
+        else
+            a = find_root(label, a), b = find_root(label, b);
         if (a == b)
             return;
         if (a < b) {
