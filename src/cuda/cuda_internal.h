@@ -145,11 +145,8 @@ struct filter_buffers {
                                                              last calls wanted, and how many */
 };
 
-/* The sub-pixel detector's device memory (cuda_subpixel.cu): the source's rows (host calls),
- * the image as doubles and the blur's pass, each pixel's edge-point axis and point number,
- * the points' counts and first numbers by (column, chunk of rows), the points and their best
- * neighbours, the scans' space. Each grows to what a call needs and is kept. */
-/* The chaining's device memory (cuda_subpixel_chain.cu), one block carved per point: the
+/* The chaining's device memory (cuda_subpixel_chain.cu), one allocation carved into arrays
+ * sized by the points: the
  * links and those the hysteresis keeps, the union-find over link slots and then points with
  * each set's size, facts of each chain, the competing proposals, the curves in order and
  * their points; cub's temporary space. */
@@ -164,6 +161,11 @@ struct subpixel_chain_buffers {
     size_t points, tmp_bytes;
 };
 
+/* The sub-pixel detector's device memory (cuda_subpixel.cu): the source's rows (host calls),
+ * the image as doubles and the blur's pass, each pixel's edge-point axis and point number,
+ * the points' counts and first numbers by (column, chunk of rows), the points and their best
+ * neighbours, the scans' space, the chaining's memory. Each grows to what a call needs and
+ * is kept. */
 struct subpixel_buffers {
     subpixel_chain_buffers chain;
     uint8_t *src, *axis;
