@@ -146,10 +146,9 @@ struct filter_buffers {
 };
 
 /* The chaining's device memory (cuda_subpixel_chain.cu), one allocation carved into arrays
- * sized by the points: the
- * links and those the hysteresis keeps, the union-find over link slots and then points with
- * each set's size, facts of each chain, the competing proposals, the curves in order and
- * their points; cub's temporary space. */
+ * sized by the points: the links and those the hysteresis keeps, the union-find over link
+ * slots and then points with each set's size, facts of each chain, the competing proposals,
+ * the curves in order and their points; cub's temporary space. */
 struct subpixel_chain_buffers {
     int32_t *next, *prev, *kept_next, *kept_prev, *parent, *size, *rank, *first, *head;
     int32_t *proposal, *competing, *owner, *sorted_owner, *by_rank, *curve_root, *curve_of,
