@@ -11,7 +11,9 @@ present), timed as a process minus the same process on a 1x1 image (its start an
 image's transfer), one run (it is slow), its points checked equal to edgel's bit for bit;
 edgel: median of 5 calls after a warm-up, on 1 thread and on every core, and where a GPU is
 present on a CUDA context, from a host array and from a device-resident CuPy array (median
-of 20; the call returns with the curves in host memory, so wall time is the whole work).
+of 20; the call returns with the curves in host memory, so wall time is the whole work), and
+from a CuPy array to curves left on the device (on_device=True; the call returns when they
+are there).
 Prints a Markdown table with the machine and the date."""
 import argparse
 import datetime
@@ -68,14 +70,21 @@ def oracle_seconds(oracle, image, params):
     return t - base, cases.c_hex(text)
 
 
-def edgel_seconds(image, params, ctx, runs=5):
-    edgel.subpixel_edges(image, *params, ctx=ctx)
+def edgel_seconds(image, params, ctx, runs=5, **options):
+    edgel.subpixel_edges(image, *params, ctx=ctx, **options)
     times = []
     for _ in range(runs):
         t = time.perf_counter()
-        curves = edgel.subpixel_edges(image, *params, ctx=ctx)
+        curves = edgel.subpixel_edges(image, *params, ctx=ctx, **options)
         times.append(time.perf_counter() - t)
     return statistics.median(times), curves
+
+
+def on_host(curves):
+    """Curves of on_device=True with their CuPy arrays copied to NumPy."""
+    return edgel.Curves(*(a if isinstance(a, np.ndarray) else a.get() for a in
+                          (curves.points, curves.limits, curves.closed, curves.gradient,
+                           curves.modulus)))
 
 
 def main():
@@ -98,10 +107,11 @@ def main():
         cupy = None
     if gpu is not None and cupy is not None:
         print(f"GPU: {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}\n")
-    gpu_heads = " GPU, host array (ms) | x | GPU, device array (ms) | x |" if gpu else ""
+    gpu_heads = (" GPU, host array (ms) | x | GPU, device array (ms) | x | GPU, device array "
+                 "and curves (ms) | x |" if gpu else "")
     print("| frame | curves | points | reference (s) | edgel 1 thread (ms) | x | "
           f"edgel {cores} threads (ms) | x |{gpu_heads} equal |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 4 if gpu else "") + "---|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 6 if gpu else "") + "---|")
     for size in a.sizes.split(","):
         w, h = map(int, size.split("x"))
         image = mosaic(w, h)
@@ -115,12 +125,14 @@ def main():
         if gpu is not None:
             tg, on_gpu = edgel_seconds(image, params, gpu, 20)
             same &= cases.canonical(on_gpu) == ours
-            td = float("nan")
+            td = tk = float("nan")
             if cupy is not None:
                 td, resident = edgel_seconds(cupy.asarray(image), params, None, 20)
                 same &= cases.canonical(resident) == ours
+                tk, kept = edgel_seconds(cupy.asarray(image), params, None, 20, on_device=True)
+                same &= cases.canonical(on_host(kept)) == ours
             cells = (f" {tg * 1e3:.1f} | {ref_t / tg:.0f} | {td * 1e3:.1f} | "
-                     f"{ref_t / td:.0f} |")
+                     f"{ref_t / td:.0f} | {tk * 1e3:.2f} | {ref_t / tk:.0f} |")
         equal = ("yes" if ref_text == ours and same else
                  "NO" if ref_text is not None or not same else "(no reference)")
         print(f"| {w}x{h} | {len(curves)} | {len(curves.points)} | {ref_t:.2f} | "

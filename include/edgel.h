@@ -529,12 +529,28 @@ EDGEL_API edgel_status edgel_curves_create(edgel_curves **curves);
 /** Releases it and its memory (NULL is accepted). */
 EDGEL_API void edgel_curves_destroy(edgel_curves *curves);
 
+/** Where edgel_subpixel_edges on a CUDA context leaves its curves. */
+typedef enum edgel_curves_place {
+    EDGEL_CURVES_ON_HOST = 0,  /* host memory (the default) */
+    EDGEL_CURVES_ON_DEVICE = 1 /* device memory that the edgel_curves owns, on the context's
+                                  device: the points never travel to the host */
+} edgel_curves_place;
+
+/**
+ * Where the next calls of edgel_subpixel_edges on a CUDA context put their curves (a CPU
+ * context's, and the other calls', are always in host memory). EDGEL_ERROR_INVALID_ARGUMENT
+ * for another value; EDGEL_ERROR_CONTEXT_BUSY while a call on `curves` runs.
+ */
+EDGEL_API edgel_status edgel_curves_set_place(edgel_curves *curves, edgel_curves_place place);
+
 /**
  * What an edgel_curves holds, as read-only arrays valid until the next call on it or its
  * destruction. Curve k is points limits[k] .. limits[k + 1] - 1, in the reference's order; a
  * closed curve repeats its first point at its end (closed[k] = 1); the arrays are never NULL.
  * Each point carries the
  * gradient of the (blurred) image at its pixel: gx, gy (centred differences) and modulus.
+ * The counts are host values; the arrays lie in host memory (device -1) or in the memory of
+ * CUDA device `device` (edgel_curves_set_place).
  */
 typedef struct edgel_curves_view {
     uint32_t struct_size;      /* set by edgel_curves_view_default */
@@ -543,6 +559,7 @@ typedef struct edgel_curves_view {
     const double *gx, *gy, *modulus;
     const int64_t *limits;     /* curves + 1 entries */
     const uint8_t *closed;     /* one a curve */
+    int32_t device;            /* -1: host memory; else the CUDA device holding the arrays */
 } edgel_curves_view;
 
 EDGEL_API void edgel_curves_view_init(edgel_curves_view *view, size_t struct_size);
@@ -555,7 +572,9 @@ EDGEL_API edgel_status edgel_curves_get(edgel_curves *curves, edgel_curves_view 
  * What `curves` holds now, copied into the caller's arrays on up to `threads` threads (0:
  * every core): `xy` and `gradient` (2 x points doubles each: x, y and gx, gy interleaved, as
  * NumPy's (N, 2) arrays), `modulus` (points), `limits` (curves + 1), `closed` (curves). Any
- * of them may be NULL (not copied). For a result kept past the next call on `curves`.
+ * of them may be NULL (not copied). For a result kept past the next call on `curves`. A
+ * result in device memory is copied by the CUDA runtime into arrays in host or device memory
+ * (`threads` unused); the call returns when the copies are done.
  */
 EDGEL_API edgel_status edgel_curves_copy(edgel_curves *curves, double *xy, double *gradient,
                                          double *modulus, int64_t *limits, uint8_t *closed,
@@ -567,7 +586,9 @@ EDGEL_API edgel_status edgel_curves_copy(edgel_curves *curves, double *xy, doubl
  * CPU context: host images, on the context's threads. On a CUDA context: host or device
  * images; the points, their chains and the curves are made on the GPU (after the work
  * queued on the context's stream; the chains on the host's cores where low > high), and the
- * call returns with the curves (host memory). The result is the same on every backend and at every thread count.
+ * call returns with the curves, in host memory or, after edgel_curves_set_place(curves,
+ * EDGEL_CURVES_ON_DEVICE), in device memory. The result is the same on every backend and at
+ * every thread count.
  */
 EDGEL_API edgel_status edgel_subpixel_edges(edgel_context *ctx,
                                             const edgel_subpixel_params *params,

@@ -152,6 +152,35 @@ static void test_copy(edgel_context *ctx)
     edgel_curves_destroy(c);
 }
 
+/* edgel_curves_set_place: refusals; a CPU context's curves stay on the host (device -1). */
+static void test_place(edgel_context *ctx)
+{
+    edgel_curves *c = NULL;
+    CHECK(edgel_curves_create(&c) == EDGEL_OK);
+    CHECK_STATUS(edgel_curves_set_place(c, (edgel_curves_place)7), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "place 7");
+    CHECK_STATUS(edgel_curves_set_place(NULL, EDGEL_CURVES_ON_HOST), EDGEL_ERROR_NULL_ARGUMENT,
+                 "curves");
+    edgel_curves_view v;
+    edgel_curves_view_default(&v);
+    CHECK(v.device == -1);
+    CHECK(edgel_curves_get(c, &v) == EDGEL_OK && v.device == -1 && v.points == 0);
+    uint8_t disk[40 * 40];
+    for (int i = 0; i < 40 * 40; i++) {
+        const int x = i % 40 - 20, y = i / 40 - 20;
+        disk[i] = x * x + y * y < 144 ? 200 : 20;
+    }
+    const edgel_image src = edgel_image_host(disk, 40, 40, EDGEL_U8, 1);
+    edgel_subpixel_params p;
+    edgel_subpixel_params_default(&p);
+    p.sigma = 1.0;
+    CHECK(edgel_curves_set_place(c, EDGEL_CURVES_ON_DEVICE) == EDGEL_OK);
+    CHECK(edgel_subpixel_edges(ctx, &p, &src, c) == EDGEL_OK);
+    CHECK(edgel_curves_get(c, &v) == EDGEL_OK && v.device == -1 && v.curves == 1 &&
+          v.closed[0] == 1 && v.points > 40);
+    edgel_curves_destroy(c);
+}
+
 /* The pieces API's refusals (the equality of pieces and whole: test_dask.py). */
 static void test_pieces_refusals(edgel_context *ctx)
 {
@@ -214,6 +243,7 @@ int main(void)
     CHECK(edgel_context_create(EDGEL_BACKEND_CPU, NULL, &ctx) == EDGEL_OK);
     test_pieces_refusals(ctx);
     test_copy(ctx);
+    test_place(ctx);
     edgel_curves *c = NULL;
     CHECK(edgel_curves_create(&c) == EDGEL_OK && c);
     edgel_subpixel_params p;

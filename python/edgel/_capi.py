@@ -95,7 +95,7 @@ class _CurvesView(ctypes.Structure):
                 ("curves", ctypes.c_int64), ("x", _DOUBLES), ("y", _DOUBLES), ("gx", _DOUBLES),
                 ("gy", _DOUBLES), ("modulus", _DOUBLES),
                 ("limits", ctypes.POINTER(ctypes.c_int64)),
-                ("closed", ctypes.POINTER(ctypes.c_uint8))]
+                ("closed", ctypes.POINTER(ctypes.c_uint8)), ("device", ctypes.c_int32)]
 
 
 _METHODS = {"auto": 0, "direct": 1, "separable": 2, "fft": 3}
@@ -200,6 +200,7 @@ def _load() -> ctypes.CDLL:
     lib.edgel_curves_destroy.argtypes = [ctypes.c_void_p]
     lib.edgel_curves_destroy.restype = None
     lib.edgel_curves_get.argtypes = [ctypes.c_void_p, ctypes.POINTER(_CurvesView)]
+    lib.edgel_curves_set_place.argtypes = [ctypes.c_void_p, ctypes.c_int]
     lib.edgel_curves_copy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                                       ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                                       ctypes.c_int32]

@@ -62,14 +62,19 @@ class Context:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @property
+    def backend(self) -> str:
+        """The backend the context runs on: "cpu" or "cuda"."""
+        backend = ctypes.c_int()
+        _check(_lib.edgel_context_backend(self._handle, ctypes.byref(backend)))
+        return {v: k for k, v in _BACKENDS.items()}.get(backend.value, str(backend.value))
+
     def __repr__(self) -> str:
         if not self._handle:
             return "Context(closed)"
-        backend, threads = ctypes.c_int(), ctypes.c_int32()
-        _check(_lib.edgel_context_backend(self._handle, ctypes.byref(backend)))
+        threads = ctypes.c_int32()
         _check(_lib.edgel_context_threads(self._handle, ctypes.byref(threads)))
-        name = {v: k for k, v in _BACKENDS.items()}.get(backend.value, backend.value)
-        return f"Context({name!r}, threads={threads.value})"
+        return f"Context({self.backend!r}, threads={threads.value})"
 
     def __del__(self):
         self.close()

@@ -32,6 +32,9 @@ class Curves:
     modulus : numpy.ndarray, float64, (N,)
         Its modulus, sqrt(gx^2 + gy^2).
 
+    With ``subpixel_edges(..., on_device=True)``, points, gradient and modulus are CuPy
+    arrays on the GPU.
+
     Notes
     -----
     ``len(curves)`` is the number of curves and ``curves[k]`` curve k's (n, 2) points (a
@@ -65,7 +68,9 @@ class Curves:
         draws sub-pixel positions with `shift` fractional bits; pixel centres are integers,
         as here)."""
         scale = float(1 << shift)
-        return [np.rint(c * scale).astype(np.int32).reshape(-1, 1, 2) for c in self]
+        points = self.points if isinstance(self.points, np.ndarray) else self.points.get()
+        return [np.rint(points[a:b] * scale).astype(np.int32).reshape(-1, 1, 2)
+                for a, b in zip(self.limits[:-1], self.limits[1:])]
 
 
 class _CurvesHandle:
@@ -102,7 +107,7 @@ def _view_of(pointer, count: int) -> np.ndarray:
 
 
 def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.0, *,
-                   ctx: Optional[Context] = None) -> Curves:
+                   ctx: Optional[Context] = None, on_device: bool = False) -> Curves:
     """Sub-pixel edge points chained into curves (the Canny/Devernay detector).
 
     Equal to the reference program of von Gioi and Randall ("A Sub-Pixel Edge Detector: an
@@ -114,12 +119,17 @@ def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.
     image : array, (H, W) of uint8, uint16, float32 or float64
         Gray values as they are (an 8-bit pixel is its value): a NumPy array (on the CPU, or
         on the GPU with a CUDA `ctx`), or a CuPy or PyTorch CUDA array (on its GPU; the curves
-        come back in host memory either way).
+        come back in host memory unless `on_device`).
     sigma : float
         The Gaussian blur's standard deviation (0: none), as the reference's -s.
     high, low : float
         Hysteresis on the gradient modulus along the chains, as the reference's -h and -l.
     ctx : Context, optional
+    on_device : bool
+        Keep the points on the GPU (a CUDA context; needs CuPy): ``points``, ``gradient`` and
+        ``modulus`` are CuPy arrays on the context's device and never pass through host
+        memory; ``limits`` and ``closed`` (a few numbers a curve) stay NumPy arrays, so that
+        ``curves[k]`` is a CuPy view without a device round trip.
 
     Returns
     -------
@@ -151,13 +161,17 @@ def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.
     handle = _thread_curves()
     if cuda is None:
         image = _packed(image)
-        src, context = _view(image), _ctx(ctx)
-    else:  # after the work queued on the array's stream; the curves come back to the host
+        src, context = _view(image), _ctx(ctx, "cuda" if on_device else "auto")
+    else:  # after the work queued on the array's stream
         src, stream = _device_view(cuda)
         context = _ctx(ctx, "cuda", stream or None, _device_of(cuda))
+    if on_device and context.backend != "cuda":
+        raise ValueError(f"subpixel_edges(on_device=True) runs on a CUDA context, not "
+                         f"{context!r}")
+    _check(_lib.edgel_curves_set_place(handle, 1 if on_device else 0))
     _check(_lib.edgel_subpixel_edges(context._handle, ctypes.byref(p), ctypes.byref(src),
                                      handle))
-    return _curves_of(handle)
+    return _device_curves_of(handle) if on_device else _curves_of(handle)
 
 
 def _curves_of(handle) -> Curves:
@@ -172,6 +186,24 @@ def _curves_of(handle) -> Curves:
     closed = np.empty(m, np.bool_)
     _check(_lib.edgel_curves_copy(handle, points.ctypes.data, gradient.ctypes.data,
                                   modulus.ctypes.data, limits.ctypes.data, closed.ctypes.data, 0))
+    return Curves(points, limits, closed, gradient, modulus)
+
+
+def _device_curves_of(handle) -> Curves:
+    """The curves an edgel_curves holds in device memory, copied into CuPy arrays on its
+    device (limits and closed into NumPy arrays)."""
+    import cupy
+    v = _CurvesView()
+    _lib.edgel_curves_view_init(ctypes.byref(v), ctypes.sizeof(v))
+    _check(_lib.edgel_curves_get(handle, ctypes.byref(v)))
+    n, m = int(v.points), int(v.curves)
+    with cupy.cuda.Device(int(v.device)):
+        points, gradient = cupy.empty((n, 2), cupy.float64), cupy.empty((n, 2), cupy.float64)
+        modulus = cupy.empty(n, cupy.float64)
+    limits, closed = np.empty(m + 1, np.int64), np.empty(m, np.bool_)
+    _check(_lib.edgel_curves_copy(handle, points.data.ptr or None, gradient.data.ptr or None,
+                                  modulus.data.ptr or None, limits.ctypes.data,
+                                  closed.ctypes.data, 0))
     return Curves(points, limits, closed, gradient, modulus)
 
 

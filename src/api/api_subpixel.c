@@ -40,6 +40,7 @@ void edgel_curves_view_init(edgel_curves_view *view, size_t struct_size)
 {
     edgel_curves_view full = {0};
     full.struct_size = sizeof full;
+    full.device = -1;
     edgel_grown_init(view, struct_size, &full, sizeof full);
 }
 
@@ -55,6 +56,7 @@ edgel_status edgel_curves_create(edgel_curves **curves)
     }
     atomic_init(&c->busy, 0);
     c->limits[0] = 0;
+    c->on_device.device = c->on_device.block_device = -1;
     *curves = c;
     return EDGEL_OK;
 }
@@ -85,10 +87,19 @@ edgel_status edgel_curves_get(edgel_curves *curves, edgel_curves_view *view)
     EDGEL_TRY(enter(curves));
     full.points = curves->points;
     full.curves = curves->curves;
-    full.x = curves->x, full.y = curves->y;
-    full.gx = curves->gx, full.gy = curves->gy, full.modulus = curves->modulus;
-    full.limits = curves->limits;
-    full.closed = curves->closed;
+    const edgel_device_curves *d = &curves->on_device;
+    if (d->device >= 0) {
+        full.x = d->x, full.y = d->y;
+        full.gx = d->gx, full.gy = d->gy, full.modulus = d->modulus;
+        full.limits = d->limits;
+        full.closed = d->closed;
+    } else {
+        full.x = curves->x, full.y = curves->y;
+        full.gx = curves->gx, full.gy = curves->gy, full.modulus = curves->modulus;
+        full.limits = curves->limits;
+        full.closed = curves->closed;
+    }
+    full.device = d->device;
     const uint32_t size = view->struct_size;
     edgel_grown_init(view, size, &full, sizeof full);
     return leave(curves, EDGEL_OK);
@@ -100,9 +111,23 @@ edgel_status edgel_curves_copy(edgel_curves *curves, double *xy, double *gradien
     if (threads < 0)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "threads %d is negative", (int)threads);
     EDGEL_TRY(enter(curves));
+    if (curves->on_device.device >= 0)
+        return leave(curves, curves->on_device.copy(curves, xy, gradient, modulus, limits,
+                                                     closed));
     const int cores = edgel_host_cores();
     edgel_curves_copy_out(curves, xy, gradient, modulus, limits, closed,
                           threads == 0 || threads > cores ? cores : threads);
+    return leave(curves, EDGEL_OK);
+}
+
+edgel_status edgel_curves_set_place(edgel_curves *curves, edgel_curves_place place)
+{
+    if (place != EDGEL_CURVES_ON_HOST && place != EDGEL_CURVES_ON_DEVICE)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
+                          "curves: place %d is neither EDGEL_CURVES_ON_HOST nor "
+                          "EDGEL_CURVES_ON_DEVICE", (int)place);
+    EDGEL_TRY(enter(curves));
+    curves->place = place;
     return leave(curves, EDGEL_OK);
 }
 
@@ -148,7 +173,7 @@ static edgel_status subpixel_held(edgel_context *ctx, const edgel_subpixel_param
                                   const edgel_image *src, edgel_curves *curves)
 {
     EDGEL_TRY(enter(curves));
-    curves->points = curves->curves = 0; /* a failed call leaves no curves */
+    edgel_curves_clear(curves); /* a failed call leaves no curves */
     curves->has_points = 0;
     edgel_subpixel_params p;
     edgel_status st = read_params(params, &p);
@@ -156,6 +181,8 @@ static edgel_status subpixel_held(edgel_context *ctx, const edgel_subpixel_param
         st = check_source(ctx, src);
     if (st == EDGEL_OK)
         st = ctx->ops->subpixel(ctx->state, &p, src, curves);
+    if (st != EDGEL_OK)
+        edgel_curves_clear(curves);
     return leave(curves, st);
 }
 
@@ -195,7 +222,7 @@ static edgel_status find_points_held(edgel_context *ctx, const edgel_subpixel_pa
                                      edgel_curves *curves)
 {
     EDGEL_TRY(enter(curves));
-    curves->points = curves->curves = 0;
+    edgel_curves_clear(curves);
     curves->has_points = 0;
     edgel_subpixel_params p;
     edgel_status st = read_params(params, &p);
@@ -314,7 +341,7 @@ static edgel_status chain_points_held(edgel_context *ctx, const edgel_subpixel_p
                                       const edgel_subpixel_points *points, edgel_curves *curves)
 {
     EDGEL_TRY(enter(curves));
-    curves->points = curves->curves = 0;
+    edgel_curves_clear(curves);
     curves->has_points = 0;
     edgel_subpixel_params p;
     edgel_subpixel_points in;
@@ -332,7 +359,7 @@ static edgel_status chain_points_held(edgel_context *ctx, const edgel_subpixel_p
         !edgel_subpixel_chain(curves, w, p.high, p.low, cpu_threads(ctx)))
         st = edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "curves: out of memory for the curves");
     if (st != EDGEL_OK)
-        curves->points = curves->curves = 0;
+        edgel_curves_clear(curves);
     return leave(curves, st);
 }
 
@@ -456,7 +483,7 @@ static edgel_status stream_finish_held(edgel_context *ctx, edgel_subpixel_stream
     edgel_status st = enter(curves);
     if (st != EDGEL_OK)
         return edgel_busy_leave(&s->busy, st);
-    curves->points = curves->curves = 0;
+    edgel_curves_clear(curves);
     curves->has_points = 0;
     const int64_t added = edgel_stream_state_added(s->state);
     if (added < s->width)
@@ -469,7 +496,7 @@ static edgel_status stream_finish_held(edgel_context *ctx, edgel_subpixel_stream
         st = edgel_stream_state_finish(s->state, curves, cpu_threads(ctx));
     s->finished |= st == EDGEL_OK;
     if (st != EDGEL_OK)
-        curves->points = curves->curves = 0;
+        edgel_curves_clear(curves);
     leave(curves, st);
     return edgel_busy_leave(&s->busy, st);
 }

@@ -124,10 +124,18 @@ void edgel_point_list_free(edgel_point_list *l)
     free(l->x), free(l->y), free(l->gx), free(l->gy), free(l->mod), free(l->px), free(l->py);
 }
 
+void edgel_curves_clear(edgel_curves *c)
+{
+    c->points = c->curves = 0;
+    c->on_device.device = -1;
+}
+
 void edgel_curves_free(edgel_curves *c)
 {
     if (!c)
         return;
+    if (c->on_device.block)
+        c->on_device.release(c->on_device.block, c->on_device.block_device);
     free(c->x), free(c->y), free(c->gx), free(c->gy), free(c->modulus);
     free(c->limits), free(c->closed);
     free(c->image), free(c->pass);

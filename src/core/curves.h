@@ -25,9 +25,26 @@ typedef struct edgel_point_list {
     size_t count, cap;
 } edgel_point_list;
 
+/* A result in device memory (edgel_curves_set_place): its arrays carved from one allocation
+ * of the backend's, which frees it and copies out of it (the core never calls a backend). */
+typedef struct edgel_device_curves {
+    int device;       /* the CUDA device holding the result; -1: the result is on the host */
+    void *block;      /* the allocation, on block_device; reused from call to call */
+    size_t bytes;
+    int block_device;
+    double *x, *y, *gx, *gy, *modulus;
+    int64_t *limits;
+    uint8_t *closed;
+    void (*release)(void *block, int device);
+    edgel_status (*copy)(const struct edgel_curves *c, double *xy, double *gradient,
+                         double *modulus, int64_t *limits, uint8_t *closed);
+} edgel_device_curves;
+
 struct edgel_curves {
     edgel_busy_flag busy;
     int has_points; /* the last call found points (edgel_subpixel_find_points) */
+    edgel_curves_place place;
+    edgel_device_curves on_device;
     /* the result */
     int64_t points, curves;
     double *x, *y, *gx, *gy, *modulus;
@@ -76,6 +93,8 @@ void edgel_point_list_free(edgel_point_list *l);
  * interleaved, on up to `threads` threads. */
 void edgel_curves_copy_out(const edgel_curves *c, double *xy, double *gradient, double *modulus,
                            int64_t *limits, uint8_t *closed, int threads);
+/* No result (a call begins): no points or curves, on the host. */
+void edgel_curves_clear(edgel_curves *c);
 /* Frees everything an edgel_curves holds, and it. */
 void edgel_curves_free(edgel_curves *c);
 

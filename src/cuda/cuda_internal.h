@@ -318,9 +318,16 @@ void free_subpixel_chain_buffers(subpixel_chain_buffers *b);
 /* Steps 3b to 5 of the sub-pixel detector on the device (cuda_subpixel_chain.cu): from the
  * `count` points and best neighbours in b (numbered in the reference's order, `row_order`
  * their memory order), the links, the hysteresis (high >= low) and the curves, copied into
- * c's result through b's page-locked staging, on `threads` host threads. */
+ * c's result through b's page-locked staging, on `threads` host threads, or written into c's
+ * device result (c->place) on `device`. */
 edgel_status subpixel_chain_on_device(subpixel_buffers *b, cudaStream_t stream, int32_t count,
-                                      double high, double low, int threads, edgel_curves *c);
+                                      double high, double low, int threads, int device,
+                                      edgel_curves *c);
+/* A sub-pixel result in device memory (cuda_curves_device.cu): room in c's own allocation on
+ * `device` for `points` points and `curves` curves (its arrays carved, not yet the result);
+ * c's host result copied there and made the result. */
+edgel_status device_curves_reserve(edgel_curves *c, int device, int64_t points, int64_t curves);
+edgel_status device_curves_upload(edgel_curves *c, int device, cudaStream_t stream);
 void free_volume_buffers(volume_buffers *b);
 
 #endif

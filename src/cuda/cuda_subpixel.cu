@@ -24,6 +24,11 @@ namespace {
 
 constexpr int COUNT_ROWS = 16; /* rows of one column a counting thread walks */
 constexpr int BLOCK = 256;
+constexpr int TILE = 32; /* the axes' and placing's tiles: TILE x TILE pixels, a warp a column */
+constexpr int TILE_WARPS = 8;
+constexpr int HALO = 2;    /* a point's offset reads moduli one pixel away, each two pixels */
+constexpr int SPAN = TILE + 2 * HALO, PITCH = SPAN + 1; /* (a padded row: fewer bank conflicts) */
+static_assert(TILE == 32 && TILE % COUNT_ROWS == 0, "a warp's lanes cover whole counting chunks");
 
 /* y over the grid's rows (a frame may be taller than the grid allows). */
 #define FOR_ROWS(y, h) for (int y = blockIdx.y; y < (h); y += gridDim.y)
@@ -31,6 +36,13 @@ constexpr int BLOCK = 256;
 dim3 pixel_grid(int w, int h)
 {
     return dim3((unsigned)((w + BLOCK - 1) / BLOCK), (unsigned)(h < 65535 ? h : 65535));
+}
+
+/* A block a tile (TILE x TILE pixels; tiles beyond the grid's rows taken by its blocks). */
+dim3 tile_grid(int w, int h)
+{
+    const int rows = (h + TILE - 1) / TILE;
+    return dim3((unsigned)((w + TILE - 1) / TILE), (unsigned)(rows < 65535 ? rows : 65535));
 }
 
 __global__ void sp_convert(const uint8_t *src, size_t pitch, edgel_pixel_type type, int w, int h,
@@ -53,23 +65,25 @@ __global__ void sp_convert(const uint8_t *src, size_t pitch, edgel_pixel_type ty
     }
 }
 
-/* The blur along x (rows' pass), then along y: each output sums its taps in order from 0.0,
- * as the CPU's. */
-__global__ void sp_blur_rows(const double *in, double *out, int w, int h, const double *k, int r)
+/* The blur along x (rows' pass), read from the source's pixels of type T (exact as doubles),
+ * then along y: each output sums its taps in order from 0.0, as the CPU's. */
+template <typename T>
+__global__ void sp_blur_rows(const uint8_t *src, size_t pitch, double *out, int w, int h,
+                             const double *k, int r)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= w)
         return;
     FOR_ROWS(y, h)
     {
-        const double *row = in + (size_t)y * w;
+        const T *row = (const T *)(src + (size_t)y * pitch);
         double s = 0.0;
         if (x >= r && x + r < w)
             for (int i = 0; i <= 2 * r; i++)
-                s += row[x + i - r] * k[i];
+                s += (double)row[x + i - r] * k[i];
         else
             for (int i = 0; i <= 2 * r; i++)
-                s += row[edgel_subpixel_mirror((long long)x + i - r, w)] * k[i];
+                s += (double)row[edgel_subpixel_mirror((long long)x + i - r, w)] * k[i];
         out[(size_t)y * w + x] = s;
     }
 }
@@ -96,50 +110,69 @@ __global__ void sp_blur_columns(const double *in, double *out, int w, int h, con
 /* The centred differences at an inside pixel, and their modulus. */
 __device__ double modulus_at(const double *im, int w, int x, int y, double *gx, double *gy)
 {
-    const double *row = im + (size_t)y * w;
+    const double *row = im + (ptrdiff_t)y * w;
     const double dx = row[x + 1] - row[x - 1], dy = row[x + w] - row[x - w];
     *gx = dx, *gy = dy;
     return sqrt(dx * dx + dy * dy);
 }
 
-/* The edge point's axis at every pixel (0 in the two-pixel ring). */
-__global__ void sp_axes(const double *im, int w, int h, uint8_t *axis)
+/* The tile at (x0, y0) and its halo into shared memory (0 outside the image), by the block's
+ * threads (`at`: the thread's number) */
+__device__ void load_tile(double *tile, const double *im, int w, int h, int x0, int y0, int at)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    if (x >= w)
-        return;
-    FOR_ROWS(y, h)
-    {
-        uint8_t a = 0;
-        if (x >= 2 && x < w - 2 && y >= 2 && y < h - 2) {
-            double gx, gy, ux, uy;
-            const double m = modulus_at(im, w, x, y, &gx, &gy);
-            a = (uint8_t)edgel_subpixel_axis(m, modulus_at(im, w, x - 1, y, &ux, &uy),
-                                             modulus_at(im, w, x + 1, y, &ux, &uy),
-                                             modulus_at(im, w, x, y - 1, &ux, &uy),
-                                             modulus_at(im, w, x, y + 1, &ux, &uy), fabs(gx),
-                                             fabs(gy));
-        }
-        axis[(size_t)y * w + x] = a;
+    for (int i = at; i < SPAN * SPAN; i += TILE * TILE_WARPS) {
+        const int ty = i / SPAN, tx = i % SPAN, x = x0 - HALO + tx, y = y0 - HALO + ty;
+        tile[ty * PITCH + tx] = x >= 0 && x < w && y >= 0 && y < h ? im[(size_t)y * w + x] : 0.0;
     }
 }
 
-/* Thread (x, chunk): the points of column x in rows chunk * COUNT_ROWS on. */
-/* chunk over the grid's rows */
-#define FOR_CHUNKS(chunk, chunks) for (int chunk = blockIdx.y; chunk < (chunks); chunk += gridDim.y)
-
-__global__ void sp_count(const uint8_t *axis, int w, int h, int chunks, int32_t *counts)
+/* The lanes whose rows share lane's counting chunk (the tile's rows start a chunk). */
+__device__ unsigned chunk_lanes(int lane)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    if (x >= w)
-        return;
-    FOR_CHUNKS(chunk, chunks)
-    {
-    const int y0 = chunk * COUNT_ROWS, y1 = y0 + COUNT_ROWS < h ? y0 + COUNT_ROWS : h;
-    int32_t n = 0;
-    for (int y = y0; y < y1; y++)
-        n += axis[(size_t)y * w + x] != 0;
-    counts[(size_t)x * chunks + chunk] = n;
+    return ((1u << COUNT_ROWS) - 1) << (lane / COUNT_ROWS * COUNT_ROWS);
+}
+
+/* The edge point's axis at every pixel (0 in the two-pixel ring), and the points of each
+ * column's chunks of COUNT_ROWS rows. A tile's moduli (and its one-pixel ring's) are computed
+ * once into shared memory; warp j takes columns j, j + 8, ..., one lane a row. */
+__global__ void __launch_bounds__(TILE * TILE_WARPS)
+    sp_axes(const double *im, int w, int h, int chunks, uint8_t *axis, int32_t *counts)
+{
+    constexpr int M = TILE + 2; /* the moduli: the tile and a ring of one pixel */
+    __shared__ double tile[SPAN * PITCH];
+    __shared__ double mods[M][M + 1];
+    __shared__ uint8_t axes[TILE][TILE + 1];
+    const int lane = threadIdx.x, warp = threadIdx.y, at = warp * TILE + lane;
+    const int x0 = blockIdx.x * TILE;
+    for (int y0 = blockIdx.y * TILE; y0 < h; y0 += gridDim.y * TILE) {
+        load_tile(tile, im, w, h, x0, y0, at);
+        __syncthreads();
+        for (int i = at; i < M * M; i += TILE * TILE_WARPS) {
+            double gx, gy;
+            mods[i / M][i % M] = modulus_at(tile, PITCH, i % M + 1, i / M + 1, &gx, &gy);
+        }
+        __syncthreads();
+        const int y = y0 + lane;
+        for (int c = warp; c < TILE; c += TILE_WARPS) {
+            const int x = x0 + c;
+            int a = 0;
+            if (x >= 2 && x < w - 2 && y >= 2 && y < h - 2) {
+                const double *t = tile + (size_t)(lane + HALO) * PITCH + c + HALO;
+                const double gx = t[1] - t[-1], gy = t[PITCH] - t[-PITCH];
+                const int my = lane + 1, mx = c + 1;
+                a = edgel_subpixel_axis(mods[my][mx], mods[my][mx - 1], mods[my][mx + 1],
+                                        mods[my - 1][mx], mods[my + 1][mx], fabs(gx), fabs(gy));
+            }
+            axes[lane][c] = (uint8_t)a;
+            const unsigned points = __ballot_sync(~0u, a != 0);
+            if (x < w && y < h && lane % COUNT_ROWS == 0)
+                counts[(size_t)x * chunks + y / COUNT_ROWS] = __popc(points & chunk_lanes(lane));
+        }
+        __syncthreads();
+        for (int r = warp; r < TILE; r += TILE_WARPS)
+            if (x0 + lane < w && y0 + r < h)
+                axis[(size_t)(y0 + r) * w + x0 + lane] = axes[r][lane];
+        __syncthreads();
     }
 }
 
@@ -164,39 +197,57 @@ struct point_arrays {
     int32_t *px, *py;
 };
 
-/* Thread (x, chunk) numbers its points from its first number on (the scanned counts) and
- * writes them, and every pixel's number (-1: none) into `id`. */
-__global__ void sp_place(const double *im, const uint8_t *axis, int w, int h, int chunks,
-                         const int32_t *starts, int32_t *id, point_arrays p)
+
+
+/* A tile's points, each numbered from its chunk's first number on (the scanned counts), in
+ * the arrays; every pixel's number (-1: none) into `id`. The tile and its halo are read into
+ * shared memory once (coalesced); warp j takes columns j, j + 8, ..., one lane a row, so that
+ * the points of a chunk are numbered by a ballot and written side by side. */
+__global__ void __launch_bounds__(TILE * TILE_WARPS)
+    sp_place(const double *im, const uint8_t *axis, int w, int h, int chunks,
+             const int32_t *starts, int32_t *id, point_arrays p)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    if (x >= w)
-        return;
-    FOR_CHUNKS(chunk, chunks)
-    {
-    const int y0 = chunk * COUNT_ROWS, y1 = y0 + COUNT_ROWS < h ? y0 + COUNT_ROWS : h;
-    int32_t k = starts[(size_t)x * chunks + chunk];
-    for (int y = y0; y < y1; y++) {
-        const size_t at = (size_t)y * w + x;
-        const int a = axis[at];
-        if (!a) {
-            id[at] = -1;
-            continue;
+    __shared__ double tile[SPAN * PITCH];
+    __shared__ uint8_t axes[TILE][TILE + 1];
+    __shared__ int32_t ids[TILE][TILE + 1];
+    const int lane = threadIdx.x, warp = threadIdx.y, at = warp * TILE + lane;
+    const int x0 = blockIdx.x * TILE;
+    for (int y0 = blockIdx.y * TILE; y0 < h; y0 += gridDim.y * TILE) {
+        load_tile(tile, im, w, h, x0, y0, at);
+        for (int r = warp; r < TILE; r += TILE_WARPS) {
+            const int x = x0 + lane, y = y0 + r;
+            axes[r][lane] = x < w && y < h ? axis[(size_t)y * w + x] : 0;
         }
-        double gx, gy, ux, uy;
-        const double m = modulus_at(im, w, x, y, &gx, &gy);
-        const double offset =
-            a == 1 ? edgel_subpixel_offset(modulus_at(im, w, x - 1, y, &ux, &uy), m,
-                                           modulus_at(im, w, x + 1, y, &ux, &uy))
-                   : edgel_subpixel_offset(modulus_at(im, w, x, y - 1, &ux, &uy), m,
-                                           modulus_at(im, w, x, y + 1, &ux, &uy));
-        const int dx = a == 1, dy = a == 2;
-        p.x[k] = x + offset * dx;
-        p.y[k] = y + offset * dy;
-        p.gx[k] = gx, p.gy[k] = gy, p.mod[k] = m;
-        p.px[k] = x, p.py[k] = y;
-        id[at] = k++;
-    }
+        __syncthreads();
+        const int y = y0 + lane;
+        for (int c = warp; c < TILE; c += TILE_WARPS) {
+            const int x = x0 + c, a = axes[lane][c];
+            const unsigned points = __ballot_sync(~0u, a != 0);
+            int32_t k = -1;
+            if (a) {
+                k = starts[(size_t)x * chunks + y / COUNT_ROWS] +
+                    __popc(points & chunk_lanes(lane) & ((1u << lane) - 1));
+                const double *t = tile + (size_t)(lane + HALO) * PITCH + c + HALO;
+                double gx, gy, ux, uy;
+                const double m = modulus_at(t, PITCH, 0, 0, &gx, &gy);
+                const double offset =
+                    a == 1 ? edgel_subpixel_offset(modulus_at(t, PITCH, -1, 0, &ux, &uy), m,
+                                                   modulus_at(t, PITCH, 1, 0, &ux, &uy))
+                           : edgel_subpixel_offset(modulus_at(t, PITCH, 0, -1, &ux, &uy), m,
+                                                   modulus_at(t, PITCH, 0, 1, &ux, &uy));
+                const int dx = a == 1, dy = a == 2;
+                p.x[k] = x + offset * dx;
+                p.y[k] = y + offset * dy;
+                p.gx[k] = gx, p.gy[k] = gy, p.mod[k] = m;
+                p.px[k] = x, p.py[k] = y;
+            }
+            ids[lane][c] = k;
+        }
+        __syncthreads();
+        for (int r = warp; r < TILE; r += TILE_WARPS)
+            if (x0 + lane < w && y0 + r < h)
+                id[(size_t)(y0 + r) * w + x0 + lane] = ids[r][lane];
+        __syncthreads();
     }
 }
 
@@ -287,7 +338,9 @@ edgel_status ensure_points(subpixel_buffers *b, size_t count)
     return EDGEL_OK;
 }
 
-edgel_status blur(subpixel_buffers *b, cudaStream_t stream, double sigma, int w, int h)
+/* The source (`type`, rows `pitch` bytes apart) blurred into b->image. */
+edgel_status blur(subpixel_buffers *b, cudaStream_t stream, const uint8_t *src, size_t pitch,
+                  edgel_pixel_type type, double sigma, int w, int h)
 {
     const int r = edgel_subpixel_radius(sigma), taps = 2 * r + 1;
     double *k = (double *)malloc(sizeof(double) * (size_t)taps);
@@ -301,7 +354,12 @@ edgel_status blur(subpixel_buffers *b, cudaStream_t stream, double sigma, int w,
     free(k);
     EDGEL_TRY(st);
     CUDA_TRY(err);
-    sp_blur_rows<<<pixel_grid(w, h), BLOCK, 0, stream>>>(b->image, b->pass, w, h, b->kernel, r);
+    void (*rows)(const uint8_t *, size_t, double *, int, int, const double *, int) =
+        type == EDGEL_U8    ? sp_blur_rows<uint8_t>
+        : type == EDGEL_U16 ? sp_blur_rows<uint16_t>
+        : type == EDGEL_F32 ? sp_blur_rows<float>
+                            : sp_blur_rows<double>;
+    rows<<<pixel_grid(w, h), BLOCK, 0, stream>>>(src, pitch, b->pass, w, h, b->kernel, r);
     sp_blur_columns<<<pixel_grid(w, h), BLOCK, 0, stream>>>(b->pass, b->image, w, h, b->kernel, r);
     return EDGEL_OK;
 }
@@ -348,10 +406,13 @@ void free_subpixel_buffers(subpixel_buffers *b)
     memset(b, 0, sizeof *b);
 }
 
-extern "C" edgel_status edgel_cuda_subpixel(edgel_cuda_state *s, const edgel_subpixel_params *p,
-                                            const edgel_image *src, edgel_curves *c)
+namespace {
+
+/* The curves, on the device where c->place asks and the chaining runs there, else on the
+ * host. */
+edgel_status subpixel_curves(edgel_cuda_state *s, const edgel_subpixel_params *p,
+                             const edgel_image *src, const frame_call &call, edgel_curves *c)
 {
-    ON_DEVICE(s->device);
     const int w = src->width, h = src->height;
     c->points = c->curves = 0;
     c->all.count = 0;
@@ -359,7 +420,6 @@ extern "C" edgel_status edgel_cuda_subpixel(edgel_cuda_state *s, const edgel_sub
         return edgel_curves_set_none(c) ? EDGEL_OK
                                         : edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY,
                                                      "sub-pixel edges: out of memory");
-    const frame_call call = frame_call_of(s, src);
     if (!call.on_host)
         EDGEL_TRY(check_view_device(s, src, "input"));
     subpixel_buffers *b = &s->subpixel;
@@ -375,12 +435,14 @@ extern "C" edgel_status edgel_cuda_subpixel(edgel_cuda_state *s, const edgel_sub
                                    cudaMemcpyHostToDevice, call.stream));
         in = b->src, pitch = row_bytes;
     }
-    sp_convert<<<pixel_grid(w, h), BLOCK, 0, call.stream>>>(in, pitch, src->type, w, h, b->image);
     if (p->sigma != 0.0)
-        EDGEL_TRY(blur(b, call.stream, p->sigma, w, h));
-    sp_axes<<<pixel_grid(w, h), BLOCK, 0, call.stream>>>(b->image, w, h, b->axis);
-    const dim3 columns((unsigned)((w + BLOCK - 1) / BLOCK), (unsigned)(chunks < 65535 ? chunks : 65535));
-    sp_count<<<columns, BLOCK, 0, call.stream>>>(b->axis, w, h, chunks, b->counts);
+        EDGEL_TRY(blur(b, call.stream, in, pitch, src->type, p->sigma, w, h));
+    else
+        sp_convert<<<pixel_grid(w, h), BLOCK, 0, call.stream>>>(in, pitch, src->type, w, h,
+                                                                b->image);
+    const dim3 tiles = tile_grid(w, h);
+    sp_axes<<<tiles, dim3(TILE, TILE_WARPS), 0, call.stream>>>(b->image, w, h, chunks, b->axis,
+                                                               b->counts);
     size_t bytes = b->scan_bytes;
     CUDA_TRY(cub::DeviceScan::ExclusiveSum(b->scan_tmp, bytes, b->counts, b->starts,
                                            (int64_t)counts, call.stream));
@@ -390,8 +452,8 @@ extern "C" edgel_status edgel_cuda_subpixel(edgel_cuda_state *s, const edgel_sub
     CUDA_TRY(cudaStreamSynchronize(call.stream));
     EDGEL_TRY(ensure_points(b, (size_t)count + 1));
     const point_arrays pts = {b->x, b->y, b->gx, b->gy, b->mod, b->px, b->py};
-    sp_place<<<columns, BLOCK, 0, call.stream>>>(b->image, b->axis, w, h, chunks, b->starts, b->id,
-                                                 pts);
+    sp_place<<<tiles, dim3(TILE, TILE_WARPS), 0, call.stream>>>(b->image, b->axis, w, h, chunks,
+                                                                b->starts, b->id, pts);
     bytes = b->scan_bytes;
     CUDA_TRY(cub::DeviceSelect::If(b->scan_tmp, bytes, b->id, b->row_order, b->total + 1,
                                    (int64_t)pixels, is_point(), call.stream));
@@ -406,10 +468,24 @@ extern "C" edgel_status edgel_cuda_subpixel(edgel_cuda_state *s, const edgel_sub
     /* the chaining on the device holds the hysteresis's argument only for high >= low, and
      * numbers two link slots a point in int32 */
     if (p->high >= p->low && count < INT32_MAX / 2)
-        return subpixel_chain_on_device(b, call.stream, count, p->high, p->low, s->threads, c);
+        return subpixel_chain_on_device(b, call.stream, count, p->high, p->low, s->threads,
+                                        s->device, c);
     EDGEL_TRY(copy_points_down(b, call.stream, c, count, w, s->threads));
     if (!edgel_subpixel_chain(c, w, p->high, p->low, s->threads))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel edges: out of memory for the "
                           "curves");
+    return EDGEL_OK;
+}
+
+} // namespace
+
+extern "C" edgel_status edgel_cuda_subpixel(edgel_cuda_state *s, const edgel_subpixel_params *p,
+                                            const edgel_image *src, edgel_curves *c)
+{
+    ON_DEVICE(s->device);
+    const frame_call call = frame_call_of(s, src);
+    EDGEL_TRY(subpixel_curves(s, p, src, call, c));
+    if (c->place == EDGEL_CURVES_ON_DEVICE && c->on_device.device < 0)
+        return device_curves_upload(c, s->device, call.stream); /* made on the host */
     return EDGEL_OK;
 }

@@ -128,11 +128,23 @@ __global__ void links_replay(subpixel_chain_buffers b, point_view p, int32_t n)
     }
 }
 
-/* Every point its own run; its place in memory order; the chains' facts cleared. */
-__global__ void runs_init(subpixel_chain_buffers b, point_view p)
+__device__ int member(const point_view &p, int32_t i, double low)
+{
+    return !(p.mod[i] < low); /* (a NaN modulus is not below) */
+}
+
+/* Each point's run started at the lowest of it and its run's neighbours along the links (a
+ * tree of lower numbers, so that the joins below meet shallow trees); its place in memory
+ * order; the chains' facts cleared. */
+__global__ void runs_init(subpixel_chain_buffers b, point_view p, double low)
 {
     FOR_INDEX(i, p.count)
-    b.parent[i] = (int32_t)i;
+    int32_t parent = (int32_t)i;
+    if (member(p, parent, low))
+        for (const int32_t q : {b.next[i], b.prev[i]})
+            if (q >= 0 && q < parent && member(p, q, low))
+                parent = q;
+    b.parent[i] = parent;
     b.size[i] = 0;
     b.strong[i] = 0;
     b.first[i] = INT_MAX;
@@ -141,12 +153,12 @@ __global__ void runs_init(subpixel_chain_buffers b, point_view p)
     b.rank[p.row_order[i]] = (int32_t)i;
 }
 
-/* A run: points joined by links, none of modulus below `low` (a NaN modulus is not below). */
+/* A run: points joined by links, none of modulus below `low`. */
 __global__ void runs_join(subpixel_chain_buffers b, point_view p, double low)
 {
     FOR_INDEX(i, p.count)
     const int32_t q = b.next[i];
-    if (q >= 0 && !(p.mod[i] < low) && !(p.mod[q] < low))
+    if (q >= 0 && member(p, (int32_t)i, low) && member(p, q, low))
         join<int32_t, true>(b.parent, (int32_t)i, q);
 }
 
@@ -163,7 +175,7 @@ __global__ void runs_strong(subpixel_chain_buffers b, point_view p, double high)
 
 __device__ int kept(const subpixel_chain_buffers &b, const point_view &p, int32_t i, double low)
 {
-    return !(p.mod[i] < low) && b.strong[b.parent[i]];
+    return member(p, i, low) && b.strong[b.parent[i]];
 }
 
 /* The links the hysteresis keeps: both ends in a strong run. */
@@ -247,7 +259,12 @@ __global__ void curves_jump(const int32_t *succ, const int32_t *dist, int32_t *s
 
 /* Each chained point into its curve's place (`dist` from the end); a closed curve's first
  * point once more at its end. */
-__global__ void curves_write(subpixel_chain_buffers b, point_view p, const int32_t *dist)
+struct curve_points {
+    double *a[5]; /* x, y, gx, gy, modulus */
+};
+
+__global__ void curves_write(subpixel_chain_buffers b, point_view p, const int32_t *dist,
+                             curve_points out)
 {
     FOR_INDEX(i, p.count)
     if (!chained(b, i))
@@ -259,7 +276,7 @@ __global__ void curves_write(subpixel_chain_buffers b, point_view p, const int32
     const double v[5] = {p.g.x[i], p.g.y[i], p.g.gx[i], p.g.gy[i], p.mod[i]};
     for (int n = 0; n < 2 && at[n] >= 0; n++)
         for (int a = 0; a < 5; a++)
-            b.out[a][at[n]] = v[a];
+            out.a[a][at[n]] = v[a];
 }
 
 __global__ void curves_total(subpixel_chain_buffers b)
@@ -353,7 +370,8 @@ void free_subpixel_chain_buffers(subpixel_chain_buffers *b)
 }
 
 edgel_status subpixel_chain_on_device(subpixel_buffers *sb, cudaStream_t stream, int32_t count,
-                                      double high, double low, int threads, edgel_curves *c)
+                                      double high, double low, int threads, int device,
+                                      edgel_curves *c)
 {
     subpixel_chain_buffers *b = &sb->chain;
     if (count == 0)
@@ -388,7 +406,7 @@ edgel_status subpixel_chain_on_device(subpixel_buffers *sb, cudaStream_t stream,
     }
 
     counters_clear<<<1, 1, 0, stream>>>(*b);
-    runs_init<<<grid, BLOCK, 0, stream>>>(*b, p);
+    runs_init<<<grid, BLOCK, 0, stream>>>(*b, p, low);
     runs_join<<<grid, BLOCK, 0, stream>>>(*b, p, low);
     runs_strong<<<grid, BLOCK, 0, stream>>>(*b, p, high);
     runs_keep<<<grid, BLOCK, 0, stream>>>(*b, p, low);
@@ -412,10 +430,26 @@ edgel_status subpixel_chain_on_device(subpixel_buffers *sb, cudaStream_t stream,
     for (int round = 0; round < bits_for((int64_t)totals[3] + 1); round++, from ^= 1)
         curves_jump<<<grid, BLOCK, 0, stream>>>(b->succ[from], b->dist[from], b->succ[from ^ 1],
                                                 b->dist[from ^ 1], count);
-    curves_write<<<grid, BLOCK, 0, stream>>>(*b, p, b->dist[from]);
-    CUDA_TRY(cudaGetLastError());
-
     c->points = c->curves = 0;
+    if (c->place == EDGEL_CURVES_ON_DEVICE) {
+        EDGEL_TRY(device_curves_reserve(c, device, points, curves));
+        const edgel_device_curves *d = &c->on_device;
+        const curve_points out = {{d->x, d->y, d->gx, d->gy, d->modulus}};
+        curves_write<<<grid, BLOCK, 0, stream>>>(*b, p, b->dist[from], out);
+        CUDA_TRY(cudaGetLastError());
+        CUDA_TRY(cudaMemcpyAsync(d->limits, b->limits, 8 * ((size_t)curves + 1),
+                                 cudaMemcpyDeviceToDevice, stream));
+        if (curves > 0)
+            CUDA_TRY(cudaMemcpyAsync(d->closed, b->closed, (size_t)curves,
+                                     cudaMemcpyDeviceToDevice, stream));
+        CUDA_TRY(cudaStreamSynchronize(stream));
+        c->on_device.device = device;
+        c->points = points, c->curves = curves;
+        return EDGEL_OK;
+    }
+    const curve_points out = {{b->out[0], b->out[1], b->out[2], b->out[3], b->out[4]}};
+    curves_write<<<grid, BLOCK, 0, stream>>>(*b, p, b->dist[from], out);
+    CUDA_TRY(cudaGetLastError());
     if (!edgel_curves_reserve_result(c, (size_t)points, (size_t)curves))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel edges: out of memory for %lld "
                           "points on %lld curves", (long long)points, (long long)curves);

@@ -1361,6 +1361,54 @@ static int same_curves(edgel_curves *a, edgel_curves *b)
            !memcmp(u.closed, v.closed, (size_t)u.curves);
 }
 
+/* A result left on the device (edgel_curves_set_place) equals `want` (a host result): its
+ * view's device arrays read back, and edgel_curves_copy into device and into host arrays. */
+static int same_on_device(edgel_curves *want, edgel_curves *on)
+{
+    edgel_curves_view u, v;
+    edgel_curves_view_default(&u);
+    edgel_curves_view_default(&v);
+    if (edgel_curves_get(want, &u) != EDGEL_OK || edgel_curves_get(on, &v) != EDGEL_OK ||
+        u.points != v.points || u.curves != v.curves || u.device != -1 || v.device < 0)
+        return 0;
+    const size_t n = (size_t)u.points, m = (size_t)u.curves;
+    double *h = malloc(8 * (9 * n + 1)), *d = NULL; /* x, y, gx, gy, modulus; xy, gradient */
+    int64_t *limits = malloc(8 * (m + 1));
+    uint8_t *closed = malloc(m + 1), *dc = NULL;
+    CHECK(h && limits && closed);
+    CUDA_CHECK(cudaMalloc((void **)&d, 8 * (9 * n + m + 1) + m + 1));
+    const double *from[5] = {v.x, v.y, v.gx, v.gy, v.modulus};
+    const double *host[5] = {u.x, u.y, u.gx, u.gy, u.modulus};
+    int same = 1;
+    for (int a = 0; a < 5; a++) {
+        CUDA_CHECK(cudaMemcpy(h, from[a], 8 * n, cudaMemcpyDeviceToHost));
+        same &= !memcmp(h, host[a], 8 * n);
+    }
+    CUDA_CHECK(cudaMemcpy(limits, v.limits, 8 * (m + 1), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(closed, v.closed, m, cudaMemcpyDeviceToHost));
+    same &= !memcmp(limits, u.limits, 8 * (m + 1)) && !memcmp(closed, u.closed, m);
+    for (int into_device = 0; into_device < 2; into_device++) {
+        memset(h, 0, 8 * 5 * n), memset(limits, 0xff, 8 * (m + 1)), memset(closed, 9, m);
+        double *xy = into_device ? d : h, *grad = xy + 2 * n, *mod = xy + 4 * n;
+        int64_t *lim = into_device ? (int64_t *)(d + 5 * n) : limits;
+        dc = into_device ? (uint8_t *)(d + 5 * n + m + 1) : closed;
+        CHECK(edgel_curves_copy(on, xy, grad, mod, lim, dc, 0) == EDGEL_OK);
+        if (into_device) {
+            CUDA_CHECK(cudaMemcpy(h, d, 8 * 5 * n, cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(limits, lim, 8 * (m + 1), cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(closed, dc, m, cudaMemcpyDeviceToHost));
+        }
+        same &= !memcmp(h + 4 * n, u.modulus, 8 * n) && !memcmp(limits, u.limits, 8 * (m + 1)) &&
+                !memcmp(closed, u.closed, m);
+        for (size_t i = 0; same && i < n; i++)
+            same = h[2 * i] == u.x[i] && h[2 * i + 1] == u.y[i] && h[2 * n + 2 * i] == u.gx[i] &&
+                   h[2 * n + 2 * i + 1] == u.gy[i];
+    }
+    CUDA_CHECK(cudaFree(d));
+    free(h), free(limits), free(closed);
+    return same;
+}
+
 static void compare_subpixel(const edgel_image *src, double sigma, double high, double low,
                              const char *what)
 {
@@ -1375,6 +1423,19 @@ static void compare_subpixel(const edgel_image *src, double sigma, double high, 
     edgel_image d = device_copy(src);
     CHECK(edgel_subpixel_edges(gpu, &p, &d, got) == EDGEL_OK);
     same &= same_curves(want, got);
+    /* left on the device, from device and host views; a CPU context's stay on the host */
+    edgel_curves *on;
+    edgel_curves_view ov;
+    edgel_curves_view_default(&ov);
+    CHECK(edgel_curves_create(&on) == EDGEL_OK &&
+          edgel_curves_set_place(on, EDGEL_CURVES_ON_DEVICE) == EDGEL_OK);
+    CHECK(edgel_subpixel_edges(gpu, &p, &d, on) == EDGEL_OK);
+    same &= same_on_device(want, on);
+    CHECK(edgel_subpixel_edges(gpu, &p, src, on) == EDGEL_OK);
+    same &= same_on_device(want, on);
+    CHECK(edgel_subpixel_edges(cpu, &p, src, on) == EDGEL_OK);
+    same &= same_curves(want, on) && edgel_curves_get(on, &ov) == EDGEL_OK && ov.device == -1;
+    edgel_curves_destroy(on);
     if (!same) { /* what differs, and the input where EDGEL_TEST_DUMP_DIR names a folder */
         edgel_curves_view u, v;
         edgel_curves_view_default(&u);

@@ -357,6 +357,31 @@ def test_subpixel_edges_on_cuda_arrays(photos):
         edgel.subpixel_edges(cupy.asarray(gray), 1.0, 15.0, 5.0, ctx=cpu)
 
 
+def test_subpixel_edges_on_device(photos):
+    """on_device=True: the points, gradients and moduli as CuPy arrays on the GPU, equal to the
+    CPU's; the limits and closed flags as NumPy arrays; curves index as CuPy views; low above
+    high (chained on the host) and no points too; a CPU context is refused."""
+    cpu, gpu = edgel.Context("cpu"), edgel.Context("cuda")
+    for bgr in photos[:4]:
+        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+        for img, thresholds in ((cupy.asarray(gray), (15.0, 5.0)), (gray, (15.0, 5.0)),
+                                (cupy.asarray(gray), (5.0, 15.0))):
+            want = edgel.subpixel_edges(gray, 1.0, *thresholds, ctx=cpu)
+            got = edgel.subpixel_edges(img, 1.0, *thresholds, ctx=None if
+                                       isinstance(img, cupy.ndarray) else gpu, on_device=True)
+            for k in ("points", "gradient", "modulus"):
+                assert isinstance(getattr(got, k), cupy.ndarray)
+                assert np.array_equal(cupy.asnumpy(getattr(got, k)), getattr(want, k)), k
+            assert isinstance(got.limits, np.ndarray) and np.array_equal(got.limits, want.limits)
+            assert np.array_equal(got.closed, want.closed) and len(got) == len(want) > 0
+            assert np.array_equal(cupy.asnumpy(got[len(got) - 1]), want[len(want) - 1])
+            assert all(np.array_equal(a, b) for a, b in zip(got.polylines(), want.polylines()))
+    flat = edgel.subpixel_edges(cupy.zeros((30, 40), cupy.uint8), on_device=True)
+    assert len(flat) == 0 and flat.points.shape == (0, 2) and list(flat.limits) == [0]
+    with pytest.raises(ValueError, match="CUDA context"):
+        edgel.subpixel_edges(gray, on_device=True, ctx=cpu)
+
+
 def test_canny_itk_on_cuda_volumes():
     """ITK's Canny on CuPy and PyTorch volumes (z, y, x) and on NumPy volumes through a CUDA
     context: the CPU's edges and stages (and so ITK's), outputs of the array's kind."""

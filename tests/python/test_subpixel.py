@@ -132,6 +132,10 @@ def test_refusals():
         edgel.subpixel_edges(np.zeros((8, 8, 3), np.uint8))
     with pytest.raises(ValueError):
         edgel.subpixel_edges(np.zeros((0, 8), np.uint8))
+    cpu = edgel.Context("cpu")
+    assert cpu.backend == "cpu"
+    with pytest.raises(ValueError, match="on_device=True.*CUDA context"):
+        edgel.subpixel_edges(image, on_device=True, ctx=cpu)
 
 
 def test_golden_file_covers_every_case():
