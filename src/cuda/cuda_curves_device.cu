@@ -32,7 +32,8 @@ __global__ void interleave(const double *in, double *out, int64_t n)
         out[2 * i] = in[i];
 }
 
-/* a and b interleaved into `pairs` (2 n doubles), device or host memory. */
+/* a and b interleaved into `pairs` (2 n doubles): in device memory by kernels queued on the
+ * default stream, in host memory through a copy. */
 edgel_status copy_pairs(const double *a, const double *b, double *pairs, int64_t n)
 {
     cudaPointerAttributes at;
@@ -42,7 +43,6 @@ edgel_status copy_pairs(const double *a, const double *b, double *pairs, int64_t
         interleave<<<grid, 256>>>(a, pairs, n);
         interleave<<<grid, 256>>>(b, pairs + 1, n);
         CUDA_TRY(cudaGetLastError());
-        CUDA_TRY(cudaDeviceSynchronize());
         return EDGEL_OK;
     }
     double *host = (double *)malloc(16 * (size_t)n);
@@ -71,11 +71,12 @@ edgel_status copy(const edgel_curves *c, double *xy, double *gradient, double *m
     if (gradient && n)
         EDGEL_TRY(copy_pairs(d->gx, d->gy, gradient, n));
     if (modulus && n)
-        CUDA_TRY(cudaMemcpy(modulus, d->modulus, 8 * (size_t)n, cudaMemcpyDefault));
+        CUDA_TRY(cudaMemcpyAsync(modulus, d->modulus, 8 * (size_t)n, cudaMemcpyDefault, 0));
     if (limits)
-        CUDA_TRY(cudaMemcpy(limits, d->limits, 8 * ((size_t)m + 1), cudaMemcpyDefault));
+        CUDA_TRY(cudaMemcpyAsync(limits, d->limits, 8 * ((size_t)m + 1), cudaMemcpyDefault, 0));
     if (closed && m)
-        CUDA_TRY(cudaMemcpy(closed, d->closed, (size_t)m, cudaMemcpyDefault));
+        CUDA_TRY(cudaMemcpyAsync(closed, d->closed, (size_t)m, cudaMemcpyDefault, 0));
+    CUDA_TRY(cudaStreamSynchronize(0));
     return EDGEL_OK;
 }
 
