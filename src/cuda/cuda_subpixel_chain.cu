@@ -257,12 +257,12 @@ __global__ void curves_jump(const int32_t *succ, const int32_t *dist, int32_t *s
     dist_out[i] = s >= 0 ? dist[i] + dist[s] : dist[i];
 }
 
-/* Each chained point into its curve's place (`dist` from the end); a closed curve's first
- * point once more at its end. */
 struct curve_points {
     double *a[5]; /* x, y, gx, gy, modulus */
 };
 
+/* Each chained point into its curve's place (`dist` from the end); a closed curve's first
+ * point once more at its end. */
 __global__ void curves_write(subpixel_chain_buffers b, point_view p, const int32_t *dist,
                              curve_points out)
 {
