@@ -57,7 +57,7 @@ typedef struct edgel_backend_ops {
     edgel_status (*gaussian_blur)(void *state, const edgel_image *src, const edgel_image *dst,
                                   int ksize, double sigma);
     /* Sub-pixel curves of a checked 1-channel image (the CPU's: host views; a GPU backend's:
-     * host or device views, the result in host memory). */
+     * host or device views, the result where the curves' place asks). */
     edgel_status (*subpixel)(void *state, const edgel_subpixel_params *params,
                              const edgel_image *src, edgel_curves *curves);
     /* The convolution engine: whether it has an FFT; the predicted time in ns of `method` for

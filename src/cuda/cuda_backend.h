@@ -56,8 +56,9 @@ edgel_status edgel_cuda_filter(edgel_cuda_state *state, const struct edgel_filte
                                const edgel_image *src, const edgel_image *dst);
 /* The FFT method's predicted time less its launches (ns), for the cost model. */
 double edgel_cuda_fft_time(const struct edgel_filter_plan *plan);
-/* Sub-pixel curves of a checked 1-channel image (host or device views): the points and their
- * neighbours on the GPU, the chaining on the host; waits for the result. */
+/* Sub-pixel curves of a checked 1-channel image (host or device views), made on the GPU (the
+ * chains on the host where low > high), into host or device memory as the curves' place asks;
+ * waits for the result. */
 edgel_status edgel_cuda_subpixel(edgel_cuda_state *state, const edgel_subpixel_params *params,
                                  const edgel_image *src, edgel_curves *curves);
 /* ITK's Canny on a checked volume (host or device views); waits for its stream. */
