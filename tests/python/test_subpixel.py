@@ -59,7 +59,7 @@ def test_random_sizes_and_parameters_equal_the_reference():
             image = (rng.integers(0, 3, (h, w)) * 60).astype(np.uint8)
         sigma = float(rng.choice([0.0, 0.3, 1.0, 1.7, 4.0]))
         high = float(rng.choice([0.0, 3.0, 20.0]))
-        low = float(rng.choice([0.0, high / 3, high]))
+        low = float(rng.choice([0.0, high / 3, high, 2 * high + 5]))  # (low above high too)
         assert ours(image, sigma, high, low) == cases.run_oracle(ORACLE, image, sigma, high, low), \
             (h, w, kind, sigma, high, low)
 
@@ -81,7 +81,8 @@ def test_same_result_at_every_thread_count():
               "noise": rng.integers(0, 256, (300, 280), dtype=np.uint8),
               "levels": (rng.integers(0, 3, (200, 230)) * 60).astype(np.uint8)}
     for name, image in images.items():
-        for sigma, high, low in ((1.0, 10.0, 3.0), (0.0, 0.0, 0.0), (2.0, 30.0, 30.0)):
+        for sigma, high, low in ((1.0, 10.0, 3.0), (0.0, 0.0, 0.0), (2.0, 30.0, 30.0),
+                                 (1.0, 3.0, 12.0)):
             want = ours(image, sigma, high, low, edgel.Context("cpu", threads=1))
             for threads in (2, 3, 7, 16):
                 got = ours(image, sigma, high, low, edgel.Context("cpu", threads=threads))
