@@ -75,9 +75,7 @@ int edgel_curves_reserve_points(edgel_curves *c, size_t count)
         return 0;
     if (count + 1 <= c->link_cap)
         return 1;
-    int32_t **ints[] = {&c->next,      &c->prev,     &c->label,
-                        &c->fwd,       &c->bck,      &c->row_order,
-                        &c->row_rank};
+    int32_t **ints[] = {&c->next, &c->prev, &c->label, &c->fwd, &c->bck, &c->row_order};
     double **doubles[] = {&c->fwd_score, &c->bck_score};
     int ok = 1;
     for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
@@ -90,7 +88,7 @@ int edgel_curves_reserve_points(edgel_curves *c, size_t count)
     }
     free(c->valid), free(c->bucket);
     ok &= (c->valid = malloc(count + 1)) != NULL;
-    ok &= (c->bucket = malloc(count + 1)) != NULL;
+    ok &= (c->bucket = malloc(2 * (count + 1))) != NULL;
     c->link_cap = ok ? count + 1 : 0;
     return ok;
 }
@@ -145,7 +143,7 @@ void edgel_curves_free(edgel_curves *c)
         edgel_point_list_free(&c->found[t]);
     free(c->found);
     edgel_point_list_free(&c->all);
-    free(c->row_order), free(c->row_rank), free(c->column_start), free(c->next), free(c->prev), free(c->valid);
+    free(c->row_order), free(c->column_start), free(c->next), free(c->prev), free(c->valid);
     free(c->label), free(c->bucket);
     free(c->fwd), free(c->bck), free(c->fwd_score), free(c->bck_score), free(c->rank);
     free(c);

@@ -60,14 +60,13 @@ struct edgel_curves {
     int found_cap;
     edgel_point_list all;
     int32_t *row_order;      /* the points in memory (row-major) order */
-    int32_t *row_rank;       /* each point's place in it */
     int32_t *column_start;   /* w + 1 entries: each column's first point; then w cursors a
                                 thread's list */
     int32_t *rank;           /* by column: its points above each row (h + 1 a column) */
     size_t rank_cap;
     int32_t *next, *prev;
     int32_t *label;                /* each point's set of points that may link (a root) */
-    uint8_t *bucket;               /* its set's bucket */
+    uint8_t *bucket;               /* its set's bucket by number, then by memory order */
     int32_t *fwd, *bck;            /* each point's best forward and backward neighbour */
     double *fwd_score, *bck_score; /* and their scores */
     uint8_t *valid;

@@ -112,29 +112,20 @@ static uint8_t bucket_of(int32_t root, int32_t count)
 }
 
 /* Each label its chain's root (a write of the root is one more halving: safe beside others);
- * each point's bucket. */
+ * each point's bucket, by number and by memory order. */
 static void label_chains(void *arg, int t, int n)
 {
     const chain_job *job = arg;
     edgel_curves *c = job->c;
+    uint8_t *row_bucket = c->bucket + c->all.count;
     int a, b;
     edgel_stripe(t, n, (int)c->all.count, &a, &b);
     for (int32_t i = a; i < b; i++) {
         const int32_t root = root_of(parents(c), i);
         atomic_store_explicit(&parents(c)[i], root, memory_order_relaxed);
         c->bucket[i] = bucket_of(root, (int32_t)c->all.count);
+        row_bucket[i] = bucket_of(root_of(parents(c), c->row_order[i]), (int32_t)c->all.count);
     }
-}
-
-/* Each point's place in memory order. */
-static void rank_rows(void *arg, int t, int n)
-{
-    const chain_job *job = arg;
-    edgel_curves *c = job->c;
-    int a, b;
-    edgel_stripe(t, n, (int)c->all.count, &a, &b);
-    for (int32_t r = a; r < b; r++)
-        c->row_rank[c->row_order[r]] = r;
 }
 
 /* Which of the 256 buckets thread t of n works on. */
@@ -178,24 +169,18 @@ void edgel_subpixel_drop_invalid_at(edgel_curves *c, int32_t i)
 
 /* Step 4 for the thread's chains: chains from each point of modulus >= high (in memory
  * order), followed forward then backward while the modulus stays >= low (cut at the first
- * point below). Where high >= low, the order does not matter: every walk from a point >= high
- * (itself >= low) covers its whole run of points >= low, the first walk of a run marks it
- * and cuts the links at both its ends, and later ones find it marked; so the points are
- * taken by number, their chains near in memory. Where high < low, a start below low cuts its
- * links to other starts only if it comes first: memory order it is. */
+ * point below). */
 static void hysteresis(void *arg, int t, int n)
 {
     const chain_job *job = arg;
     edgel_curves *c = job->c;
     const int32_t count = (int32_t)c->all.count;
-    const int by_rows = job->high < job->low;
+    const uint8_t *row_bucket = c->bucket + count;
     uint8_t take[256];
     take_buckets(t, n, take);
-    for (int32_t r = 0; r < count; r++) {
-        const int32_t i = by_rows ? c->row_order[r] : r;
-        if (!job->by_chains || take[c->bucket[i]])
-            edgel_subpixel_hysteresis_at(c, i, job->high, job->low);
-    }
+    for (int32_t r = 0; r < count; r++)
+        if (!job->by_chains || take[row_bucket[r]])
+            edgel_subpixel_hysteresis_at(c, c->row_order[r], job->high, job->low);
 }
 
 /* The chains that hysteresis left invalid are unlinked (their partners are invalid too);
@@ -227,42 +212,28 @@ int32_t edgel_subpixel_curve_at(const edgel_curves *c, int32_t i)
     return k;
 }
 
-/* The curve of the chain from `start` (edgel_subpixel_curve_at of one of its points): listed
- * where the chain's first point in memory order is (its lowest row_rank), from the chain's
- * start, or on a closed chain from the point after that first point, as
- * edgel_subpixel_curve_at of that point gives it; its length and first point go to fwd and
- * bck at that place. */
-static void measure_chain(edgel_curves *c, int32_t start)
-{
-    int32_t k = start, length = 0, lowest = c->row_rank[start], at = start;
-    do {
-        c->valid[k] = 0;
-        length++;
-        at = c->row_rank[k] < lowest ? k : at;
-        lowest = c->row_rank[k] < lowest ? c->row_rank[k] : lowest;
-        k = c->next[k];
-    } while (k >= 0 && k != start);
-    if (k == start) /* closed */
-        start = c->next[at], length++;
-    c->fwd[lowest] = length;
-    c->bck[lowest] = start;
-}
-
-/* Step 5, first half, for the thread's chains: the curve each chain lists (measure_chain),
- * the chains taken by number, their points near in memory; the curves' order comes from
- * their places. */
 static void measure_curves(void *arg, int t, int n)
 {
     const chain_job *job = arg;
     edgel_curves *c = job->c;
     const int32_t count = (int32_t)c->all.count;
+    const uint8_t *row_bucket = c->bucket + count;
     uint8_t take[256];
     take_buckets(t, n, take);
-    for (int32_t i = 0; i < count; i++) {
-        const int32_t start = !job->by_chains || take[c->bucket[i]] ? edgel_subpixel_curve_at(c, i)
-                                                                     : -1;
-        if (start >= 0)
-            measure_chain(c, start);
+    for (int32_t r = 0; r < count; r++) {
+        if (job->by_chains && !take[row_bucket[r]])
+            continue;
+        const int32_t first = edgel_subpixel_curve_at(c, c->row_order[r]);
+        if (first < 0)
+            continue;
+        int32_t k = first, length = 0;
+        do {
+            c->valid[k] = 0;
+            length++;
+            k = c->next[k];
+        } while (k >= 0 && k != first);
+        c->fwd[r] = length + (k == first);
+        c->bck[r] = first;
     }
 }
 
@@ -304,7 +275,6 @@ int edgel_subpixel_chain(edgel_curves *c, int w, double high, double low, int th
         edgel_host_parallel(threads, join_links, &job);
         edgel_host_parallel(threads, label_chains, &job);
     }
-    edgel_host_parallel(threads, rank_rows, &job);
     const int workers = job.by_chains ? threads : 1;
     edgel_host_parallel(workers, hysteresis, &job);
     edgel_host_parallel(workers, drop_invalid, &job);

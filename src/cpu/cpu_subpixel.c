@@ -29,9 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for a point's candidates: 25, rounded up to whole vectors of 8 (and a mask's bits). */
-#define EDGEL_SUBPIXEL_CANDIDATES 32
-
 typedef struct subpixel_job {
     const edgel_image *src;
     edgel_curves *c;
@@ -254,74 +251,40 @@ static int number_points(edgel_curves *c, int w, int lists, int threads)
     return 1;
 }
 
-/* A point's best forward and backward neighbours and their scores. */
-typedef struct best_pair {
-    int32_t fwd, bck;
-    double fwd_s, bck_s;
-} best_pair;
-
-/* Point `from`'s best neighbours among points cand[0 .. n - 1] (in the visit's order, `from`
- * itself among them, scoring 0): the highest score above 0 and the lowest below 0, the first
- * met of equal ones, NaN never. Scored in one loop and chosen without branches (the choices
- * are random: branches mispredict), so that it vectorises. */
-EDGEL_WIDE_CLONES static best_pair best_of(const edgel_point_list *p, int32_t from,
-                                           const int32_t *restrict cand, int n)
-{
-    const double *restrict x = p->x, *restrict y = p->y, *restrict gx = p->gx,
-                           *restrict gy = p->gy;
-    const double fx = x[from], fy = y[from], fgx = gx[from], fgy = gy[from];
-    double s[EDGEL_SUBPIXEL_CANDIDATES];
-    for (int i = 0; i < n; i++) {
-        const int32_t to = cand[i];
-        const double v = edgel_subpixel_score(fx, fy, fgx, fgy, x[to], y[to], gx[to], gy[to]);
-        s[i] = to == from ? 0.0 : v;
-    }
-    double hi = 0.0, lo = 0.0;
-    for (int i = 0; i < n; i++) {
-        hi = s[i] > hi ? s[i] : hi;
-        lo = s[i] < lo ? s[i] : lo;
-    }
-    uint32_t at_hi = 0, at_lo = 0; /* which candidates score hi, lo (bit i: candidate i) */
-    for (int i = 0; i < n; i++) {
-        at_hi |= (uint32_t)(s[i] == hi) << i;
-        at_lo |= (uint32_t)(s[i] == lo) << i;
-    }
-    const best_pair b = {hi > 0.0 ? cand[__builtin_ctz(at_hi)] : -1,
-                         lo < 0.0 ? cand[__builtin_ctz(at_lo)] : -1, hi, lo};
-    return b;
-}
-
 /* Step 3a for points first .. last - 1 (a thread's share): each point's best forward and
  * best backward neighbour and their scores, as the reference's visit finds them: the
  * neighbours by column (x offset -2..2), then down the column (y offset -2..2), ties to the
  * first met. A pure function of the points, so shares run in parallel. A column's points in
  * rows y - 2 .. y + 2 are numbered consecutively: `rank` (each column's points above each
- * row) gives their range without a search. The candidates (25 at most) are gathered first
- * and scored in one loop of whole vectors: loops of a few candidates a column cost a
- * mispredicted branch each. */
+ * row) gives their range without a search. */
 static void best_neighbours(edgel_curves *c, int w, int h, const int32_t *rank, int32_t first,
                             int32_t last)
 {
     const edgel_point_list *p = &c->all;
     const int32_t *start = c->column_start;
-    int32_t cand[EDGEL_SUBPIXEL_CANDIDATES];
     for (int32_t from = first; from < last; from++) {
         const int x = p->px[from], y = p->py[from];
         const int y0 = y - 2 > 0 ? y - 2 : 0, y1 = y + 3 < h ? y + 3 : h;
+        const double fx = p->x[from], fy = p->y[from], fgx = p->gx[from], fgy = p->gy[from];
+        double fwd_s = 0.0, bck_s = 0.0;
+        int32_t fwd = -1, bck = -1;
         const int c0 = x - 2 > 0 ? x - 2 : 0, c1 = x + 2 < w - 1 ? x + 2 : w - 1;
-        int n = 0;
-        for (int cx = c0; cx <= c1; cx++) { /* (five a column copied, the rest overwritten) */
+        for (int cx = c0; cx <= c1; cx++) {
             const int32_t *r = rank + (size_t)cx * (size_t)(h + 1);
-            const int32_t lo = start[cx] + r[y0];
-            for (int k = 0; k < 5; k++)
-                cand[n + k] = lo + k;
-            n += r[y1] - r[y0];
+            const int32_t lo = start[cx] + r[y0], hi = start[cx] + r[y1];
+            for (int32_t to = lo; to < hi; to++) {
+                const double s = to == from ? 0.0
+                                            : edgel_subpixel_score(fx, fy, fgx, fgy, p->x[to],
+                                                                   p->y[to], p->gx[to], p->gy[to]);
+                const int better = s > fwd_s, worse = s < bck_s; /* (chosen without branches) */
+                fwd_s = better ? s : fwd_s;
+                fwd = better ? to : fwd;
+                bck_s = worse ? s : bck_s;
+                bck = worse ? to : bck;
+            }
         }
-        for (int k = n; k < ((n + 7) & ~7); k++) /* whole vectors: the point itself scores 0 */
-            cand[k] = from;
-        const best_pair b = best_of(p, from, cand, (n + 7) & ~7);
-        c->fwd[from] = b.fwd, c->bck[from] = b.bck;
-        c->fwd_score[from] = b.fwd_s, c->bck_score[from] = b.bck_s;
+        c->fwd[from] = fwd, c->bck[from] = bck;
+        c->fwd_score[from] = fwd_s, c->bck_score[from] = bck_s;
     }
 }
 
@@ -339,13 +302,12 @@ static void rank_columns(void *arg, int t, int n)
     edgel_stripe(t, n, job->w, &a, &b);
     for (int x = a; x < b; x++) {
         int32_t *r = job->rank + (size_t)x * (size_t)(job->h + 1);
-        const int32_t n_x = start[x + 1] - start[x], *row = py + start[x];
-        int y = 0;
-        for (int32_t k = 0; k < n_x; k++)
-            for (; y <= row[k]; y++)
-                r[y] = k;
-        for (; y <= job->h; y++)
-            r[y] = n_x;
+        int32_t k = start[x];
+        for (int y = 0; y <= job->h; y++) {
+            while (k < start[x + 1] && py[k] < y)
+                k++;
+            r[y] = k - start[x];
+        }
     }
 }
 
