@@ -27,8 +27,6 @@
 
 #include <atomic>
 
-#include <cooperative_groups.h>
-
 #include "cuda/cuda_launch.cuh"
 #include "cuda/cuda_tuning.h"
 
@@ -47,6 +45,55 @@ __device__ __forceinline__ uint32_t load_parent(const uint32_t *parent, uint32_t
 #endif
 }
 
+/* The roots of N nodes at once (where `want`; others give 0xFFFFFFFF): the finds' loads
+ * overlap instead of walking one path after the other. */
+template <int N>
+__device__ __forceinline__ void uf_find_each(const uint32_t *parent, uint32_t (&x)[N],
+                                             const bool (&want)[N])
+{
+    uint32_t up[N];
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        up[k] = want[k] ? load_parent(parent, x[k]) : x[k];
+    for (bool more = true; more;) {
+        more = false;
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            if (up[k] != x[k]) {
+                x[k] = up[k];
+                up[k] = load_parent(parent, x[k]);
+                more = true;
+            }
+    }
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        x[k] = want[k] ? x[k] : 0xFFFFFFFFu;
+}
+
+/* Joins the sets of a and b: the larger root is pointed at the smaller with atomicMin, so
+ * node 0 stays the root of its set. When another thread linked the larger root meanwhile,
+ * the roots are sought again. Both finds run in one loop, so their loads overlap. */
+__device__ __forceinline__ void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
+{
+    for (;;) {
+        for (;;) {
+            const uint32_t pa = load_parent(parent, a), pb = load_parent(parent, b);
+            if (pa == a && pb == b)
+                break;
+            a = pa;
+            b = pb;
+        }
+        const uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+        if (lo == hi)
+            return;
+        const uint32_t old = atomicMin(&parent[hi], lo);
+        if (old == hi)
+            return;
+        a = lo;
+        b = old;
+    }
+}
+
 /* atomicCAS(p, cmp, val) where `on`, else cmp without an access: a predicated instruction,
  * not a branch around one, so that the compiler can issue several before the first result
  * is used (around a branch it waited for each). */
@@ -60,81 +107,20 @@ __device__ __forceinline__ uint32_t cas_if(bool on, uint32_t *p, uint32_t cmp, u
     return old;
 }
 
-/* The nodes' parents in a frame's global array: the union-find below works on any store of
- * parents with these three operations. */
-struct global_parents {
-    uint32_t *p;
-    __device__ __forceinline__ uint32_t load(uint32_t x) const { return load_parent(p, x); }
-    __device__ __forceinline__ uint32_t cas_if(bool on, uint32_t x, uint32_t cmp, uint32_t val) const
-    {
-        return ::cas_if(on, p + x, cmp, val);
-    }
-    __device__ __forceinline__ uint32_t min(uint32_t x, uint32_t val) const { return atomicMin(p + x, val); }
-};
-
-/* The roots of N nodes at once (where `want`; others give 0xFFFFFFFF): the finds' loads
- * overlap instead of walking one path after the other. */
-template <int N, typename Parents>
-__device__ __forceinline__ void uf_find_each(const Parents &parent, uint32_t (&x)[N], const bool (&want)[N])
-{
-    uint32_t up[N];
-#pragma unroll
-    for (int k = 0; k < N; k++)
-        up[k] = want[k] ? parent.load(x[k]) : x[k];
-    for (bool more = true; more;) {
-        more = false;
-#pragma unroll
-        for (int k = 0; k < N; k++)
-            if (up[k] != x[k]) {
-                x[k] = up[k];
-                up[k] = parent.load(x[k]);
-                more = true;
-            }
-    }
-#pragma unroll
-    for (int k = 0; k < N; k++)
-        x[k] = want[k] ? x[k] : 0xFFFFFFFFu;
-}
-
-/* Joins the sets of a and b: the larger root is pointed at the smaller with atomicMin, so
- * node 0 stays the root of its set. When another thread linked the larger root meanwhile,
- * the roots are sought again. Both finds run in one loop, so their loads overlap. */
-template <typename Parents>
-__device__ __forceinline__ void uf_union(const Parents &parent, uint32_t a, uint32_t b)
-{
-    for (;;) {
-        for (;;) {
-            const uint32_t pa = parent.load(a), pb = parent.load(b);
-            if (pa == a && pb == b)
-                break;
-            a = pa;
-            b = pb;
-        }
-        const uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-        if (lo == hi)
-            return;
-        const uint32_t old = parent.min(hi, lo);
-        if (old == hi)
-            return;
-        a = lo;
-        b = old;
-    }
-}
-
 /* Joins the sets of a[k] and b[k] where want[k]; when the larger of the two is still a root,
  * by a single compare-and-swap that hooks it under the smaller (ids still fall along every
  * path), which is the common case here and saves the finds' round trips to L2. The N
  * compare-and-swaps are in flight together; those that find the larger no longer a root
  * take uf_union. */
-template <int N, typename Parents>
-__device__ __forceinline__ void uf_hook_each(const Parents &parent, const uint32_t (&a)[N], const uint32_t (&b)[N],
+template <int N>
+__device__ __forceinline__ void uf_hook_each(uint32_t *parent, const uint32_t (&a)[N], const uint32_t (&b)[N],
                                              const bool (&want)[N])
 {
     uint32_t lo[N], hi[N], old[N];
 #pragma unroll
     for (int k = 0; k < N; k++) {
         lo[k] = min(a[k], b[k]), hi[k] = max(a[k], b[k]);
-        old[k] = parent.cas_if(want[k] && lo[k] != hi[k], hi[k], hi[k], lo[k]);
+        old[k] = cas_if(want[k] && lo[k] != hi[k], parent + hi[k], hi[k], lo[k]);
     }
 #pragma unroll
     for (int k = 0; k < N; k++)
@@ -360,17 +346,23 @@ __host__ __device__ constexpr int full_sm_blocks(int warps)
 {
     return EDGEL_SM_WARPS / warps < EDGEL_SM_BLOCKS ? EDGEL_SM_WARPS / warps : EDGEL_SM_BLOCKS;
 }
-/* The work of link_tiles on tile (tx, ty) of frame z (W warps, `parent` the frame's parents,
- * s_reach and s_rep the tile's 32 and EDGEL_TILE_NODES words of shared memory); leaves this
- * lane's row of the tile's candidates and of its reach in c_row and r_row. */
-template <int W, typename Parents>
-__device__ __forceinline__ void link_tile(const canny_bits &b, const Parents &parent, int z, int tx, int ty,
-                                          uint32_t *s_reach, uint32_t *s_rep, uint32_t &c_row, uint32_t &r_row)
+template <int W>
+__global__ void __launch_bounds__(32 * W * tiles_per_block<W>(),
+                                  EDGEL_LINK_FULL ? full_sm_blocks(W * tiles_per_block<W>()) : 1)
+    link_tiles(canny_bits b)
 {
-    const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) % W;
-    const int tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    static_assert(W == 1 || W == 4, "one or four warps a tile");
+    constexpr int TPB = tiles_per_block<W>();
+    __shared__ uint32_t s_reach_of[TPB][EDGEL_TILE];
+    __shared__ uint32_t s_rep_of[TPB][EDGEL_TILE_NODES]; /* smallest seed node whose flood holds the pixel */
+    const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) % W, slot = TPB == 1 ? 0 : threadIdx.x >> 5;
+    const int z = blockIdx.z, tx = blockIdx.x * TPB + slot, ty = blockIdx.y, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    if (TPB > 1 && tx >= tiles_x)
+        return; /* the second tile of a row's last block (one warp a tile: no block barrier) */
     const int tile = ty * tiles_x + tx;
+    uint32_t *s_reach = s_reach_of[slot], *s_rep = s_rep_of[slot];
     const uint32_t *cand = b.cand + z * b.stride;
+    uint32_t *parent = opaque(b.parent + z * b.stride);
     const size_t word = bitmap_word(tile, lane);
     wait_for_previous_kernel();
     const uint32_t c = cand[word]; /* every warp holds the tile, a row per lane */
@@ -481,26 +473,6 @@ __device__ __forceinline__ void link_tile(const canny_bits &b, const Parents &pa
         uf_hook_each(parent, ja, jb, jw);
     }
     uf_hook_each(parent, ha, hb, hw);
-    c_row = c;
-    r_row = r;
-}
-
-template <int W>
-__global__ void __launch_bounds__(32 * W * tiles_per_block<W>(),
-                                  EDGEL_LINK_FULL ? full_sm_blocks(W * tiles_per_block<W>()) : 1)
-    link_tiles(canny_bits b)
-{
-    static_assert(W == 1 || W == 4, "one or four warps a tile");
-    constexpr int TPB = tiles_per_block<W>();
-    __shared__ uint32_t s_reach_of[TPB][EDGEL_TILE];
-    __shared__ uint32_t s_rep_of[TPB][EDGEL_TILE_NODES]; /* smallest seed node whose flood holds the pixel */
-    const int slot = TPB == 1 ? 0 : threadIdx.x >> 5;
-    const int z = blockIdx.z, tx = blockIdx.x * TPB + slot, ty = blockIdx.y;
-    if (TPB > 1 && tx >= b.tiles_x)
-        return; /* the second tile of a row's last block (one warp a tile: no block barrier) */
-    uint32_t c, r;
-    link_tile<W>(b, global_parents{opaque(b.parent + z * b.stride)}, z, tx, ty, s_reach_of[slot],
-                 s_rep_of[slot], c, r);
 }
 
 /* Four edge bytes, 255 where bit k of the low four bits is set: the multiply puts bit k at
@@ -535,14 +507,19 @@ __device__ __forceinline__ void write_edge_bytes(uint8_t *out, uint32_t bits, in
  * four side nodes in one loop, their loads overlapping, then the warp floods and writes the
  * bytes. (Four warps a tile, a warp per side, would take four waves of blocks where these
  * take one.) */
-/* The work of finish_tiles on tile (tx, ty) of frame z, from this lane's row of the tile's
- * candidates (c) and reach (r). */
-template <bool VARIED, typename Parents>
-__device__ __forceinline__ void finish_tile(const frame_table &frames, const canny_bits &b, int width, int height,
-                                            const Parents &parent, int z, int tx, int ty, uint32_t c, uint32_t r)
+template <bool VARIED> /* frames of different sizes: frame_table's per-frame sizes */
+__global__ void __launch_bounds__(32 * tiles_per_block<1>())
+    finish_tiles(frame_table frames, canny_bits b, int width, int height)
 {
-    const int lane = threadIdx.x & 31, tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    const int lane = threadIdx.x & 31, slot = threadIdx.x >> 5;
+    const int z = blockIdx.z, tx = blockIdx.x * tiles_per_block<1>() + slot, ty = blockIdx.y;
+    const int tiles_x = b.tiles_x, tiles_y = b.tiles_y;
+    if (tx >= tiles_x)
+        return; /* as in link_tiles */
     const int tile = ty * tiles_x + tx;
+    const size_t word = bitmap_word(tile, lane);
+    wait_for_previous_kernel();
+    const uint32_t c = b.cand[z * b.stride + word], r = b.reach[z * b.stride + word];
     const tile_sides sd = sides_of(tx, ty, tiles_x, tiles_y);
     const uint32_t open = c & side_mask(sd, lane) & ~r;
     /* Group g's node 32 * g + lane (see faces). */
@@ -556,7 +533,7 @@ __device__ __forceinline__ void finish_tile(const frame_table &frames, const can
         mine[g] = faces(sd, g) && (bits & 1);
         node[g] = tile_node(tile, 32 * g + lane);
     }
-    uf_find_each(parent, node, mine);
+    uf_find_each(opaque(b.parent + z * b.stride), node, mine);
     __syncwarp(); /* the lanes leave the finds' loop apart: meet before the votes */
     uint32_t joined[4]; /* of each group: the side pixels whose node is in node 0's set */
 #pragma unroll
@@ -583,84 +560,6 @@ __device__ __forceinline__ void finish_tile(const frame_table &frames, const can
     }
 }
 
-template <bool VARIED> /* frames of different sizes: frame_table's per-frame sizes */
-__global__ void __launch_bounds__(32 * tiles_per_block<1>())
-    finish_tiles(frame_table frames, canny_bits b, int width, int height)
-{
-    const int lane = threadIdx.x & 31, slot = threadIdx.x >> 5;
-    const int z = blockIdx.z, tx = blockIdx.x * tiles_per_block<1>() + slot, ty = blockIdx.y;
-    if (tx >= b.tiles_x)
-        return; /* as in link_tiles */
-    const size_t word = bitmap_word(ty * b.tiles_x + tx, lane);
-    wait_for_previous_kernel();
-    const uint32_t c = b.cand[z * b.stride + word], r = b.reach[z * b.stride + word];
-    finish_tile<VARIED>(frames, b, width, height, global_parents{opaque(b.parent + z * b.stride)}, z, tx, ty,
-                        c, r);
-}
-
-
-/* ---- small frames: the two kernels' work in one launch, a cluster of blocks a frame ------- */
-
-/* A block of the cluster kernel: a warp a tile. */
-#define EDGEL_CLUSTER_WARPS 32
-#define EDGEL_CLUSTER_NODES (EDGEL_CLUSTER_WARPS * EDGEL_TILE_NODES) /* a block's tiles' nodes */
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-/* The nodes' parents in the shared memory of a cluster's blocks: block r holds the nodes of
- * its tiles (those of tiles r * EDGEL_CLUSTER_WARPS on, in the global numbering) after one
- * word for node 0, which block 0's holds. Loads and atomics reach another block's memory
- * through the cluster, a few hundred cycles nearer than L2. */
-struct cluster_parents {
-    uint32_t *local; /* this block's words */
-    __device__ __forceinline__ uint32_t *at(uint32_t x) const
-    {
-        const uint32_t rank = x ? (x - 1) / EDGEL_CLUSTER_NODES : 0, slot = x ? 1 + (x - 1) % EDGEL_CLUSTER_NODES : 0;
-        return cooperative_groups::this_cluster().map_shared_rank(local, rank) + slot;
-    }
-    __device__ __forceinline__ uint32_t load(uint32_t x) const
-    {
-        uint32_t v;
-        asm volatile("ld.relaxed.cluster.u32 %0, [%1];" : "=r"(v) : "l"(at(x)) : "memory");
-        return v;
-    }
-    __device__ __forceinline__ uint32_t cas_if(bool on, uint32_t x, uint32_t cmp, uint32_t val) const
-    {
-        return on ? atomicCAS(at(x), cmp, val) : cmp;
-    }
-    __device__ __forceinline__ uint32_t min(uint32_t x, uint32_t val) const { return atomicMin(at(x), val); }
-};
-#endif
-
-/* link_tiles and finish_tiles in one launch for frames of up to EDGEL_CLUSTER_WARPS tiles a
- * block of one cluster (compute capability 9.0 on): the union-find lives in the cluster's
- * shared memory, a cluster barrier stands for the launch between the two, and each tile's
- * candidates and reach stay in its warp's registers. Frame z is cluster z (blockIdx.z). */
-template <bool VARIED>
-__global__ void __launch_bounds__(32 * EDGEL_CLUSTER_WARPS)
-    cluster_tiles(frame_table frames, canny_bits b, int width, int height)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    __shared__ uint32_t s_parent[1 + EDGEL_CLUSTER_NODES];
-    __shared__ uint32_t s_reach_of[EDGEL_CLUSTER_WARPS][EDGEL_TILE];
-    __shared__ uint32_t s_rep_of[EDGEL_CLUSTER_WARPS][EDGEL_TILE_NODES];
-    const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-    const uint32_t rank = cluster.block_rank();
-    for (uint32_t i = threadIdx.x; i <= EDGEL_CLUSTER_NODES; i += blockDim.x)
-        s_parent[i] = i ? rank * EDGEL_CLUSTER_NODES + i : 0u; /* every node its own root */
-    cluster.sync(); /* (before a join reaches another block's nodes) */
-    const int warp = threadIdx.x >> 5, tile = (int)rank * EDGEL_CLUSTER_WARPS + warp;
-    const bool mine = tile < b.tiles_x * b.tiles_y; /* warp-uniform */
-    const cluster_parents parent{s_parent};
-    const int z = blockIdx.z, tx = tile % b.tiles_x, ty = tile / b.tiles_x;
-    uint32_t c = 0, r = 0;
-    if (mine)
-        link_tile<1>(b, parent, z, tx, ty, s_reach_of[warp], s_rep_of[warp], c, r);
-    cluster.sync(); /* every join made */
-    if (mine)
-        finish_tile<VARIED>(frames, b, width, height, parent, z, tx, ty, c, r);
-    cluster.sync(); /* no block leaves while another's finds read its nodes */
-#endif
-}
 
 /* Blocks of `per_block` tiles along each row of tiles (blockIdx.y the row), for nframes frames. */
 static dim3 tile_blocks(const canny_bits &b, int per_block, int nframes)
@@ -699,66 +598,10 @@ static cudaError_t launch_link_tiles(bool early, cudaStream_t stream, const cann
                         dim3(32 * W * tiles_per_block<W>()), stream, b);
 }
 
-/* The most blocks a cluster of cluster_tiles may have on the current device: 16 where the
- * device takes clusters past the portable 8 and can hold one of 16 such blocks, else 8; 0
- * where early launches are not supported (before compute capability 9.0, or a build without
- * code for it). Known per device once asked. */
-static int cluster_blocks_limit()
-{
-    static std::atomic<int> known[64]; /* per device: 0 not asked yet, else the limit + 1 */
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64)
-        return 0;
-    if (!known[device]) {
-        int limit = early_launch_supported() ? 8 : 0;
-        if (limit && cudaFuncSetAttribute(cluster_tiles<false>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) ==
-                         cudaSuccess &&
-            cudaFuncSetAttribute(cluster_tiles<true>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess) {
-            cudaLaunchConfig_t cfg = {};
-            cfg.gridDim = dim3(16);
-            cfg.blockDim = dim3(32 * EDGEL_CLUSTER_WARPS);
-            cudaLaunchAttribute attr = {};
-            attr.id = cudaLaunchAttributeClusterDimension;
-            attr.val.clusterDim.x = 16, attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
-            cfg.attrs = &attr;
-            cfg.numAttrs = 1;
-            int clusters = 0;
-            if (cudaOccupancyMaxActiveClusters(&clusters, cluster_tiles<false>, &cfg) == cudaSuccess && clusters > 0)
-                limit = 16;
-        }
-        (void)cudaGetLastError(); /* a refused query is an answer, not an error of the call */
-        known[device] = limit + 1;
-    }
-    return known[device] - 1;
-}
-
-/* cluster_tiles on `blocks` blocks a frame, a cluster a frame. */
-static cudaError_t launch_cluster_tiles(bool early, cudaStream_t stream, const frame_table &t, const canny_bits &b,
-                                        int width, int height, int nframes, int blocks)
-{
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)blocks, 1, (unsigned)nframes);
-    cfg.blockDim = dim3(32 * EDGEL_CLUSTER_WARPS);
-    cfg.stream = stream;
-    cudaLaunchAttribute attr[2] = {};
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = (unsigned)blocks, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
-    attr[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[1].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = early ? 2 : 1;
-    return cudaLaunchKernelEx(&cfg, t.varied ? cluster_tiles<true> : cluster_tiles<false>, t, b, width, height);
-}
-
 edgel_status launch_hysteresis(cudaStream_t stream, const frame_table &t, const canny_bits &b,
                                int width, int height, int nframes)
 {
     const bool early = early_launch_supported();
-    const int blocks = (b.tiles_x * b.tiles_y + EDGEL_CLUSTER_WARPS - 1) / EDGEL_CLUSTER_WARPS;
-    if (blocks <= EDGEL_CLUSTER_MAX_BLOCKS && blocks <= cluster_blocks_limit()) {
-        CUDA_TRY(launch_cluster_tiles(early, stream, t, b, width, height, nframes, blocks));
-        return EDGEL_OK;
-    }
     const bool solo = (double)b.tiles_x * b.tiles_y * nframes >=
                       EDGEL_LINK_SOLO_SM_TILES * edgel_current_device_info().sms;
     CUDA_TRY(solo ? launch_link_tiles<1>(early, stream, b, nframes) : launch_link_tiles<4>(early, stream, b, nframes));

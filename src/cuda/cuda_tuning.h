@@ -49,13 +49,6 @@
 #define EDGEL_LINK_SOLO_SM_TILES 60.6
 #endif
 
-/* Blocks of 32 tiles (a 1024x1024-pixel frame's worth at 16) up to which a frame's
- * hysteresis runs in one launch, a cluster of blocks a frame (cluster_tiles, compute
- * capability 9.0 on), instead of link_tiles and finish_tiles; 0: never. */
-#ifndef EDGEL_CLUSTER_MAX_BLOCKS
-#define EDGEL_CLUSTER_MAX_BLOCKS 16
-#endif
-
 /* Host slots a batch of host frames takes in turn, so that one frame's copy in, another's
  * kernels and a third's copy out overlap (a frame's PCIe copies outlast its kernels); more
  * than four add nothing over three stages. */
