@@ -683,6 +683,48 @@ EDGEL_API edgel_status edgel_subpixel_stream_finish(edgel_context *ctx,
                                                     edgel_subpixel_stream *stream,
                                                     edgel_curves *curves);
 
+/**
+ * Refined positions of sub-pixel curves' points, apart from the exact detector: each point is
+ * moved onto the circle (or line) that Pratt's algebraic fit gives its `window` neighbours
+ * on each side along its curve, which averages the noise out, then outwards from that
+ * circle's centre by the distance that blurring moves a disk's edge inwards (the maximum of
+ * a blurred disk's gradient lies inside it; blur^2 + sigma^2 + 1/2 is the variance of the
+ * total blur), not where the fitted radius is below 1.5 times its standard deviation. A
+ * window holds fewer points at an open curve's ends, all of a loop shorter than it; a point
+ * whose window has fewer than 5 stays. Larger windows average more noise and round corners
+ * more. docs/subpixel.md gives the errors it leaves.
+ */
+typedef struct edgel_refine_params {
+    uint32_t struct_size; /* set by edgel_refine_params_default */
+    double sigma;         /* the detector's blur that found the curves (0), as its params */
+    double blur;          /* the image's own blur, a Gaussian's standard deviation (0: sharp) */
+    int32_t window;       /* neighbours on each side fitted with a point, 2 to
+                             EDGEL_REFINE_MAX_WINDOW (default 20) */
+    double tolerance;     /* the most RMS distance of a window's points to their circle, in
+                             pixels (0.25); a window past it is halved */
+} edgel_refine_params;
+
+#define EDGEL_REFINE_MAX_WINDOW 4096
+
+EDGEL_API void edgel_refine_params_init(edgel_refine_params *params, size_t struct_size);
+#define edgel_refine_params_default(params) \
+    edgel_refine_params_init((params), sizeof *(params))
+
+/**
+ * The refined points of `curves` curves of `points` points, laid out as edgel_curves_copy
+ * gives them (x, y interleaved in `xy`; curve k is points limits[k] .. limits[k + 1] - 1; a
+ * closed curve's last point repeats its first), into `refined_xy` (2 x points doubles, not
+ * overlapping `xy`): host arrays, on the context's CPU threads (every core on a CUDA
+ * context's), the same at every thread count. Refused before any work: limits that do not
+ * start at 0, decrease or end elsewhere than `points` (EDGEL_ERROR_INVALID_SIZE), a closed
+ * curve whose last point differs from its first, parameters out of range
+ * (EDGEL_ERROR_INVALID_ARGUMENT).
+ */
+EDGEL_API edgel_status edgel_curves_refine(edgel_context *ctx, const edgel_refine_params *params,
+                                           int64_t points, int64_t curves, const double *xy,
+                                           const int64_t *limits, const uint8_t *closed,
+                                           double *refined_xy);
+
 /* ---- volumes ---------------------------------------------------------------------------- */
 
 /**

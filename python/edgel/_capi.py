@@ -74,6 +74,12 @@ class _SubpixelParams(ctypes.Structure):
                 ("high", ctypes.c_double), ("low", ctypes.c_double)]
 
 
+class _RefineParams(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("sigma", ctypes.c_double),
+                ("blur", ctypes.c_double), ("window", ctypes.c_int32),
+                ("tolerance", ctypes.c_double)]
+
+
 _DOUBLES = ctypes.POINTER(ctypes.c_double)
 
 
@@ -204,6 +210,11 @@ def _load() -> ctypes.CDLL:
     lib.edgel_curves_copy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                                       ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                                       ctypes.c_int32]
+    lib.edgel_refine_params_init.argtypes = [ctypes.POINTER(_RefineParams), ctypes.c_size_t]
+    lib.edgel_refine_params_init.restype = None
+    lib.edgel_curves_refine.argtypes = [ctypes.c_void_p, ctypes.POINTER(_RefineParams),
+                                        ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p,
+                                        ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
     lib.edgel_subpixel_edges.argtypes = [ctypes.c_void_p, ctypes.POINTER(_SubpixelParams),
                                          _IMG_P, ctypes.c_void_p]
     lib.edgel_subpixel_stream_create.argtypes = [ctypes.POINTER(_SubpixelParams), ctypes.c_int64,

@@ -9,7 +9,7 @@ from typing import Iterator, Optional
 import numpy as np
 
 from ._arrays import _cuda_array, _cuda_fields, _device_of, _device_view, _packed, _view
-from ._capi import _CurvesView, _SubpixelParams, _SubpixelPoints, _check, _lib
+from ._capi import _CurvesView, _RefineParams, _SubpixelParams, _SubpixelPoints, _check, _lib
 from ._context import Context, _ctx
 
 _SUBPIXEL_TYPES = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32),
@@ -205,6 +205,66 @@ def _device_curves_of(handle) -> Curves:
                                   modulus.data.ptr or None, limits.ctypes.data,
                                   closed.ctypes.data, 0))
     return Curves(points, limits, closed, gradient, modulus)
+
+
+def refine_curves(curves: Curves, sigma: float, *, blur: float = 0.0, window: int = 20,
+                  tolerance: float = 0.25, ctx: Optional[Context] = None) -> Curves:
+    """The curves with their points refined: closer to the true edge than the exact
+    detector's on noisy and curved edges (edgel_curves_refine; docs/subpixel.md measures it).
+
+    Each point moves onto the circle (or line) fitted to its `window` neighbours on each side
+    along its curve, which averages the noise out, then outwards from that circle's centre by
+    the distance that blurring moves a disk's edge inwards. Not the reference's points: the
+    exact detector stays subpixel_edges().
+
+    Parameters
+    ----------
+    curves : Curves
+        As subpixel_edges() (or edgel.dask's) gives them; CuPy curves are refined on the
+        host's cores and come back as CuPy arrays.
+    sigma : float
+        The sigma the curves were found with.
+    blur : float
+        The image's own blur before the detector's (its optics' Gaussian standard deviation,
+        in pixels; 0: sharp).
+    window : int
+        Neighbours on each side fitted with a point (2 to 4096): more averages more noise and
+        rounds corners more.
+    ctx : Context, optional
+        Its CPU threads do the work.
+
+    Returns
+    -------
+    Curves
+        New curves: refined ``points``; the same ``limits``, ``closed``, ``gradient`` and
+        ``modulus``.
+
+    Examples
+    --------
+    >>> curves = edgel.subpixel_edges(gray, sigma=1.0, high=15, low=5)
+    >>> fine = edgel.refine_curves(curves, sigma=1.0, blur=1.0)
+    """
+    p = _RefineParams()
+    _lib.edgel_refine_params_init(ctypes.byref(p), ctypes.sizeof(p))
+    p.sigma, p.blur, p.window = float(sigma), float(blur), int(window)
+    p.tolerance = float(tolerance)
+    on_device = not isinstance(curves.points, np.ndarray)
+    points = np.ascontiguousarray(curves.points.get() if on_device else curves.points,
+                                  np.float64)
+    limits = np.ascontiguousarray(curves.limits, np.int64)
+    closed = np.ascontiguousarray(curves.closed, np.uint8)
+    if points.ndim != 2 or points.shape[1] != 2:
+        raise ValueError(f"refine_curves: points must be (N, 2), not {points.shape}")
+    if limits.shape != (len(closed) + 1,):
+        raise ValueError(f"refine_curves: {len(limits)} limits for {len(closed)} curves")
+    refined = np.empty_like(points)
+    _check(_lib.edgel_curves_refine(_ctx(ctx, "cpu")._handle, ctypes.byref(p), len(points),
+                                    len(closed), points.ctypes.data, limits.ctypes.data,
+                                    closed.ctypes.data, refined.ctypes.data))
+    if on_device:
+        import cupy
+        refined = cupy.asarray(refined)
+    return Curves(refined, curves.limits, curves.closed, curves.gradient, curves.modulus)
 
 
 # ---- in bands of columns --------------------------------------------------------------
