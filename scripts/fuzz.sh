@@ -31,7 +31,7 @@ echo "| target | time | executions | coverage (edges) |"
 echo "|---|---|---|---|"
 status=0
 pids=()
-for t in png jpeg pnm pfm detect_args pipeline tiled rows stream batch components contours \
+for t in png jpeg pnm pfm detect_args pipeline tiled rows stream batch components contours refine \
          volume volume_file volume_bricks pieces curve_bands; do
   run_one "$t" & pids+=($!)
   if [ ${#pids[@]} -ge "$jobs" ]; then

@@ -188,8 +188,11 @@ EDGEL_HD void edgel_refine_point(const double *xy, int64_t n, int closed, int64_
     const double rho = 0.5 / fabs(f.a);
     if (f.a != 0.0 && rho >= EDGEL_REFINE_MIN_RADIUS * sqrt(s2))
         move += (f.a > 0.0 ? 1.0 : -1.0) * edgel_refine_disk_shift(rho, s2);
-    *ox = px + move * gx / g;
-    *oy = py + move * gy / g;
+    const double nx = px + move * gx / g, ny = py + move * gy / g;
+    if (isfinite(nx) && isfinite(ny)) { /* (points near the doubles' limits stay) */
+        *ox = nx;
+        *oy = ny;
+    }
 }
 
 #endif
