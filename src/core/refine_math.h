@@ -21,33 +21,42 @@
  * hardly depends on its true one, so the shift is not applied (it would magnify noise). */
 #define EDGEL_REFINE_MIN_RADIUS 1.5
 
-/* I0(z) / I1(z) - 1 / z for z > 0 (modified Bessel functions): Gauss's continued fraction
- * below 20, Hankel's expansion (to z^-4) above, both to about 1e-12. */
-EDGEL_HD double edgel_refine_bessel_term(double z)
+/* I0(z) / I1(z) for z > 0 (modified Bessel functions), to about 1e-14: Gauss's continued
+ * fraction below 40 (12 + z terms), Hankel's expansion (10 terms) above. */
+EDGEL_HD double edgel_refine_bessel_ratio(double z)
 {
-    if (z >= 20.0) {
-        const double u = 1.0 / (8.0 * z);
-        const double i0 = 1.0 + u * (1.0 + u * (4.5 + u * (37.5 + u * 459.375)));
-        const double i1 = 1.0 - u * (3.0 + u * (7.5 + u * (52.5 + u * 590.625)));
-        return i0 / i1 - 1.0 / z;
+    if (z >= 40.0) {
+        double s0 = 1.0, s1 = 1.0, t0 = 1.0, t1 = 1.0;
+        for (int k = 1; k <= 10; k++) {
+            const double odd = (double)(2 * k - 1) * (double)(2 * k - 1), step = 8.0 * k * z;
+            t0 *= odd / step;
+            t1 *= (odd - 4.0) / step;
+            s0 += t0;
+            s1 += t1;
+        }
+        return s0 / s1;
     }
-    double r = 0.0; /* I(k) / I(k - 1), from k = 61 down to 1 */
-    for (int k = 60; k >= 1; k--)
+    double r = 0.0; /* I(k) / I(k - 1), from k = 12 + z down to 1 */
+    for (int k = 12 + (int)z; k >= 1; k--)
         r = z / (2.0 * k + z * r);
-    return 1.0 / r - 1.0 / z;
+    return 1.0 / r;
 }
 
 /* How far inside its true edge the gradient's maximum of a disk of radius R blurred by a
  * Gaussian of variance s2 lies, given that maximum's radius rho (>= EDGEL_REFINE_MIN_RADIUS
- * standard deviations): R - rho, where R (I0(z) / I1(z) - 1 / z) = rho, z = rho R / s2, the
- * peak of the blurred disk's radial derivative (R / s2) exp(-(r^2 + R^2) / (2 s2)) I1(r R /
- * s2). Solved by fixed-point steps: the detected radius grows with R at a rate in (0, 1]. */
+ * standard deviations): R - rho, where F(R) = R (q - 1 / z) = rho, q = I0(z) / I1(z), z = rho
+ * R / s2, the peak of the blurred disk's radial derivative (R / s2) exp(-(r^2 + R^2) / (2
+ * s2)) I1(r R / s2). Newton's steps, with F'(R) = 2 q + z (1 - q^2). */
 EDGEL_HD double edgel_refine_disk_shift(double rho, double s2)
 {
     double R = rho + s2 / (2.0 * rho);
-    for (int i = 0; i < 200; i++) {
-        const double step = rho - R * edgel_refine_bessel_term(rho * R / s2);
-        R += step;
+    for (int i = 0; i < 50; i++) {
+        const double z = rho * R / s2, q = edgel_refine_bessel_ratio(z);
+        const double slope = 2.0 * q + z * (1.0 - q * q);
+        if (!(slope > 0.0))
+            break;
+        const double step = (R * (q - 1.0 / z) - rho) / slope;
+        R -= step;
         if (fabs(step) <= 1e-13 * rho)
             break;
     }
@@ -60,10 +69,10 @@ typedef struct edgel_refine_circle {
     double a, b, c, d, mx, my;
 } edgel_refine_circle;
 
-/* Point k (any integer) of a curve of n points: around a loop, by index mod n. */
+/* Point k (-n < k < 2n) of a curve of n points: around a loop, by index mod n. */
 EDGEL_HD const double *edgel_refine_at(const double *xy, int64_t n, int64_t k)
 {
-    return xy + 2 * (((k % n) + n) % n);
+    return xy + 2 * (k < 0 ? k + n : k >= n ? k - n : k);
 }
 
 /* The signed distance of (x, y) (less mx, my) to the circle: outside > 0 where a > 0. */
