@@ -52,8 +52,8 @@ typedef struct tiled {
     int64_t tiles_x, tiles_y;
     uint8_t *region, *marks;          /* callbacks: a region, a tile's marks */
     uint8_t *sides;                   /* each tile of a row: its left, then right column */
-    uint8_t **side_of;                /* views: sides + 2 * th * tx, two rows' */
-    edgel_image *regions, *views;     /* views: two rows of tiles */
+    uint8_t **side_of;                /* views: sides + 2 * th * tx, three rows' */
+    edgel_image *regions, *views;     /* views: three rows of tiles */
     edgel_tile_rect *rects;
     edgel_flood f;                    /* the numbering's (f.side: the current tile's sides) */
     edgel_side_nodes nodes;           /* the node of each side pixel of a tile, -1: none */
@@ -62,6 +62,9 @@ typedef struct tiled {
     int64_t *col_right;               /* the last tile's right column */
     edgel_nodes n;
 } tiled;
+
+/* The widest of a GPU's tiles on host views. */
+#define GPU_TILE_WIDTH 32768
 
 /* The halo that makes a tile's classes exact. opencv: the blur's radius, the Sobel's, and
  * one for non-maximum suppression; itk: the Gaussian's radius, one for the second
@@ -133,6 +136,13 @@ static edgel_image sub_view(const edgel_image *img, int64_t x, int64_t y, int w,
     return v;
 }
 
+/* Once every canny_marks call's marks are written (core/backend.h). */
+static edgel_status marks_wait(tiled *t)
+{
+    return t->ctx->ops->canny_marks_wait ? t->ctx->ops->canny_marks_wait(t->ctx->state)
+                                         : EDGEL_OK;
+}
+
 /* The marks of tile (tx, ty), from callbacks, into t->marks (packed). */
 static edgel_status read_marks(tiled *t, int64_t tx, int64_t ty, edgel_image *marks)
 {
@@ -146,11 +156,15 @@ static edgel_status read_marks(tiled *t, int64_t tx, int64_t ty, edgel_image *ma
                           (int)r.width, (int)r.height, (long long)rx0, (long long)ry0);
     *marks = edgel_image_host(t->marks, tile.width, tile.height, EDGEL_U8, 1);
     t->f.side = t->sides;
-    return t->ctx->ops->canny_marks(t->ctx->state, t->params, &src, &tile, marks, &t->f.side, 1);
+    const edgel_status made =
+        t->ctx->ops->canny_marks(t->ctx->state, t->params, &src, &tile, marks, &t->f.side, 1);
+    const edgel_status waited = marks_wait(t);
+    return made != EDGEL_OK ? made : waited;
 }
 
 /* The marks of a row of tiles on views, into the edges themselves (t->views), with buffer
- * `buf` of two (a row's are linked while the next row's are made). */
+ * `buf` of three (a row's are linked while the next row's are made and, on a backend that
+ * returns before its marks are written, the one after is under way). */
 static edgel_status row_marks(tiled *t, int64_t ty, int buf)
 {
     const int64_t first = buf * t->tiles_x;
@@ -319,17 +333,23 @@ static edgel_status run_callbacks(tiled *t)
     return EDGEL_OK;
 }
 
-/* Step 1 for row ty of tiles on views, into buffer ty & 1 of two. */
-static edgel_status marks_row(void *arg, int64_t ty)
-{
-    return row_marks(arg, ty, (int)(ty & 1));
-}
-
-/* Step 2 for row ty of tiles on views, whose marks and sides are in buffer ty & 1. */
-static edgel_status link_row(void *arg, int64_t ty)
+/* Pipeline step i, first stage: row i's marks made, into buffer i % 3, and row i - 1's
+ * written (canny_marks returns so, core/backend.h); after the last row, all written. */
+static edgel_status marks_row(void *arg, int64_t i)
 {
     tiled *t = arg;
-    const int64_t first = (ty & 1) * t->tiles_x;
+    return i < t->tiles_y ? row_marks(t, i, (int)(i % 3)) : marks_wait(t);
+}
+
+/* Pipeline step i, second stage: row ty = i - 1 linked, its marks and sides in buffer
+ * ty % 3. */
+static edgel_status link_row(void *arg, int64_t i)
+{
+    tiled *t = arg;
+    const int64_t ty = i - 1;
+    if (ty < 0)
+        return EDGEL_OK;
+    const int64_t first = (ty % 3) * t->tiles_x;
     for (int64_t tx = 0; tx < t->tiles_x; tx++) {
         t->f.side = t->side_of[first + tx];
         EDGEL_TRY(link_tile(t, tx, ty, &t->views[first + tx]));
@@ -343,9 +363,12 @@ static edgel_status link_row(void *arg, int64_t ty)
  * edges); then step 3 in place, tiles in parallel. */
 static edgel_status run_views(tiled *t)
 {
-    const edgel_status st = edgel_host_pipeline(t->tiles_y, marks_row, link_row, t);
-    if (st != EDGEL_OK) /* (the links fail only for memory; their message was the thread's) */
+    edgel_status st = edgel_host_pipeline(t->tiles_y + 1, marks_row, link_row, t);
+    if (st != EDGEL_OK) { /* nothing of the backend's may still be writing the edges */
+        marks_wait(t);
+        /* (the links fail only for memory; their message was the thread's) */
         return st == EDGEL_ERROR_OUT_OF_MEMORY ? oom() : st;
+    }
     for (int64_t k = 1; k < t->n.count; k++) /* each node's set's flag, before the workers read */
         t->n.strong[k] = t->n.strong[edgel_nodes_find(&t->n, k)];
     decide_job d;
@@ -479,7 +502,7 @@ static edgel_status canny_views_held(edgel_context *ctx, const edgel_canny_param
     t.w = src->width, t.h = src->height, t.cn = src->channels, t.type = src->type;
     edgel_status st = start_tiled(&t, tw, th);
     if (st == EDGEL_OK) {
-        const size_t n = 2 * (size_t)t.tiles_x; /* two rows of tiles */
+        const size_t n = 3 * (size_t)t.tiles_x; /* three rows of tiles */
         t.regions = malloc(sizeof *t.regions * n);
         t.views = malloc(sizeof *t.views * n);
         t.rects = malloc(sizeof *t.rects * n);
@@ -501,8 +524,18 @@ edgel_status edgel_canny_tiled_image_held(edgel_context *ctx, const edgel_canny_
 {
     /* large tiles where the backend's work in parallel pays for its start (a GPU's copies and
      * launches, the CPU's stripes) */
-    const int32_t tile = ctx->ops->kind == EDGEL_BACKEND_CPU ? 4096 : 8192;
-    return canny_views_held(ctx, params, src, edges, tile, tile);
+    if (ctx->ops->kind == EDGEL_BACKEND_CPU || !src || src->width < 1 || src->height < 1)
+        return canny_views_held(ctx, params, src, edges, 4096, 4096); /* (refused there) */
+    /* A GPU's: 2^26 pixels, wide, the image's width split evenly in at most GPU_TILE_WIDTH
+     * columns: a tile's rows cross PCIe as a 2D copy, whose rate falls with its rows' length
+     * (8 KiB rows down at half the rate of 32 KiB ones). */
+    const int64_t across = (src->width + GPU_TILE_WIDTH - 1) / GPU_TILE_WIDTH;
+    const int64_t tw = (src->width + across - 1) / across;
+    int64_t th = ((int64_t)1 << 26) / tw;
+    th = th > GPU_TILE_WIDTH ? GPU_TILE_WIDTH : th;
+    const int64_t down = (src->height + th - 1) / th;
+    th = (src->height + down - 1) / down;
+    return canny_views_held(ctx, params, src, edges, (int32_t)tw, (int32_t)(th < 1 ? 1 : th));
 }
 
 edgel_status edgel_canny_tile_halo(const edgel_canny_params *params, int32_t *halo)

@@ -73,6 +73,12 @@ typedef struct edgel_backend_ops {
     edgel_status (*canny_volume)(void *state, const edgel_volume_canny_params *params,
                                  const edgel_volume *src, const edgel_volume *edges,
                                  const edgel_volume_canny_stages *stages);
+    /* Optional (NULL: canny_marks returns with its marks and sides written). Where a backend
+     * has it, canny_marks returns once the previous call's marks and sides are written and
+     * its own are under way (so a GPU's copies and work run on from one row of tiles to the
+     * next), its views and `sides` arrays kept until then; this returns once every call's
+     * are written. The driver calls it after its last canny_marks, whatever happened. */
+    edgel_status (*canny_marks_wait)(void *state);
 } edgel_backend_ops;
 
 #ifdef __cplusplus

@@ -251,7 +251,7 @@ static const edgel_backend_ops cpu_ops = {
     cpu_synchronize,   cpu_canny,           NULL,            cpu_canny_skimage,
     cpu_canny_gradients, cpu_canny_marks,
     cpu_to_gray,       cpu_gaussian_blur,   cpu_subpixel,    cpu_has_fft,
-    cpu_filter_cost,   cpu_filter,          cpu_canny_volume};
+    cpu_filter_cost,   cpu_filter,          cpu_canny_volume, NULL};
 
 const edgel_backend_ops *edgel_cpu_ops(void) { return &cpu_ops; }
 

@@ -50,6 +50,8 @@ struct edgel_tile_rect;
 edgel_status edgel_cuda_canny_marks(edgel_cuda_state *state, const edgel_canny_params *params,
                                     const edgel_image *regions, const struct edgel_tile_rect *tiles,
                                     const edgel_image *marks, uint8_t *const *sides, int count);
+/* Once every call's marks and sides are written (core/backend.h, canny_marks_wait). */
+edgel_status edgel_cuda_canny_marks_wait(edgel_cuda_state *state);
 /* The convolution engine on one image (host or device views). */
 struct edgel_filter_plan;
 edgel_status edgel_cuda_filter(edgel_cuda_state *state, const struct edgel_filter_plan *plan,

@@ -189,14 +189,24 @@ struct volume_buffers {
 };
 
 /* The tiled driver's marks (cuda_marks.cu): two region, marks and side buffers, the region's
- * classes and edges, three tile-sized work maps; events between its three streams. */
+ * classes and edges, three tile-sized work maps; events between its three streams. A call
+ * returns with its copies under way (`pending`); the next call, or the wait, finishes it. */
 struct marks_buffers {
     uint8_t *region[2], *marks[2], *sides[2], *classes, *edges, *work;
     size_t region_bytes[2], marks_bytes[2], sides_bytes[2], classes_bytes, edges_bytes, work_bytes;
-    uint8_t *host_sides; /* page-locked: a call's side columns come down without waiting */
+    uint8_t *host_sides; /* page-locked, two calls' halves: side columns come down unwaited */
     size_t host_sides_bytes;
-    cudaEvent_t up[2], worked[2], down[2];
+    cudaEvent_t up[2], worked[2], down[2], call_done[2];
     int events_made;
+    unsigned tiles, calls;      /* tiles and calls so far: their buffers alternate */
+    int pending;                /* the last call's copies may still run */
+    int pending_call;           /* its call_done event */
+    int pending_count;          /* its tiles, their side arrays and heights */
+    uint8_t **pending_sides;
+    int *pending_heights;
+    int pending_cap;
+    const uint8_t *pending_from; /* its half of host_sides, a tile every pending_step bytes */
+    size_t pending_step;
 };
 
 /* What the tuning reads of a device, asked once (cuda_device.cu): launch shapes and the

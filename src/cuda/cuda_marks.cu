@@ -5,6 +5,8 @@
  * give the marks, which come down with their side columns. Three streams overlap the copies with the work: regions go
  * up on one, marks come down on another, and the work runs on the context's stream, two
  * buffers each so that tile i+1 goes up while tile i is worked on and tile i-1 comes down.
+ * A call (a row of tiles) returns once the previous call's marks are down, its own still
+ * going: the streams never drain between rows (a drain cost two tiles' time a row).
  */
 #include "cuda/cuda_backend.h"
 
@@ -104,6 +106,7 @@ static edgel_status ensure_marks_buffers(marks_buffers *m, size_t region_bytes, 
             CUDA_TRY(cudaEventCreateWithFlags(&m->up[i], cudaEventDisableTiming));
             CUDA_TRY(cudaEventCreateWithFlags(&m->worked[i], cudaEventDisableTiming));
             CUDA_TRY(cudaEventCreateWithFlags(&m->down[i], cudaEventDisableTiming));
+            CUDA_TRY(cudaEventCreateWithFlags(&m->call_done[i], cudaEventDisableTiming));
         }
         m->events_made = 1;
     }
@@ -120,8 +123,11 @@ void free_marks_buffers(marks_buffers *m)
             cudaEventDestroy(m->up[i]);
             cudaEventDestroy(m->worked[i]);
             cudaEventDestroy(m->down[i]);
+            cudaEventDestroy(m->call_done[i]);
         }
     }
+    free(m->pending_sides);
+    free(m->pending_heights);
     cudaFreeHost(m->host_sides);
     cudaFree(m->classes);
     cudaFree(m->edges);
@@ -210,6 +216,76 @@ static edgel_status marks_item(edgel_cuda_state *s, const edgel_canny_params *p,
     return EDGEL_OK;
 }
 
+/* Whether the buffers hold tiles of these sizes without growing (growing frees buffers that
+ * a pending call's copies may still use). */
+static bool marks_fit(const marks_buffers *m, size_t region_bytes, size_t region_px,
+                      size_t tile_px, size_t tile_h, size_t host_sides)
+{
+    return m->events_made && m->region_bytes[0] >= region_bytes &&
+           m->region_bytes[1] >= region_bytes && m->marks_bytes[0] >= tile_px &&
+           m->marks_bytes[1] >= tile_px && m->sides_bytes[0] >= 2 * tile_h &&
+           m->sides_bytes[1] >= 2 * tile_h && m->host_sides_bytes >= host_sides &&
+           m->classes_bytes >= region_px && m->edges_bytes >= region_px &&
+           m->work_bytes >= 4 * tile_px;
+}
+
+/* The pending call finished: its copies waited for, its side columns handed over. With
+ * `drop` (after a failure), every stream waited for and nothing handed over. */
+static edgel_status finish_pending(edgel_cuda_state *s, bool drop)
+{
+    marks_buffers *m = &s->marks;
+    if (!m->pending)
+        return EDGEL_OK;
+    m->pending = 0;
+    cudaError_t e = drop ? cudaSuccess : cudaEventSynchronize(m->call_done[m->pending_call]);
+    if (drop || e != cudaSuccess) { /* nothing of the call's may still be moving after this */
+        const cudaError_t e1 = cudaStreamSynchronize(s->slots[1].stream);
+        const cudaError_t e2 = cudaStreamSynchronize(s->stream);
+        const cudaError_t e3 = cudaStreamSynchronize(s->slots[0].stream);
+        e = e != cudaSuccess ? e : e1 != cudaSuccess ? e1 : e2 != cudaSuccess ? e2 : e3;
+    }
+    if (e != cudaSuccess)
+        return edgel_fail(EDGEL_ERROR_DEVICE, "tiled Canny: %s", cudaGetErrorString(e));
+    if (!drop)
+        for (int i = 0; i < m->pending_count; i++)
+            memcpy(m->pending_sides[i], m->pending_from + m->pending_step * (size_t)i,
+                   2 * (size_t)m->pending_heights[i]);
+    return EDGEL_OK;
+}
+
+/* Notes this call's tiles as pending (its side arrays and heights). */
+static edgel_status note_pending(marks_buffers *m, const edgel_tile_rect *tiles,
+                                 uint8_t *const *sides, int count, const uint8_t *from,
+                                 size_t step)
+{
+    if (m->pending_cap < count) {
+        uint8_t **ps = (uint8_t **)realloc(m->pending_sides, sizeof *ps * (size_t)count);
+        if (ps)
+            m->pending_sides = ps;
+        int *ph = (int *)realloc(m->pending_heights, sizeof *ph * (size_t)count);
+        if (ph)
+            m->pending_heights = ph;
+        if (!ps || !ph)
+            return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "tiled Canny: out of memory");
+        m->pending_cap = count;
+    }
+    for (int i = 0; i < count; i++) {
+        m->pending_sides[i] = sides[i];
+        m->pending_heights[i] = tiles[i].height;
+    }
+    m->pending_count = count;
+    m->pending_from = from;
+    m->pending_step = step;
+    m->pending = 1;
+    return EDGEL_OK;
+}
+
+extern "C" edgel_status edgel_cuda_canny_marks_wait(edgel_cuda_state *s)
+{
+    ON_DEVICE(s->device);
+    return finish_pending(s, false);
+}
+
 extern "C" edgel_status edgel_cuda_canny_marks(edgel_cuda_state *s, const edgel_canny_params *p,
                                                const edgel_image *regions,
                                                const edgel_tile_rect *tiles,
@@ -217,6 +293,7 @@ extern "C" edgel_status edgel_cuda_canny_marks(edgel_cuda_state *s, const edgel_
                                                uint8_t *const *sides, int count)
 {
     ON_DEVICE(s->device);
+    marks_buffers *m = &s->marks;
     size_t region_bytes = 0, region_px = 0, tile_px = 0, tile_h = 0;
     for (int i = 0; i < count; i++) {
         const size_t rpx = (size_t)regions[i].width * regions[i].height;
@@ -227,20 +304,34 @@ extern "C" edgel_status edgel_cuda_canny_marks(edgel_cuda_state *s, const edgel_
         tile_px = tpx > tile_px ? tpx : tile_px;
         tile_h = (size_t)tiles[i].height > tile_h ? (size_t)tiles[i].height : tile_h;
     }
-    EDGEL_TRY(ensure_marks_buffers(&s->marks, region_bytes, region_px, tile_px, tile_h,
-                                   2 * tile_h * (size_t)count));
+    const size_t half = 2 * tile_h * (size_t)count; /* this call's side columns */
+    if (!marks_fit(m, region_bytes, region_px, tile_px, tile_h, 2 * half)) {
+        EDGEL_TRY(finish_pending(s, false));
+        EDGEL_TRY(ensure_marks_buffers(m, region_bytes, region_px, tile_px, tile_h, 2 * half));
+    }
+    uint8_t *from = m->host_sides + (m->calls & 1) * (m->host_sides_bytes / 2);
     edgel_status st = EDGEL_OK;
     for (int i = 0; i < count && st == EDGEL_OK; i++) /* the work in order on one stream */
-        st = marks_item(s, p, &regions[i], &tiles[i], &marks[i],
-                        s->marks.host_sides + 2 * tile_h * (size_t)i, i & 1);
-    /* every copy down done (and the work before it) before the caller reads the marks */
-    const cudaError_t e1 = cudaStreamSynchronize(s->slots[1].stream);
-    const cudaError_t e2 = cudaStreamSynchronize(s->stream);
-    const cudaError_t e3 = cudaStreamSynchronize(s->slots[0].stream);
-    if (st == EDGEL_OK && (e1 != cudaSuccess || e2 != cudaSuccess || e3 != cudaSuccess))
-        st = edgel_fail(EDGEL_ERROR_DEVICE, "tiled Canny: %s",
-                        cudaGetErrorString(e1 != cudaSuccess ? e1 : e2 != cudaSuccess ? e2 : e3));
-    for (int i = 0; i < count && st == EDGEL_OK; i++)
-        memcpy(sides[i], s->marks.host_sides + 2 * tile_h * (size_t)i, 2 * (size_t)tiles[i].height);
+        st = marks_item(s, p, &regions[i], &tiles[i], &marks[i], from + 2 * tile_h * (size_t)i,
+                        (int)(m->tiles++ & 1));
+    const int parity = (int)(m->calls++ & 1);
+    if (st == EDGEL_OK) {
+        const cudaError_t e = cudaEventRecord(m->call_done[parity], s->slots[1].stream);
+        if (e != cudaSuccess)
+            st = edgel_fail(EDGEL_ERROR_DEVICE, "tiled Canny: %s", cudaGetErrorString(e));
+    }
+    if (st == EDGEL_OK)
+        st = finish_pending(s, false); /* the previous call's */
+    if (st != EDGEL_OK) { /* this call's work and any before it: waited for, not handed over */
+        m->pending = 1;
+        finish_pending(s, true);
+        return st;
+    }
+    m->pending_call = parity;
+    st = note_pending(m, tiles, sides, count, from, 2 * tile_h);
+    if (st != EDGEL_OK) {
+        m->pending = 1;
+        finish_pending(s, true);
+    }
     return st;
 }

@@ -27,6 +27,11 @@ edgel_status cuda_set_stream(void *state, void *stream)
 
 edgel_status cuda_synchronize(void *state) { return edgel_cuda_synchronize(cuda(state)); }
 
+edgel_status cuda_canny_marks_wait(void *state)
+{
+    return edgel_cuda_canny_marks_wait(cuda(state));
+}
+
 edgel_status cuda_canny_marks(void *state, const edgel_canny_params *params,
                               const edgel_image *regions, const edgel_tile_rect *tiles,
                               const edgel_image *marks, uint8_t *const *sides, int count)
@@ -121,7 +126,7 @@ const edgel_backend_ops cuda_ops = {
     cuda_canny_gradients,
     cuda_canny_marks,
     cuda_to_gray,       cuda_gaussian_blur,   cuda_subpixel,    cuda_has_fft,
-    cuda_filter_cost,   cuda_filter,          cuda_canny_volume};
+    cuda_filter_cost,   cuda_filter,          cuda_canny_volume, cuda_canny_marks_wait};
 
 } // namespace
 
