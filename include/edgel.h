@@ -689,10 +689,12 @@ EDGEL_API edgel_status edgel_subpixel_stream_finish(edgel_context *ctx,
  * on each side along its curve, which averages the noise out, then outwards from that
  * circle's centre by the distance that blurring moves a disk's edge inwards (the maximum of
  * a blurred disk's gradient lies inside it; blur^2 + sigma^2 + 1/2 is the variance of the
- * total blur), not where the fitted radius is below 1.5 times its standard deviation. A
- * window holds fewer points at an open curve's ends, all of a loop shorter than it; a point
- * whose window has fewer than 5 stays. Larger windows average more noise and round corners
- * more. docs/subpixel.md gives the errors it leaves.
+ * total blur), not where the fitted radius is below 1.5 times the total blur's standard
+ * deviation. A window whose points lie farther than `tolerance` from their circle (a corner,
+ * a junction) is halved until they fit; it holds fewer points at an open curve's ends, all
+ * of a loop shorter than it; a point without a fitting window of 5 points or more stays.
+ * Larger windows average more noise and round corners more. docs/subpixel.md gives the
+ * errors it leaves.
  */
 typedef struct edgel_refine_params {
     uint32_t struct_size; /* set by edgel_refine_params_default */
