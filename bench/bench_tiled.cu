@@ -11,7 +11,8 @@
  * edgel_canny's choice (0: its choice). Then 2D copies of 256 MiB with rows of 2 KiB to
  * 64 KiB, the rows of the image apart, as the tiles' regions are copied. `check WxH`: first, a WxH image through the GPU and the CPU (all
  * cores), compared byte for byte. Prints a markdown table; wall-clock medians after one
- * warm-up run.
+ * warm-up run. BENCH_PAGEABLE=1: the image and its edges in pageable memory (malloc, as a
+ * NumPy array's) instead of page-locked.
  */
 #include <string.h>
 
@@ -161,9 +162,19 @@ int main(int argc, char **argv)
         return 1;
 
     const size_t n = (size_t)w * h;
+    const char *env = getenv("BENCH_PAGEABLE");
+    const bool pageable = env && !strcmp(env, "1");
     uint8_t *src, *dst;
-    CK(cudaHostAlloc((void **)&src, n, 0));
-    CK(cudaHostAlloc((void **)&dst, n, 0));
+    if (pageable) {
+        src = (uint8_t *)malloc(n);
+        dst = (uint8_t *)malloc(n);
+        if (!src || !dst)
+            return 1;
+        memset(dst, 0, n); /* its pages there before the timing */
+    } else {
+        CK(cudaHostAlloc((void **)&src, n, 0));
+        CK(cudaHostAlloc((void **)&dst, n, 0));
+    }
     mosaic(&photo, src, (size_t)w, (size_t)h);
     /* the floor: the whole image up, and down, in 1 GiB pieces */
     const size_t piece = n < (1u << 30) ? n : (1u << 30);
@@ -197,7 +208,7 @@ int main(int argc, char **argv)
     printf("| device | image | tiles | edgel (median of %d) | Gpx/s | PCIe up, down | floor | edge pixels |\n", runs);
     printf("|---|---|---|---:|---:|---:|---:|---:|\n");
     printf("| %s | %dx%d (%.2f Gpx) | %s | %.0f ms | %.1f | %.1f, %.1f GB/s | %.0f ms (%.1f Gpx/s) | %zu |\n",
-           prop.name, w, h, n / 1e9, tile_w ? argv[4] : "edgel_canny's", ms, n / ms / 1e6,
+           prop.name, w, h, n / 1e9, tile_w ? argv[4] : pageable ? "edgel_canny's, pageable" : "edgel_canny's", ms, n / ms / 1e6,
            n / up / 1e6, n / down / 1e6, floor, n / floor / 1e6, edges);
     printf("\n");
     overlap(src, dst, (size_t)w, 8208, 8200);
@@ -211,6 +222,9 @@ int main(int argc, char **argv)
     }
     edgel_context_destroy(gpu);
     edgel_context_destroy(cpu);
-    cudaFreeHost(src), cudaFreeHost(dst);
+    if (pageable)
+        free(src), free(dst);
+    else
+        cudaFreeHost(src), cudaFreeHost(dst);
     return 0;
 }
