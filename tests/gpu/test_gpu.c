@@ -324,8 +324,9 @@ static void test_blurred_sizes(const edgel_image *photo, int small)
     printf("blurred sizes: %d cases compared\n", count);
 }
 
-/* Hysteresis along long weak contours that cross many 32x32 tiles and reach a strong pixel
- * only at one end: the outlines of bands 3 pixels wide (a serpentine, diagonals through tile
+/* Hysteresis along long weak contours that cross many 32x32 tiles (or the bands of rows of
+ * cuda_canny_cluster.cu's blocks where that path is on: 4096x40 in bands of 3 rows, 333x21
+ * with bands left empty) and reach a strong pixel only at one end: the outlines of bands 3 pixels wide (a serpentine, diagonals through tile
  * corners, a square spiral, a random walk) at a weak contrast, with a strong spot at the
  * start. The serpentine's and the spiral's outlines are single closed contours, so the spot
  * must carry along all of it: the edges must equal those of the same frame with every
@@ -395,7 +396,8 @@ static void draw_pattern(uint8_t *img, int w, int h, int pattern, int *sx, int *
 
 static void test_hysteresis_paths(int small)
 {
-    static const int sizes[][2] = {{200, 150}, {1000, 700}, {4096, 40}, {40, 4096}, {1921, 1081}};
+    static const int sizes[][2] = {{200, 150}, {1000, 700}, {4096, 40}, {40, 4096}, {640, 480},
+                                   {333, 21},  {1921, 1081}};
     const int count = small ? 1 : (int)(sizeof sizes / sizeof sizes[0]);
     edgel_canny_params p;
     edgel_canny_params_default(&p);
