@@ -84,16 +84,20 @@ template <typename F> __device__ __forceinline__ void each_pixel(int n_rows, int
     }
 }
 
-/* The union-find over the cluster's shared memory: node i's parent in the block owning it. */
+/* The union-find over the cluster's shared memory: node i's parent, and its flag, in the
+ * block owning it. */
 struct cluster_nodes {
     uint32_t *parent; /* this block's, at the offset every block uses */
+    uint8_t *flag;    /* the same */
     uint32_t band;    /* nodes a block: rows * w */
 
-    __device__ volatile uint32_t *slot(uint32_t i) const
+    /* Entry i of the array that `mine` is this block's copy of. */
+    template <typename T> __device__ T *at(T *mine, uint32_t i) const
     {
         const uint32_t rank = i / band;
-        return cg::this_cluster().map_shared_rank(parent, rank) + (i - rank * band);
+        return cg::this_cluster().map_shared_rank(mine, rank) + (i - rank * band);
     }
+    __device__ volatile uint32_t *slot(uint32_t i) const { return at(parent, i); }
     __device__ uint32_t find(uint32_t i) const
     {
         for (uint32_t p; (p = *slot(i)) != i;)
@@ -191,12 +195,12 @@ __global__ void __launch_bounds__(CLUSTER_THREADS, 1) canny_cluster_kernel(clust
     __syncthreads();
 
     /* 2. Every candidate its own set, then the joins with the neighbours right and below. */
-    const cluster_nodes nodes = {(uint32_t *)(smem + lay.parent), (uint32_t)f.rows * (uint32_t)w};
-    uint8_t *flag = smem + lay.flag;
+    const cluster_nodes nodes = {(uint32_t *)(smem + lay.parent), smem + lay.flag,
+                                 (uint32_t)f.rows * (uint32_t)w};
     const uint32_t first = (uint32_t)y0 * (uint32_t)w;
     each_pixel(band_rows, w, [&](int r, int x) {
         nodes.parent[r * w + x] = first + (uint32_t)(r * w + x);
-        flag[r * w + x] = 0;
+        nodes.flag[r * w + x] = 0;
     });
     cluster.sync();
     const uint8_t *next_cls = rank + 1 < (int)cluster.num_blocks()
@@ -224,10 +228,8 @@ __global__ void __launch_bounds__(CLUSTER_THREADS, 1) canny_cluster_kernel(clust
             return;
         const uint32_t root = nodes.find(first + (uint32_t)(r * w + x));
         nodes.parent[r * w + x] = root;
-        if (c == EDGEL_MAP_STRONG) {
-            const uint32_t owner = root / nodes.band;
-            cluster.map_shared_rank(flag, owner)[root - owner * nodes.band] = 1;
-        }
+        if (c == EDGEL_MAP_STRONG)
+            *nodes.at(nodes.flag, root) = 1;
     });
     cluster.sync();
 
@@ -235,8 +237,7 @@ __global__ void __launch_bounds__(CLUSTER_THREADS, 1) canny_cluster_kernel(clust
     const auto edge = [&](int i) -> uint32_t {
         if (cls[i] == EDGEL_MAP_NONE)
             return 0;
-        const uint32_t root = nodes.parent[i], owner = root / nodes.band;
-        return cluster.map_shared_rank(flag, owner)[root - owner * nodes.band] ? 255 : 0;
+        return *nodes.at(nodes.flag, nodes.parent[i]) ? 255 : 0;
     };
     if (f.aligned) {
         each_pixel(band_rows, w / 4, [&](int r, int q) {

@@ -59,8 +59,8 @@
 /* Pixels of a single frame up to which Canny runs in one thread-block cluster
  * (cuda_canny_cluster.cu) where the device has clusters and the frame fits in their shared
  * memory. 0, off, until the GPU suite has checked that path against the CPU and the NPP
- * benchmark has timed it against the tile path (bench/gpu-lab/measure-variants.sh ''
- * '-DEDGEL_CLUSTER_MAX_PIXELS=1048576'); the tile path is what every frame runs now. */
+ * benchmark has timed it against the tile path (bench/gpu-lab/cluster-check.sh turns it on
+ * for both); the tile path is what every frame runs now. */
 #ifndef EDGEL_CLUSTER_MAX_PIXELS
 #define EDGEL_CLUSTER_MAX_PIXELS 0
 #endif
