@@ -10,13 +10,14 @@
  *      edges), the magnitudes of the band and one row beyond each side (0 outside the image),
  *      and from them each pixel's class (core/opencv_math.h: edgel_nms_decide, the CPU's
  *      function), kept;
- *   2. a union-find over the candidates, a node per pixel named by its index y * w + x, whose
- *      parent lives in the shared memory of the block that owns the pixel's row: each
- *      candidate joins its candidate neighbours right and below (atomicMin hooks the larger
- *      root under the smaller, as cuda_hysteresis.cu's does over global nodes);
- *   3. each candidate's root, kept as its parent, and a flag at the roots of sets holding a
- *      strong pixel;
- *   4. the edge bytes: candidates whose root is flagged.
+ *   2. a union-find over the band's candidates (cuda_union_find.cuh; a node per pixel), in
+ *      its own shared memory: runs within a warp found by a ballot, then the joins with the
+ *      neighbours right and below; each candidate's parent then made its band root;
+ *   3. the joins across the seam between bands, over the cluster's shared memory: only band
+ *      roots take part, a few per row of the seam, so little travels between blocks;
+ *   4. each band root's root across the cluster, flagged where its set holds a strong pixel,
+ *      and that flag brought back to the band roots;
+ *   5. the edge bytes: candidates whose band root is flagged.
  * A cluster barrier separates the steps that read other blocks' memory from those that write
  * it, and the last one keeps every block's memory alive until all have read it. The parents
  * and flags reuse the memory of step 1's image and magnitudes.
@@ -28,6 +29,7 @@
 
 #include "core/opencv_math.h"
 #include "cuda/cuda_tuning.h"
+#include "cuda/cuda_union_find.cuh"
 
 namespace cg = cooperative_groups;
 
@@ -63,7 +65,7 @@ __host__ __device__ cluster_layout layout_of(int rows, int w)
     l.mag = l.image + round16((size_t)(rows + 4) * w);
     l.parent = l.image;
     l.flag = l.parent + 4 * band;
-    const size_t first = l.mag + 4 * (size_t)(rows + 2) * w, second = l.flag + band;
+    const size_t first = l.mag + 4 * (size_t)(rows + 2) * w, second = l.flag + round16(band);
     l.bytes = first > second ? first : second;
     return l;
 }
@@ -84,47 +86,46 @@ template <typename F> __device__ __forceinline__ void each_pixel(int n_rows, int
     }
 }
 
-/* The union-find over the cluster's shared memory: node i's parent, and its flag, in the
- * block owning it. */
-struct cluster_nodes {
-    uint32_t *parent; /* this block's, at the offset every block uses */
-    uint8_t *flag;    /* the same */
-    uint32_t band;    /* nodes a block: rows * w */
+/* A union-find node: the block's rank and the pixel's index k = r * w + x in its band, in
+ * the same order as the pixels (a band holds fewer than 2^20: its shared memory is smaller). */
+constexpr uint32_t RANK_SHIFT = 20, LOCAL_MASK = (1u << RANK_SHIFT) - 1;
+__device__ __forceinline__ uint32_t node_id(int rank, int k) { return (uint32_t)rank << RANK_SHIFT | (uint32_t)k; }
 
-    /* Entry i of the array that `mine` is this block's copy of. */
-    template <typename T> __device__ T *at(T *mine, uint32_t i) const
+/* The parents of the nodes of this block's band (cuda_union_find.cuh's slots). */
+struct band_slots {
+    uint32_t *parent;
+    __device__ volatile uint32_t *operator()(uint32_t id) const { return parent + (id & LOCAL_MASK); }
+};
+
+/* Any node's parent, or flag word, in the block that owns it. */
+struct cluster_slots {
+    uint32_t *parent; /* this block's, at the offset every block uses */
+    uint32_t *flags;  /* the same: four pixels' flag bytes a word */
+    uint32_t rank;
+    template <typename T> __device__ T *in_owner(T *mine, uint32_t id) const
     {
-        const uint32_t rank = i / band;
-        return cg::this_cluster().map_shared_rank(mine, rank) + (i - rank * band);
+        const uint32_t r = id >> RANK_SHIFT;
+        return r == rank ? mine : cg::this_cluster().map_shared_rank(mine, r);
     }
-    __device__ volatile uint32_t *slot(uint32_t i) const { return at(parent, i); }
-    __device__ uint32_t find(uint32_t i) const
+    __device__ volatile uint32_t *operator()(uint32_t id) const
     {
-        for (uint32_t p; (p = *slot(i)) != i;)
-            i = p;
-        return i;
+        return in_owner(parent + (id & LOCAL_MASK), id);
     }
-    /* Joins the sets of a and b: the larger root goes under the smaller; where another
-     * thread hooked it first, the roots are sought again. */
-    __device__ void unite(uint32_t a, uint32_t b) const
+    __device__ uint32_t flag(uint32_t id) const
     {
-        for (;;) {
-            for (;;) { /* both finds in one loop: their loads overlap */
-                const uint32_t pa = *slot(a), pb = *slot(b);
-                if (pa == a && pb == b)
-                    break;
-                a = pa, b = pb;
-            }
-            const uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-            if (lo == hi)
-                return;
-            const uint32_t old = atomicMin((uint32_t *)slot(hi), lo);
-            if (old == hi)
-                return;
-            a = lo, b = old;
-        }
+        const uint32_t k = id & LOCAL_MASK;
+        return *(volatile uint32_t *)in_owner(flags + k / 4, id) >> 8 * (k % 4) & 0xFF;
+    }
+    __device__ void set_flag(uint32_t id, uint32_t bit) const
+    {
+        const uint32_t k = id & LOCAL_MASK;
+        atomicOr(in_owner(flags + k / 4, id), bit << 8 * (k % 4));
     }
 };
+
+/* A node's flag bits: the root of its set within the band; that set holds a strong pixel; the
+ * set across the cluster holds one. */
+enum : uint32_t { BAND_ROOT = 1, BAND_STRONG = 2, STRONG = 4 };
 
 __global__ void __launch_bounds__(CLUSTER_THREADS, 1) canny_cluster_kernel(cluster_frame f)
 {
@@ -194,63 +195,124 @@ __global__ void __launch_bounds__(CLUSTER_THREADS, 1) canny_cluster_kernel(clust
     });
     __syncthreads();
 
-    /* 2. Every candidate its own set, then the joins with the neighbours right and below. */
-    const cluster_nodes nodes = {(uint32_t *)(smem + lay.parent), smem + lay.flag,
-                                 (uint32_t)f.rows * (uint32_t)w};
-    const uint32_t first = (uint32_t)y0 * (uint32_t)w;
+    /* 2. The sets within the band: a candidate's parent is the first of its run among its
+     * warp's 32 pixels, found by a ballot (each_pixel's pixel k = r * w + x is thread
+     * k % CLUSTER_THREADS's, so a warp holds 32 consecutive k); then the joins across the
+     * warps' seams and with the candidates below, all in this block's memory. */
+    uint32_t *parent = (uint32_t *)(smem + lay.parent), *flags = (uint32_t *)(smem + lay.flag);
+    const band_slots band = {parent};
+    const cluster_slots all = {parent, flags, (uint32_t)rank};
+    const int band_total = band_rows * w;
+    const unsigned lane = threadIdx.x % 32;
+    for (int base = 0; base < band_total; base += CLUSTER_THREADS) { /* the same trips in
+                                                                        every thread */
+        const int k = base + (int)threadIdx.x;
+        const bool in = k < band_total;
+        const bool joined_left = in && k % w > 0 && cls[k] != EDGEL_MAP_NONE && cls[k - 1] != EDGEL_MAP_NONE;
+        const unsigned starts = __ballot_sync(0xffffffffu, !joined_left) | 1u;
+        const int start = 31 - __clz(starts & (0xffffffffu >> (31 - lane)));
+        if (in)
+            parent[k] = node_id(rank, k - ((int)lane - start));
+    }
+    for (int k = (int)threadIdx.x; k < (band_total + 3) / 4; k += CLUSTER_THREADS)
+        flags[k] = 0;
+    __syncthreads();
+    /* The candidates among the three below (x - 1 .. x + 1, in `below`) that a candidate
+     * joins: the one below, or where it is none, the diagonals (else they join it across
+     * their own row). */
+    const auto join_below = [&](const uint8_t *below, int x, auto join) {
+        if (below[x] != EDGEL_MAP_NONE) {
+            join(x);
+            return;
+        }
+        if (x > 0 && below[x - 1] != EDGEL_MAP_NONE)
+            join(x - 1);
+        if (x + 1 < w && below[x + 1] != EDGEL_MAP_NONE)
+            join(x + 1);
+    };
     each_pixel(band_rows, w, [&](int r, int x) {
-        nodes.parent[r * w + x] = first + (uint32_t)(r * w + x);
-        nodes.flag[r * w + x] = 0;
+        const int k = r * w + x;
+        if (cls[k] == EDGEL_MAP_NONE)
+            return;
+        const uint32_t me = node_id(rank, k);
+        if (x + 1 < w && (k + 1) % 32 == 0 && cls[k + 1] != EDGEL_MAP_NONE)
+            join_at<uint32_t, true>(band, me, me + 1);
+        if (r + 1 < band_rows)
+            join_below(cls + k + w - x, x, [&](int bx) {
+                join_at<uint32_t, true>(band, me, node_id(rank, k + w - x + bx));
+            });
     });
-    cluster.sync();
-    const uint8_t *next_cls = rank + 1 < (int)cluster.num_blocks()
-                                  ? cluster.map_shared_rank(cls, rank + 1) : cls;
+    __syncthreads();
+
+    /* Each candidate's parent its band root; the band roots flagged, and those of sets
+     * holding a strong pixel. */
     each_pixel(band_rows, w, [&](int r, int x) {
-        if (cls[r * w + x] == EDGEL_MAP_NONE)
+        const int k = r * w + x;
+        if (cls[k] == EDGEL_MAP_NONE)
             return;
-        const uint32_t me = first + (uint32_t)(r * w + x);
-        if (x + 1 < w && cls[r * w + x + 1] != EDGEL_MAP_NONE)
-            nodes.unite(me, me + 1);
-        if (y0 + r + 1 >= h)
-            return;
-        const uint8_t *below = r + 1 < band_rows ? cls + (r + 1) * w : next_cls;
-        for (int dx = -1; dx <= 1; dx++)
-            if (x + dx >= 0 && x + dx < w && below[x + dx] != EDGEL_MAP_NONE)
-                nodes.unite(me, me + (uint32_t)(w + dx));
+        const uint32_t root = find_root_compressing_at(band, node_id(rank, k));
+        if (root == node_id(rank, k))
+            all.set_flag(root, BAND_ROOT);
+        if (cls[k] == EDGEL_MAP_STRONG)
+            all.set_flag(root, BAND_STRONG);
     });
     cluster.sync();
 
-    /* 3. Each candidate's root as its parent (the path every later read takes is one step);
-     * the roots of strong pixels flagged. */
+    /* 3. The joins across the seam below the band, with the next block's first row: only band
+     * roots change (no halving), so every other candidate keeps its band root as parent. */
+    if (band_rows > 0 && y0 + band_rows < h) {
+        const uint8_t *next_cls = cluster.map_shared_rank(cls, rank + 1);
+        for (int x = (int)threadIdx.x; x < w; x += CLUSTER_THREADS) {
+            const int k = (band_rows - 1) * w + x;
+            if (cls[k] != EDGEL_MAP_NONE)
+                join_below(next_cls, x, [&](int bx) {
+                    join_at<uint32_t, false>(all, node_id(rank, k), node_id(rank + 1, bx));
+                });
+        }
+    }
+    cluster.sync();
+
+    /* 4. Each band root's parent its root across the cluster, flagged where the band's set
+     * holds a strong pixel. */
     each_pixel(band_rows, w, [&](int r, int x) {
-        const uint8_t c = cls[r * w + x];
-        if (c == EDGEL_MAP_NONE)
+        const int k = r * w + x;
+        const uint32_t fl = all.flag(node_id(rank, k));
+        if (cls[k] == EDGEL_MAP_NONE || !(fl & BAND_ROOT))
             return;
-        const uint32_t root = nodes.find(first + (uint32_t)(r * w + x));
-        nodes.parent[r * w + x] = root;
-        if (c == EDGEL_MAP_STRONG)
-            *nodes.at(nodes.flag, root) = 1;
+        const uint32_t root = find_root_compressing_at(all, node_id(rank, k));
+        if (fl & BAND_STRONG)
+            all.set_flag(root, STRONG);
     });
     cluster.sync();
 
-    /* 4. The edge bytes, four a store where rows allow. */
-    const auto edge = [&](int i) -> uint32_t {
-        if (cls[i] == EDGEL_MAP_NONE)
+    /* The band roots of strong sets flagged as such, from their roots. */
+    each_pixel(band_rows, w, [&](int r, int x) {
+        const int k = r * w + x;
+        const uint32_t fl = all.flag(node_id(rank, k));
+        if (cls[k] != EDGEL_MAP_NONE && (fl & BAND_ROOT) && !(fl & STRONG) &&
+            (all.flag(parent[k]) & STRONG))
+            all.set_flag(node_id(rank, k), STRONG);
+    });
+    cluster.sync(); /* (the last read of another block's memory) */
+
+    /* 5. The edge bytes, four a store where rows allow: candidates whose band root is strong. */
+    const auto edge = [&](int k) -> uint32_t {
+        if (cls[k] == EDGEL_MAP_NONE)
             return 0;
-        return *nodes.at(nodes.flag, nodes.parent[i]) ? 255 : 0;
+        const uint32_t id = node_id(rank, k), root = all.flag(id) & BAND_ROOT ? id : parent[k];
+        return all.flag(root) & STRONG ? 255 : 0;
     };
     if (f.aligned) {
         each_pixel(band_rows, w / 4, [&](int r, int q) {
-            const int i = r * w + 4 * q;
+            const int k = r * w + 4 * q;
             *(uint32_t *)(f.dst + (size_t)(y0 + r) * f.dst_pitch + 4 * q) =
-                edge(i) | edge(i + 1) << 8 | edge(i + 2) << 16 | edge(i + 3) << 24;
+                edge(k) | edge(k + 1) << 8 | edge(k + 2) << 16 | edge(k + 3) << 24;
         });
     } else {
         each_pixel(band_rows, w, [&](int r, int x) {
             f.dst[(size_t)(y0 + r) * f.dst_pitch + x] = (uint8_t)edge(r * w + x);
         });
     }
-    cluster.sync(); /* no block's memory goes while another may read it */
 }
 
 #else
