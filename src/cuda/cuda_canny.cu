@@ -24,7 +24,6 @@
 #include "core/params.h"
 #include "core/status.h"
 #include "core/host_pool.h"
-#include "cuda/cuda_canny_cluster.cuh"
 #include "cuda/cuda_internal.h"
 #include "cuda/cuda_kernels.cuh"
 #include "cuda/cuda_launch.cuh"
@@ -208,18 +207,7 @@ static edgel_status launch_pipeline(cudaStream_t stream, workspace *ws,
     memset(&so, 0, sizeof so);
     if (st)
         so = st->out;
-    const bool plain = p->aperture == 3 && cn == 1 && !so.dx && !so.mag && !so.suppressed;
-    if (plain && nframes == 1 && frames.dst[0] && !frames.varied && canny_cluster_fits(w, h)) {
-        CUDA_TRY(cudaGetLastError()); /* the stages before it */
-        if (launch_canny_cluster(stream, cur.src[0], cur.src_pitch, frames.dst[0],
-                                 frames.dst_pitch, w, h, th.low, th.high,
-                                 p->l2_gradient) == cudaSuccess)
-            return EDGEL_OK;
-        /* a cluster refused at launch (another process holding the SMs it needs) leaves the
-         * frame to the tile path */
-        cudaGetLastError();
-    }
-    if (plain && cur.src_pitch <= UINT32_MAX) {
+    if (p->aperture == 3 && cn == 1 && !so.dx && !so.mag && !so.suppressed && cur.src_pitch <= UINT32_MAX) {
         CUDA_TRY(launch_stream(p->blur != EDGEL_BLUR_NONE && early_launch_supported(), stream, cur,
                                b, g, nframes));
     } else {

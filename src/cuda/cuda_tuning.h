@@ -56,21 +56,6 @@
 #define EDGEL_HOST_SLOTS 4
 #endif
 
-/* Pixels of a single frame up to which Canny runs in one thread-block cluster
- * (cuda_canny_cluster.cu) where the device has clusters and the frame fits in their shared
- * memory. 0, off, until the GPU suite has checked that path against the CPU and the NPP
- * benchmark has timed it against the tile path (bench/gpu-lab/cluster-check.sh turns it on
- * for both); the tile path is what every frame runs now. */
-#ifndef EDGEL_CLUSTER_MAX_PIXELS
-#define EDGEL_CLUSTER_MAX_PIXELS 0
-#endif
-
-/* Blocks of that cluster (16 or 8): 16, a non-portable size, gives a block half the rows and
- * the cluster twice the shared memory; a device that refuses it gets 8. */
-#ifndef EDGEL_CLUSTER_BLOCKS
-#define EDGEL_CLUSTER_BLOCKS 16
-#endif
-
 /* Pixels (all frames) up to which the fixed-point pre-blur runs two pixels a lane instead of
  * four: twice the warps fill the GPU on small frames; large ones favour fewer. */
 #ifndef STREAM_NARROW_PIXELS

@@ -324,14 +324,13 @@ static void test_blurred_sizes(const edgel_image *photo, int small)
     printf("blurred sizes: %d cases compared\n", count);
 }
 
-/* Hysteresis along long weak contours that cross many 32x32 tiles (or the bands of rows of
- * cuda_canny_cluster.cu's blocks where that path is on: 4096x40 in bands of 3 rows, 333x21
- * with bands left empty) and reach a strong pixel only at one end: the outlines of bands 3
- * pixels wide (a serpentine, diagonals through tile corners, a square spiral, a random walk)
- * at a weak contrast, with a strong spot at the start. The serpentine's and the spiral's
- * outlines are single closed contours, so the spot must carry along all of it: the edges must
- * equal those of the same frame with every candidate strong. (NMS breaks the other two
- * outlines at their junctions and holes; there GPU and CPU are compared only.) */
+/* Hysteresis along long weak contours that cross many 32x32 tiles (and rows of tiles left
+ * empty, at 333x21) and reach a strong pixel only at one end: the outlines of bands 3 pixels
+ * wide (a serpentine, diagonals through tile corners, a square spiral, a random walk) at a
+ * weak contrast, with a strong spot at the start. The serpentine's and the spiral's outlines
+ * are single closed contours, so the spot must carry along all of it: the edges must equal
+ * those of the same frame with every candidate strong. (NMS breaks the other two outlines at
+ * their junctions and holes; there GPU and CPU are compared only.) */
 static void brush(uint8_t *img, int w, int h, int x, int y, uint8_t v)
 {
     for (int dy = 0; dy < 3; dy++)
