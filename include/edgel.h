@@ -594,6 +594,22 @@ EDGEL_API edgel_status edgel_subpixel_edges(edgel_context *ctx,
                                             const edgel_subpixel_params *params,
                                             const edgel_image *src, edgel_curves *curves);
 
+/**
+ * The sub-pixel curves of `count` images (each as edgel_subpixel_edges takes it): curves[i]
+ * of srcs[i], equal to `count` single calls, with the frames run side by side. On a CPU
+ * context, a frame a thread where the frames fill at least half the context's threads, else
+ * one frame after another on all of them. On a CUDA context, several frames at once, each on
+ * a stream and memory of its own (kept by the context), so that the GPU runs one frame's
+ * kernels while another's call waits for its counts: after the work queued on the context's
+ * stream, and before what is queued there next. Every curves[i] is a distinct object; each
+ * is held for the whole call. On a failure, the status and message of the lowest failing
+ * frame (the message names it) and no curves in any of them.
+ */
+EDGEL_API edgel_status edgel_subpixel_edges_batch(edgel_context *ctx,
+                                                  const edgel_subpixel_params *params,
+                                                  const edgel_image *srcs,
+                                                  edgel_curves *const *curves, int32_t count);
+
 /* Sub-pixel curves of images of any size, in pieces (edgel.dask does this). A piece's edge
  * points and each one's best neighbours depend on the pixels within edgel_subpixel_halo(sigma)
  * of it alone; only the chaining needs all points at once, and needs the points alone. So:

@@ -235,10 +235,105 @@ static void test_pieces_refusals(edgel_context *ctx)
     edgel_curves_destroy(c);
 }
 
+/* Batches: every frame's curves those of its single call, frames of several sizes and pixel
+ * types, at 1 to 16 threads (a frame a thread, or frames in turn where they are few); a
+ * failing frame named, and no curves left in any frame; refusals. */
+static void test_batch(void)
+{
+    enum { N = 12, BW = 97, BH = 61 };
+    static uint8_t pixels[N][BW * BH];
+    static float floats[BW * BH];
+    edgel_image srcs[N];
+    edgel_curves *curves[N];
+    uint64_t want[N];
+    edgel_subpixel_params p;
+    edgel_subpixel_params_default(&p);
+    p.sigma = 0.7, p.high = 20.0, p.low = 6.0;
+    edgel_context *ctx = NULL;
+    CHECK(edgel_context_create(EDGEL_BACKEND_CPU, NULL, &ctx) == EDGEL_OK);
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < BW * BH; j++) /* disks of several sizes, and noise */
+            pixels[i][j] = (uint8_t)((hypot(j % BW - 40.5, j / BW - 30.2) < 5 + 2 * i ? 180 : 60) +
+                                     next_random() % (1 + 8 * i));
+        const int w = i == 3 ? 4 : BW - 5 * i, h = i == 3 ? 9 : BH - 3 * i; /* frame 3: none */
+        srcs[i] = edgel_image_host(pixels[i], w, h, EDGEL_U8, 1);
+        srcs[i].pitch = BW;
+        if (i == 7) { /* a float frame */
+            for (int j = 0; j < BW * BH; j++)
+                floats[j] = pixels[i][j] + 0.25f;
+            srcs[i] = edgel_image_host(floats, w, h, EDGEL_F32, 1);
+            srcs[i].pitch = BW * sizeof(float);
+        }
+        CHECK(edgel_curves_create(&curves[i]) == EDGEL_OK);
+        CHECK(edgel_subpixel_edges(ctx, &p, &srcs[i], curves[i]) == EDGEL_OK);
+        edgel_curves_view v;
+        edgel_curves_view_default(&v);
+        CHECK(edgel_curves_get(curves[i], &v) == EDGEL_OK && (i == 3 || v.curves > 0));
+        want[i] = digest(&v);
+    }
+    for (int threads = 1; threads <= 16; threads *= 2)
+        for (int count = 1; count <= N; count += count < 3 ? 2 : 9) {
+            edgel_context *t = NULL;
+            edgel_context_options o;
+            edgel_context_options_default(&o);
+            o.threads = threads;
+            CHECK(edgel_context_create(EDGEL_BACKEND_CPU, &o, &t) == EDGEL_OK);
+            CHECK(edgel_subpixel_edges_batch(t, &p, srcs, curves, count) == EDGEL_OK);
+            for (int i = 0; i < count; i++) {
+                edgel_curves_view v;
+                edgel_curves_view_default(&v);
+                CHECK(edgel_curves_get(curves[i], &v) == EDGEL_OK && digest(&v) == want[i]);
+            }
+            edgel_context_destroy(t);
+        }
+    /* A bad frame: named, and every frame's curves gone. */
+    edgel_image bad[N];
+    memcpy(bad, srcs, sizeof bad);
+    bad[5].type = EDGEL_S16;
+    CHECK_STATUS(edgel_subpixel_edges_batch(ctx, &p, bad, curves, N), EDGEL_ERROR_UNSUPPORTED,
+                 "frame 5");
+    for (int i = 0; i < N; i++) {
+        edgel_curves_view v;
+        edgel_curves_view_default(&v);
+        CHECK(edgel_curves_get(curves[i], &v) == EDGEL_OK && v.points == 0 && v.curves == 0);
+    }
+    bad[5] = srcs[5];
+    bad[9].pitch = 1;
+    CHECK_STATUS(edgel_subpixel_edges_batch(ctx, &p, bad, curves, N), EDGEL_ERROR_INVALID_PITCH,
+                 "frame 9");
+    edgel_curves *twice[N];
+    memcpy(twice, curves, sizeof twice);
+    twice[8] = twice[2];
+    CHECK_STATUS(edgel_subpixel_edges_batch(ctx, &p, srcs, twice, N),
+                 EDGEL_ERROR_INVALID_ARGUMENT, "twice");
+    twice[8] = NULL;
+    CHECK_STATUS(edgel_subpixel_edges_batch(ctx, &p, srcs, twice, N), EDGEL_ERROR_NULL_ARGUMENT,
+                 "curves[8]");
+    CHECK_STATUS(edgel_subpixel_edges_batch(ctx, &p, srcs, curves, -1),
+                 EDGEL_ERROR_INVALID_ARGUMENT, "negative");
+    CHECK_STATUS(edgel_subpixel_edges_batch(ctx, &p, NULL, curves, N), EDGEL_ERROR_NULL_ARGUMENT,
+                 "srcs");
+    CHECK_STATUS(edgel_subpixel_edges_batch(ctx, &p, srcs, NULL, N), EDGEL_ERROR_NULL_ARGUMENT,
+                 "curves");
+    CHECK_STATUS(edgel_subpixel_edges_batch(ctx, NULL, srcs, curves, N),
+                 EDGEL_ERROR_NULL_ARGUMENT, "params");
+    CHECK(edgel_subpixel_edges_batch(ctx, &p, NULL, NULL, 0) == EDGEL_OK);
+    /* the refusals held nothing: the objects serve the next call */
+    CHECK(edgel_subpixel_edges_batch(ctx, &p, srcs, curves, N) == EDGEL_OK);
+    for (int i = 0; i < N; i++) {
+        edgel_curves_view v;
+        edgel_curves_view_default(&v);
+        CHECK(edgel_curves_get(curves[i], &v) == EDGEL_OK && digest(&v) == want[i]);
+        edgel_curves_destroy(curves[i]);
+    }
+    edgel_context_destroy(ctx);
+}
+
 int main(void)
 {
     make_image();
     test_threads_on_noise();
+    test_batch();
     edgel_context *ctx = NULL;
     CHECK(edgel_context_create(EDGEL_BACKEND_CPU, NULL, &ctx) == EDGEL_OK);
     test_pieces_refusals(ctx);

@@ -192,6 +192,91 @@ edgel_status edgel_subpixel_edges(edgel_context *ctx, const edgel_subpixel_param
     EDGEL_WITH_CONTEXT(ctx, subpixel_held(ctx, params, src, curves));
 }
 
+/* ---- batches ---------------------------------------------------------------------------- */
+
+static int pointer_order(const void *a, const void *b)
+{
+    const uintptr_t x = (uintptr_t)*(edgel_curves *const *)a;
+    const uintptr_t y = (uintptr_t)*(edgel_curves *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Every curves object given and no object twice. */
+static edgel_status check_batch_curves(edgel_curves *const *curves, int32_t count)
+{
+    for (int32_t i = 0; i < count; i++)
+        if (!curves[i])
+            return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "curves[%d] is NULL", (int)i);
+    edgel_curves **sorted = malloc(sizeof *sorted * (size_t)count);
+    if (!sorted)
+        return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory checking %d curves",
+                          (int)count);
+    memcpy(sorted, curves, sizeof *sorted * (size_t)count);
+    qsort(sorted, (size_t)count, sizeof *sorted, pointer_order);
+    int twice = 0;
+    for (int32_t i = 1; i < count && !twice; i++)
+        twice = sorted[i] == sorted[i - 1];
+    free(sorted);
+    if (twice)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "a curves object is listed twice in "
+                          "the batch (each frame needs its own)");
+    return EDGEL_OK;
+}
+
+static edgel_status batch_checked(edgel_context *ctx, const edgel_subpixel_params *params,
+                                  const edgel_image *srcs, edgel_curves *const *curves,
+                                  int32_t count)
+{
+    edgel_subpixel_params p;
+    EDGEL_TRY(read_params(params, &p));
+    for (int32_t i = 0; i < count; i++) {
+        const edgel_status st = check_source(ctx, &srcs[i]);
+        if (st != EDGEL_OK)
+            return edgel_fail_within(st, "frame %d", (int)i);
+    }
+    return ctx->ops->subpixel_batch(ctx->state, &p, srcs, curves, count);
+}
+
+static edgel_status subpixel_batch_held(edgel_context *ctx, const edgel_subpixel_params *params,
+                                        const edgel_image *srcs, edgel_curves *const *curves,
+                                        int32_t count)
+{
+    if (count < 0)
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "count %d is negative", (int)count);
+    if (count == 0)
+        return EDGEL_OK;
+    if (!srcs || !curves)
+        return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "%s is NULL", srcs ? "curves" : "srcs");
+    EDGEL_TRY(check_batch_curves(curves, count));
+    int32_t held = 0;
+    edgel_status st = EDGEL_OK;
+    for (; held < count && st == EDGEL_OK; held++)
+        if ((st = enter(curves[held])) != EDGEL_OK)
+            st = edgel_fail_within(st, "curves[%d]", (int)held);
+    if (st == EDGEL_OK) {
+        for (int32_t i = 0; i < count; i++) { /* a failed call leaves no curves */
+            edgel_curves_clear(curves[i]);
+            curves[i]->has_points = 0;
+        }
+        st = batch_checked(ctx, params, srcs, curves, count);
+        if (st != EDGEL_OK)
+            for (int32_t i = 0; i < count; i++)
+                edgel_curves_clear(curves[i]);
+    } else {
+        held--; /* the one that refused */
+    }
+    for (int32_t i = 0; i < held; i++)
+        leave(curves[i], EDGEL_OK);
+    return st;
+}
+
+edgel_status edgel_subpixel_edges_batch(edgel_context *ctx, const edgel_subpixel_params *params,
+                                        const edgel_image *srcs, edgel_curves *const *curves,
+                                        int32_t count)
+{
+    EDGEL_WITH_CONTEXT(ctx, subpixel_batch_held(ctx, params, srcs, curves, count));
+}
+
 /* ---- in pieces ------------------------------------------------------------------------- */
 
 #define POINTS_FIRST_SIZE (offsetof(edgel_subpixel_points, bck_score) + sizeof(const double *))

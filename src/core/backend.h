@@ -60,6 +60,11 @@ typedef struct edgel_backend_ops {
      * host or device views, the result where the curves' place asks). */
     edgel_status (*subpixel)(void *state, const edgel_subpixel_params *params,
                              const edgel_image *src, edgel_curves *curves);
+    /* The curves of `count` checked images, curves[i] of srcs[i] (distinct objects, held by
+     * the caller): what `count` subpixel calls give, the frames run side by side. */
+    edgel_status (*subpixel_batch)(void *state, const edgel_subpixel_params *params,
+                                   const edgel_image *srcs, edgel_curves *const *curves,
+                                   int count);
     /* The convolution engine: whether it has an FFT; the predicted time in ns of `method` for
      * a plan (only ratios matter; it may return early with anything above `bound`, and may
      * note its choices in the plan, such as the CPU's FFT tiles); the filter itself. */

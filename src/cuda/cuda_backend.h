@@ -63,6 +63,13 @@ double edgel_cuda_fft_time(const struct edgel_filter_plan *plan);
  * waits for the result. */
 edgel_status edgel_cuda_subpixel(edgel_cuda_state *state, const edgel_subpixel_params *params,
                                  const edgel_image *src, edgel_curves *curves);
+/* `count` of those calls, curves[i] of srcs[i], on up to EDGEL_SUBPIXEL_LANES streams at once
+ * (each with its own memory), after the work queued on the context's stream and before what
+ * is queued there next. */
+edgel_status edgel_cuda_subpixel_batch(edgel_cuda_state *state,
+                                       const edgel_subpixel_params *params,
+                                       const edgel_image *srcs, edgel_curves *const *curves,
+                                       int count);
 /* ITK's Canny on a checked volume (host or device views); waits for its stream. */
 edgel_status edgel_cuda_canny_volume(edgel_cuda_state *state,
                                      const edgel_volume_canny_params *params,

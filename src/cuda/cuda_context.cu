@@ -139,6 +139,8 @@ extern "C" void edgel_cuda_destroy(edgel_cuda_state *s)
     free_filter_buffers(&s->filter);
     free_subpixel_buffers(&s->subpixel);
     free_volume_buffers(&s->volume);
+    for (edgel_cuda_state *lane : s->subpixel_lanes)
+        edgel_cuda_destroy(lane);
     if (s->own_stream)
         cudaStreamDestroy(s->own_stream);
     free(s);

@@ -235,6 +235,9 @@ struct edgel_cuda_state {
     marks_buffers marks;
     subpixel_buffers subpixel;
     volume_buffers volume;
+    /* the other lanes of sub-pixel batches (the context itself is the first), made on first
+     * use, each a state of its own streams and memory on this device */
+    edgel_cuda_state *subpixel_lanes[EDGEL_SUBPIXEL_LANES - 1];
 };
 
 /* uint32 elements of one frame's hysteresis bitmaps and nodes, for `words` words a bitmap. */

@@ -85,6 +85,12 @@ edgel_status cuda_subpixel(void *state, const edgel_subpixel_params *params,
     return edgel_cuda_subpixel(cuda(state), params, src, curves);
 }
 
+edgel_status cuda_subpixel_batch(void *state, const edgel_subpixel_params *params,
+                                 const edgel_image *srcs, edgel_curves *const *curves, int count)
+{
+    return edgel_cuda_subpixel_batch(cuda(state), params, srcs, curves, count);
+}
+
 edgel_status cuda_canny_volume(void *state, const edgel_volume_canny_params *params,
                                const edgel_volume *src, const edgel_volume *edges,
                                const edgel_volume_canny_stages *stages)
@@ -125,7 +131,8 @@ const edgel_backend_ops cuda_ops = {
     cuda_synchronize,   cuda_canny,           edgel_cuda_varied_batch, cuda_canny_skimage,
     cuda_canny_gradients,
     cuda_canny_marks,
-    cuda_to_gray,       cuda_gaussian_blur,   cuda_subpixel,    cuda_has_fft,
+    cuda_to_gray,       cuda_gaussian_blur,   cuda_subpixel,    cuda_subpixel_batch,
+    cuda_has_fft,
     cuda_filter_cost,   cuda_filter,          cuda_canny_volume, cuda_canny_marks_wait};
 
 } // namespace

@@ -56,6 +56,13 @@
 #define EDGEL_HOST_SLOTS 4
 #endif
 
+/* Sub-pixel frames of a batch on the GPU at once, each on its own stream and memory: one
+ * frame's kernels run while another's call waits on the host for the counts that size its
+ * next steps, and the small kernels of several frames fill the GPU together. */
+#ifndef EDGEL_SUBPIXEL_LANES
+#define EDGEL_SUBPIXEL_LANES 4
+#endif
+
 /* Pixels (all frames) up to which the fixed-point pre-blur runs two pixels a lane instead of
  * four: twice the warps fill the GPU on small frames; large ones favour fewer. */
 #ifndef STREAM_NARROW_PIXELS

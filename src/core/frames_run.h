@@ -1,0 +1,23 @@
+/* Internal: the frames of a batch spread over threads of the host pool, each thread taking
+ * the next frame not yet started (frames of a batch take different times). */
+#ifndef EDGEL_CORE_FRAMES_RUN_H
+#define EDGEL_CORE_FRAMES_RUN_H
+
+#include "edgel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* fn(arg, lane, frame) for frame = 0..count-1 on up to `lanes` threads (lane < lanes names
+ * the thread, for its own resources; fewer threads where the pool is in use). After a
+ * failure no frame is started; the status returned is that of the lowest frame that failed,
+ * its message prefixed "frame N: " where count > 1. */
+edgel_status edgel_run_frames(int lanes, int count,
+                              edgel_status (*fn)(void *arg, int lane, int frame), void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
