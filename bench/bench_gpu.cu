@@ -107,32 +107,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_gpu: the third argument must be WxH or batch\n");
         return 2;
     }
-    std::vector<edgel_image> grays;
     edgel_context *cpu;
     EK(edgel_context_create(EDGEL_BACKEND_CPU, NULL, &cpu));
-    const char *subs[] = {"test", "train", "val"};
-    for (int s = 0; s < 3 && grays.size() < 16; s++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", argv[1], subs[s]);
-        DIR *d = opendir(path);
-        dirent *e;
-        while (d && (e = readdir(d)) && grays.size() < 16) {
-            if (!strstr(e->d_name, ".jpg"))
-                continue;
-            char file[2048];
-            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
-            edgel_image rgb;
-            if (edgel_io_read(file, NULL, &rgb) != EDGEL_OK)
-                continue;
-            edgel_image g = edgel_image_host(malloc((size_t)rgb.width * rgb.height), rgb.width,
-                                             rgb.height, EDGEL_U8, 1);
-            EK(edgel_to_gray(cpu, EDGEL_GRAY_RGB, &rgb, &g));
-            edgel_io_free(&rgb);
-            grays.push_back(g);
-        }
-        if (d)
-            closedir(d);
-    }
+    std::vector<edgel_image> grays = read_bsds_grays(argv[1], cpu, 16);
     if (grays.empty()) {
         fprintf(stderr, "bench_gpu: no photographs under %s\n", argv[1]);
         return 1;

@@ -3,6 +3,7 @@
 #define EDGEL_BENCH_UTIL_H
 
 #include <cuda_runtime.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,38 @@ static inline edgel_image read_gray_photo(const char *path, edgel_context *cpu, 
         EK(edgel_to_gray(cpu, EDGEL_GRAY_RGB, &read, &photo));
     edgel_io_free(&read);
     return photo;
+}
+
+/* Up to `max` BSDS500 photographs (the .jpg files of dir/test, dir/train, dir/val) in gray,
+ * each in memory of its own (malloc). */
+static inline std::vector<edgel_image> read_bsds_grays(const char *dir, edgel_context *cpu,
+                                                       size_t max)
+{
+    std::vector<edgel_image> grays;
+    const char *subs[] = {"test", "train", "val"};
+    for (int s = 0; s < 3 && grays.size() < max; s++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, subs[s]);
+        DIR *d = opendir(path);
+        dirent *e;
+        while (d && (e = readdir(d)) && grays.size() < max) {
+            if (!strstr(e->d_name, ".jpg"))
+                continue;
+            char file[2048];
+            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+            edgel_image rgb;
+            if (edgel_io_read(file, NULL, &rgb) != EDGEL_OK)
+                continue;
+            edgel_image g = edgel_image_host(malloc((size_t)rgb.width * rgb.height), rgb.width,
+                                             rgb.height, EDGEL_U8, 1);
+            EK(edgel_to_gray(cpu, EDGEL_GRAY_RGB, &rgb, &g));
+            edgel_io_free(&rgb);
+            grays.push_back(g);
+        }
+        if (d)
+            closedir(d);
+    }
+    return grays;
 }
 
 #endif

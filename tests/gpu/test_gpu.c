@@ -1565,6 +1565,65 @@ static void test_subpixel(const edgel_image *photos, int n, int small)
     printf("subpixel: %d images compared\n", compared);
 }
 
+/* Batches on the GPU: photographs (host and device views, curves on the host and left on the
+ * device, one frame chained on the host for low above high, a frame too small for points),
+ * more frames than lanes: each frame's curves the CPU's single call's. */
+static void test_subpixel_batch(const edgel_image *photos, int n, int small)
+{
+    enum { MAX = 24 };
+    const int count = small ? 6 : MAX;
+    edgel_image srcs[MAX], views[MAX];
+    edgel_curves *curves[MAX];
+    uint8_t *grays[MAX] = {0};
+    edgel_subpixel_params p;
+    edgel_subpixel_params_default(&p);
+    p.sigma = 1.0, p.high = 15.0, p.low = 5.0;
+    for (int i = 0; i < count; i++) {
+        const edgel_image *ph = &photos[i % n];
+        const int w = i == 5 ? 4 : ph->width, h = i == 5 ? 4 : ph->height;
+        grays[i] = malloc((size_t)ph->width * ph->height);
+        srcs[i] = edgel_image_host(grays[i], ph->width, ph->height, EDGEL_U8, 1);
+        if (ph->channels >= 3)
+            CHECK(edgel_to_gray(cpu, EDGEL_GRAY_RGB, ph, &srcs[i]) == EDGEL_OK);
+        else
+            for (int y = 0; y < ph->height; y++)
+                for (int x = 0; x < ph->width; x++)
+                    grays[i][(size_t)y * ph->width + x] =
+                        ((const uint8_t *)ph->data)[(size_t)y * ph->pitch + x * ph->channels];
+        srcs[i].width = w, srcs[i].height = h;
+        views[i] = i % 3 == 1 ? device_copy(&srcs[i]) : srcs[i];
+        CHECK(edgel_curves_create(&curves[i]) == EDGEL_OK);
+        if (i % 2)
+            CHECK(edgel_curves_set_place(curves[i], EDGEL_CURVES_ON_DEVICE) == EDGEL_OK);
+    }
+    int same = 1;
+    for (int round = 0; round < 2; round++) { /* the lanes made, then reused */
+        edgel_subpixel_params q = p;
+        if (round)
+            q.low = 30.0; /* above high: the chains on the host */
+        CHECK(edgel_subpixel_edges_batch(gpu, &q, views, curves, count) == EDGEL_OK);
+        edgel_curves *want;
+        CHECK(edgel_curves_create(&want) == EDGEL_OK);
+        for (int i = 0; i < count; i++) {
+            CHECK(edgel_subpixel_edges(cpu, &q, &srcs[i], want) == EDGEL_OK);
+            const int ok = i % 2 ? same_on_device(want, curves[i]) : same_curves(want, curves[i]);
+            if (!ok)
+                fprintf(stderr, "subpixel batch: frame %d (round %d) differs from the CPU's\n",
+                        i, round);
+            same &= ok;
+        }
+        edgel_curves_destroy(want);
+    }
+    CHECK(same);
+    for (int i = 0; i < count; i++) {
+        if (views[i].memory == EDGEL_MEMORY_DEVICE)
+            CUDA_CHECK(cudaFree(views[i].data));
+        edgel_curves_destroy(curves[i]);
+        free(grays[i]);
+    }
+    printf("subpixel batch: %d frames compared\n", 2 * count);
+}
+
 /* ITK's Canny on volumes: the GPU's edges and stages equal the CPU's (and so ITK's) from
  * host and device views, u8, u16 and f32, sizes from 1x1x1 and slabs one voxel thick, with
  * anisotropic variances and spacings, the 32-voxel radius cap and thresholds upper < lower. */
@@ -1770,6 +1829,7 @@ int main(int argc, char **argv)
     test_building_blocks(&photos[0], small);
     test_tiled(&photos[0], small);
     test_subpixel(photos, n, small);
+    test_subpixel_batch(photos, n, small);
     test_volumes(small);
     for (int i = 0; i < n; i++)
         edgel_io_free(&photos[i]);
