@@ -41,7 +41,35 @@ static void run_lane(void *arg, int lane, int nlanes)
     }
 }
 
-edgel_status edgel_run_frames(int lanes, int count,
+typedef struct lane_thread {
+    frames_job *job;
+    int lane;
+    pthread_t thread;
+} lane_thread;
+
+static void *run_own_lane(void *arg)
+{
+    lane_thread *t = arg;
+    run_lane(t->job, t->lane, 0);
+    return NULL;
+}
+
+/* Lanes 1.. on threads of their own (as many as start), lane 0 on the caller's. */
+static void run_own_threads(frames_job *j, int lanes)
+{
+    lane_thread t[EDGEL_MAX_FRAME_LANES];
+    int started = 0;
+    for (int k = 1; k < lanes && k < EDGEL_MAX_FRAME_LANES; k++) {
+        t[started].job = j, t[started].lane = k;
+        if (pthread_create(&t[started].thread, NULL, run_own_lane, &t[started]) == 0)
+            started++;
+    }
+    run_lane(j, 0, lanes);
+    for (int k = 0; k < started; k++)
+        pthread_join(t[k].thread, NULL);
+}
+
+edgel_status edgel_run_frames(int lanes, int count, int own_threads,
                               edgel_status (*fn)(void *arg, int lane, int frame), void *arg)
 {
     frames_job j;
@@ -52,7 +80,11 @@ edgel_status edgel_run_frames(int lanes, int count,
     j.failed_frame = -1;
     j.st = EDGEL_OK;
     j.message[0] = '\0';
-    edgel_host_parallel(lanes < count ? lanes : count, run_lane, &j);
+    lanes = lanes < count ? lanes : count;
+    if (own_threads)
+        run_own_threads(&j, lanes);
+    else
+        edgel_host_parallel(lanes, run_lane, &j);
     pthread_mutex_destroy(&j.lock);
     if (j.failed_frame < 0)
         return EDGEL_OK;

@@ -247,7 +247,7 @@ static edgel_status cpu_subpixel_batch(void *state, const edgel_subpixel_params 
         return EDGEL_OK;
     }
     subpixel_frames f = {params, srcs, curves};
-    return edgel_run_frames(threads, count, subpixel_frame, &f);
+    return edgel_run_frames(threads, count, 0, subpixel_frame, &f);
 }
 
 static edgel_status cpu_canny_volume(void *state, const edgel_volume_canny_params *params,

@@ -1,8 +1,9 @@
 /*
  * Sub-pixel curves of a batch of frames on the GPU: up to EDGEL_SUBPIXEL_LANES frames at once,
- * each lane a state of its own (streams and memory) driven by a host thread of its own. One
- * frame's call waits on the host three times for the counts that size its next steps, and its
- * kernels are too small to fill the GPU: other lanes' frames fill those gaps.
+ * each lane a state of its own (streams and memory) driven by a host thread of its own (not
+ * the pool's: the pool stays free to spread the curves copied to the host). One frame's call
+ * waits on the host three times for the counts that size its next steps, and its kernels are
+ * too small to fill the GPU: other lanes' frames fill those gaps.
  */
 #include "cuda/cuda_internal.h"
 
@@ -52,12 +53,12 @@ extern "C" edgel_status edgel_cuda_subpixel_batch(edgel_cuda_state *s,
     for (int k = 1; k < lanes; k++) {
         edgel_cuda_state **l = &s->subpixel_lanes[k - 1];
         if (!*l)
-            EDGEL_TRY(edgel_cuda_create(s->device, 1, l));
+            EDGEL_TRY(edgel_cuda_create(s->device, s->threads, l));
         j.lane[k] = *l;
         CUDA_TRY(follow((*l)->stream, s->stream)); /* device frames */
         CUDA_TRY(follow((*l)->slots[0].stream, s->stream)); /* host frames */
     }
-    const edgel_status st = edgel_run_frames(lanes, count, lane_frame, &j);
+    const edgel_status st = edgel_run_frames(lanes, count, 1, lane_frame, &j);
     for (int k = 1; k < lanes; k++) { /* curves left on the device */
         CUDA_TRY(follow(s->stream, j.lane[k]->stream));
         CUDA_TRY(follow(s->stream, j.lane[k]->slots[0].stream));

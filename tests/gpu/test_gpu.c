@@ -1579,7 +1579,7 @@ static void test_subpixel_batch(const edgel_image *photos, int n, int small)
     edgel_subpixel_params_default(&p);
     p.sigma = 1.0, p.high = 15.0, p.low = 5.0;
     for (int i = 0; i < count; i++) {
-        const edgel_image *ph = &photos[i % n];
+        const edgel_image *ph = &photos[i % (n > 0 ? n : 1)]; /* (n 0: photos[0] made up) */
         const int w = i == 5 ? 4 : ph->width, h = i == 5 ? 4 : ph->height;
         grays[i] = malloc((size_t)ph->width * ph->height);
         srcs[i] = edgel_image_host(grays[i], ph->width, ph->height, EDGEL_U8, 1);
