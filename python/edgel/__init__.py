@@ -30,12 +30,13 @@ from ._context import Context, cuda_device_count
 from ._filters import filter2d, filter2d_method, gaussian_blur, sep_filter2d, to_gray
 from ._itk import canny_itk
 from ._skimage import canny_skimage
-from ._subpixel import Curves, SubpixelStream, refine_curves, subpixel_edges
+from ._subpixel import (Curves, SubpixelStream, refine_curves, subpixel_edges,
+                        subpixel_edges_batch)
 from ._tiled import canny_itk_tiled, canny_tiled
 
 __all__ = ["__version__", "EdgelError", "EdgelValueError", "EdgelTypeError", "EdgelMemoryError",
            "Context", "canny", "canny_tiled", "canny_itk", "canny_itk_tiled", "canny_skimage",
            "auto_thresholds", "canny_batch", "cuda_device_count", "canny_gradients", "to_gray",
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version",
-           "show_config", "subpixel_edges", "refine_curves", "Curves", "SubpixelStream",
-           "MIN_VERSION_NUMBER"]
+           "show_config", "subpixel_edges", "subpixel_edges_batch", "refine_curves", "Curves",
+           "SubpixelStream", "MIN_VERSION_NUMBER"]

@@ -217,6 +217,9 @@ def _load() -> ctypes.CDLL:
                                         ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
     lib.edgel_subpixel_edges.argtypes = [ctypes.c_void_p, ctypes.POINTER(_SubpixelParams),
                                          _IMG_P, ctypes.c_void_p]
+    lib.edgel_subpixel_edges_batch.argtypes = [ctypes.c_void_p,
+                                               ctypes.POINTER(_SubpixelParams), _IMG_P,
+                                               ctypes.POINTER(ctypes.c_void_p), ctypes.c_int32]
     lib.edgel_subpixel_stream_create.argtypes = [ctypes.POINTER(_SubpixelParams), ctypes.c_int64,
                                                  ctypes.c_int64, ctypes.POINTER(ctypes.c_void_p)]
     lib.edgel_subpixel_stream_destroy.argtypes = [ctypes.c_void_p]

@@ -9,7 +9,8 @@ from typing import Iterator, Optional
 import numpy as np
 
 from ._arrays import _cuda_array, _cuda_fields, _device_of, _device_view, _packed, _view
-from ._capi import _CurvesView, _RefineParams, _SubpixelParams, _SubpixelPoints, _check, _lib
+from ._capi import (_CurvesView, _Image, _RefineParams, _SubpixelParams, _SubpixelPoints,
+                    _check, _lib)
 from ._context import Context, _ctx
 
 _SUBPIXEL_TYPES = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32),
@@ -144,6 +145,83 @@ def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.
     ...     length = numpy.hypot(*numpy.diff(c, axis=0).T).sum()
     >>> cv2.polylines(bgr, curves.polylines(), False, (0, 0, 255), shift=4)
     """
+    image, cuda = _checked_image(image, "subpixel_edges")
+    p = _params_of(sigma, high, low)
+    handle = _thread_curves()
+    if cuda is None:
+        src, context = _view(image), _ctx(ctx, "cuda" if on_device else "auto")
+    else:  # after the work queued on the array's stream
+        src, stream = _device_view(cuda)
+        context = _ctx(ctx, "cuda", stream or None, _device_of(cuda))
+    _check_place(context, on_device, "subpixel_edges")
+    _check(_lib.edgel_curves_set_place(handle, 1 if on_device else 0))
+    _check(_lib.edgel_subpixel_edges(context._handle, ctypes.byref(p), ctypes.byref(src),
+                                     handle))
+    return _device_curves_of(handle) if on_device else _curves_of(handle)
+
+
+def subpixel_edges_batch(images, sigma: float = 0.0, high: float = 0.0, low: float = 0.0, *,
+                         ctx: Optional[Context] = None, on_device: bool = False) -> list:
+    """subpixel_edges() of many images in one call, the frames run side by side.
+
+    The curves equal those of one subpixel_edges() call an image. On the CPU, a frame a
+    thread where the frames fill at least half the context's threads; on a GPU, several
+    frames at once, each on a stream and memory of its own, so that one frame's kernels run
+    while another's call waits for its counts.
+
+    Parameters
+    ----------
+    images : sequence of arrays, each (H, W) of uint8, uint16, float32 or float64
+        Any sizes: NumPy arrays, or CuPy or PyTorch CUDA arrays of one device (host and
+        device arrays may mix on a CUDA `ctx`).
+    sigma, high, low, ctx, on_device
+        As subpixel_edges().
+
+    Returns
+    -------
+    list of Curves
+        The curves of images[i] at i.
+
+    Examples
+    --------
+    >>> batch = edgel.subpixel_edges_batch(frames, sigma=1.0, high=15, low=5)
+    >>> [len(curves) for curves in batch]
+    """
+    checked = [_checked_image(im, f"subpixel_edges_batch: image {i}")
+               for i, im in enumerate(images)]
+    if not checked:
+        return []
+    p = _params_of(sigma, high, low)
+    devices = {_device_of(cuda) for _, cuda in checked if cuda is not None}
+    if len(devices) > 1:
+        raise ValueError(f"subpixel_edges_batch: the CUDA arrays are on devices "
+                         f"{sorted(devices)}; a batch runs on one")
+    views, stream = [], None
+    for image, cuda in checked:
+        if cuda is None:
+            views.append(_view(image))
+        else:  # after the work queued on the first array's stream
+            view, s = _device_view(cuda)
+            views.append(view)
+            stream = s if stream is None else stream
+    if devices:
+        context = _ctx(ctx, "cuda", stream or None, devices.pop())
+    else:
+        context = _ctx(ctx, "cuda" if on_device else "auto")
+    _check_place(context, on_device, "subpixel_edges_batch")
+    handles = _thread_batch_curves(len(views))
+    for h in handles:
+        _check(_lib.edgel_curves_set_place(h, 1 if on_device else 0))
+    n = len(views)
+    _check(_lib.edgel_subpixel_edges_batch(context._handle, ctypes.byref(p),
+                                           (_Image * n)(*views), (ctypes.c_void_p * n)(*handles),
+                                           n))
+    return [_device_curves_of(h) if on_device else _curves_of(h) for h in handles]
+
+
+def _checked_image(image, what: str) -> tuple:
+    """(the image, packed where it is a host array; its CUDA array interface or None), or
+    TypeError / ValueError naming `what`."""
     cuda = _cuda_array(image)
     if cuda is None:
         image = np.asarray(image)
@@ -151,27 +229,25 @@ def subpixel_edges(image, sigma: float = 0.0, high: float = 0.0, low: float = 0.
     else:
         shape, dtype = _cuda_fields(cuda)[:2]
     if dtype not in _SUBPIXEL_TYPES:
-        raise TypeError(f"subpixel_edges reads uint8, uint16, float32 or float64 images, not "
-                        f"{dtype}")
+        raise TypeError(f"{what} reads uint8, uint16, float32 or float64 images, not {dtype}")
     if len(shape) != 2:
-        raise ValueError(f"subpixel_edges takes a 2-D (H, W) gray image, not shape {shape}")
-    p = _SubpixelParams()
-    _lib.edgel_subpixel_params_init(ctypes.byref(p), ctypes.sizeof(p))
-    p.sigma, p.high, p.low = float(sigma), float(high), float(low)
-    handle = _thread_curves()
-    if cuda is None:
-        image = _packed(image)
-        src, context = _view(image), _ctx(ctx, "cuda" if on_device else "auto")
-    else:  # after the work queued on the array's stream
-        src, stream = _device_view(cuda)
-        context = _ctx(ctx, "cuda", stream or None, _device_of(cuda))
+        raise ValueError(f"{what} takes a 2-D (H, W) gray image, not shape {shape}")
+    return (_packed(image) if cuda is None else image), cuda
+
+
+def _check_place(context: Context, on_device: bool, what: str) -> None:
     if on_device and context.backend != "cuda":
-        raise ValueError(f"subpixel_edges(on_device=True) runs on a CUDA context, not "
-                         f"{context!r}")
-    _check(_lib.edgel_curves_set_place(handle, 1 if on_device else 0))
-    _check(_lib.edgel_subpixel_edges(context._handle, ctypes.byref(p), ctypes.byref(src),
-                                     handle))
-    return _device_curves_of(handle) if on_device else _curves_of(handle)
+        raise ValueError(f"{what}(on_device=True) runs on a CUDA context, not {context!r}")
+
+
+def _thread_batch_curves(n: int) -> list:
+    """The calling thread's first n edgel_curves of batches (grown as batches grow)."""
+    mine = getattr(_threads, "batch", None)
+    if mine is None:
+        mine = _threads.batch = []
+    while len(mine) < n:
+        mine.append(_CurvesHandle())
+    return [h.handle for h in mine[:n]]
 
 
 def _curves_of(handle) -> Curves:

@@ -382,6 +382,23 @@ def test_subpixel_edges_on_device(photos):
         edgel.subpixel_edges(gray, on_device=True, ctx=cpu)
 
 
+def test_subpixel_edges_batch_on_the_gpu(photos):
+    """subpixel_edges_batch on a GPU: CuPy arrays, NumPy arrays through a CUDA context, curves
+    on the host and on the device: each frame's the CPU's single call's."""
+    cpu, gpu = edgel.Context("cpu"), edgel.Context("cuda")
+    grays = [cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) for bgr in photos[:10]]
+    want = [edgel.subpixel_edges(g, 1.0, 15.0, 5.0, ctx=cpu) for g in grays]
+    for frames, ctx in (([cupy.asarray(g) for g in grays], None), (grays, gpu)):
+        for on_device in (False, True):
+            got = edgel.subpixel_edges_batch(frames, 1.0, 15.0, 5.0, ctx=ctx,
+                                             on_device=on_device)
+            for g, w in zip(got, want):
+                for k in ("points", "gradient", "modulus"):
+                    a = getattr(g, k)
+                    assert np.array_equal(cupy.asnumpy(a) if on_device else a, getattr(w, k))
+                assert np.array_equal(g.limits, w.limits) and np.array_equal(g.closed, w.closed)
+
+
 def test_canny_itk_on_cuda_volumes():
     """ITK's Canny on CuPy and PyTorch volumes (z, y, x) and on NumPy volumes through a CUDA
     context: the CPU's edges and stages (and so ITK's), outputs of the array's kind."""

@@ -139,6 +139,41 @@ def test_refusals():
         edgel.subpixel_edges(image, on_device=True, ctx=cpu)
 
 
+def test_batch_equals_single_calls():
+    """subpixel_edges_batch: each image's curves those of its own call, for images of several
+    sizes and types (one without points), a frame a thread and frames in turn; refusals name
+    the image."""
+    rng = np.random.default_rng(11)
+    camera = cases.samples()["camera"]
+    images = [camera, camera[:200, 30:].astype(np.float32) + 0.5,
+              rng.integers(0, 256, (90, 120), dtype=np.uint8), np.zeros((4, 9), np.uint8),
+              (rng.integers(0, 3, (70, 80)) * 60).astype(np.uint16), camera[40:, :150].copy()]
+
+    def same(a, b):
+        return all(np.array_equal(getattr(a, k), getattr(b, k))
+                   for k in ("points", "limits", "closed", "gradient", "modulus"))
+
+    cpu = edgel.Context("cpu")
+    want = [edgel.subpixel_edges(im, 1.0, 12.0, 4.0, ctx=cpu) for im in images]
+    assert sum(len(w) for w in want) > 100 and len(want[3]) == 0
+    for threads in (1, 2, 16):
+        got = edgel.subpixel_edges_batch(images, 1.0, 12.0, 4.0,
+                                         ctx=edgel.Context("cpu", threads=threads))
+        assert len(got) == len(images)
+        assert all(same(g, w) for g, w in zip(got, want)), threads
+    got = edgel.subpixel_edges_batch(images[:2] + images[:2], 1.0, 12.0, 4.0)
+    assert same(got[0], want[0]) and same(got[3], want[1])  # an image twice in a batch
+    assert edgel.subpixel_edges_batch([], 1.0) == []
+    with pytest.raises(TypeError, match="image 2 .*int16"):
+        edgel.subpixel_edges_batch([camera, camera, camera.astype(np.int16)])
+    with pytest.raises(ValueError, match="image 1 .*2-D"):
+        edgel.subpixel_edges_batch([camera, np.zeros((8, 8, 3), np.uint8)])
+    with pytest.raises(ValueError, match="sigma"):
+        edgel.subpixel_edges_batch([camera], -1.0)
+    with pytest.raises(ValueError, match="on_device=True.*CUDA context"):
+        edgel.subpixel_edges_batch([camera], on_device=True, ctx=cpu)
+
+
 def test_golden_file_covers_every_case():
     golden = json.loads(cases.GOLDEN.read_text())
     keys = {f"{n} s={s} h={h} l={low}" for n in all_cases() for s, h, low in cases.PARAMS}
