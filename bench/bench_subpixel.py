@@ -13,7 +13,8 @@ edgel: median of 5 calls after a warm-up, on 1 thread and on every core, and whe
 present on a CUDA context, from a host array and from a device-resident CuPy array (median
 of 20; the call returns with the curves in host memory, so wall time is the whole work), and
 from a CuPy array to curves left on the device (on_device=True; the call returns when they
-are there).
+are there). Then frames/s of --batch frames (default: a frame a core), single calls against
+one edgel.subpixel_edges_batch, each frame's curves checked equal to its single call's.
 Prints a Markdown table with the machine and the date."""
 import argparse
 import datetime
@@ -80,6 +81,54 @@ def edgel_seconds(image, params, ctx, runs=5, **options):
     return statistics.median(times), curves
 
 
+def frames_per_s(frames, params, ctx, batch, runs=3, **options):
+    """Frames/s of subpixel_edges one frame after another or of one subpixel_edges_batch
+    (median of `runs` after a warm-up), and the last run's curves."""
+    def once():
+        if batch:
+            return edgel.subpixel_edges_batch(frames, *params, ctx=ctx, **options)
+        return [edgel.subpixel_edges(f, *params, ctx=ctx, **options) for f in frames]
+    once()
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        out = once()
+        times.append(time.perf_counter() - t)
+    return len(frames) / statistics.median(times), out
+
+
+def batch_table(sizes, params, count, every, gpu, cupy):
+    """Frames/s of `count` different frames a size: single calls against one batch, on every
+    core and on the GPU (host arrays to host curves; device arrays to device curves)."""
+    print(f"\nBatches of {count} frames (the mosaic shifted 37 columns a frame), frames/s, "
+          "single calls one after another against one edgel.subpixel_edges_batch:\n")
+    heads = [f"{os.cpu_count()} threads"]
+    ways = [("cpu", every, False, {})]
+    if gpu is not None:
+        heads.append("GPU, host arrays and curves")
+        ways.append(("host", gpu, False, {}))
+        if cupy is not None:
+            heads.append("GPU, device arrays and curves")
+            ways.append(("device", None, True, {"on_device": True}))
+    print("| frame | " + " | ".join(f"{h}: single | batch | x" for h in heads) + " | equal |")
+    print("|---|" + "---:|---:|---:|" * len(heads) + "---|")
+    for size in sizes:
+        w, h = map(int, size.split("x"))
+        image = mosaic(w, h)
+        frames = [np.ascontiguousarray(np.roll(image, 37 * i, axis=1)) for i in range(count)]
+        want = None
+        cells, equal = [], True
+        for name, ctx, device, options in ways:
+            fr = [cupy.asarray(f) for f in frames] if device else frames
+            single, a = frames_per_s(fr, params, ctx, False, **options)
+            batch, b = frames_per_s(fr, params, ctx, True, **options)
+            got = [cases.canonical(on_host(c) if device else c) for c in a + b]
+            want = want or got[:count]
+            equal &= got == want + want
+            cells.append(f"{single:.0f} | {batch:.0f} | {batch / single:.2f}")
+        print(f"| {w}x{h} | " + " | ".join(cells) + f" | {'yes' if equal else 'NO'} |")
+
+
 def on_host(curves):
     """Curves of on_device=True with their CuPy arrays copied to NumPy."""
     return edgel.Curves(*(a if isinstance(a, np.ndarray) else a.get() for a in
@@ -94,6 +143,8 @@ def main():
     ap.add_argument("--sigma", type=float, default=1.0)
     ap.add_argument("--high", type=float, default=15.0)
     ap.add_argument("--low", type=float, default=5.0)
+    ap.add_argument("--batch", type=int, default=os.cpu_count(),
+                    help="frames of the batch table (0: no batch table)")
     a = ap.parse_args()
     params = (a.sigma, a.high, a.low)
     cores = os.cpu_count()
@@ -138,6 +189,8 @@ def main():
         print(f"| {w}x{h} | {len(curves)} | {len(curves.points)} | {ref_t:.2f} | "
               f"{t1 * 1e3:.1f} | {ref_t / t1:.0f} | {tn * 1e3:.1f} | {ref_t / tn:.0f} |"
               f"{cells} {equal} |")
+    if a.batch > 0:
+        batch_table(a.sizes.split(","), params, a.batch, every, gpu, cupy)
 
 
 if __name__ == "__main__":
