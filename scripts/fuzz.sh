@@ -32,7 +32,7 @@ echo "|---|---|---|---|"
 status=0
 pids=()
 for t in png jpeg pnm pfm detect_args pipeline tiled rows stream batch components contours refine \
-         volume volume_file volume_bricks pieces curve_bands; do
+         volume volume_file volume_bricks pieces curve_bands subpixel_batch; do
   run_one "$t" & pids+=($!)
   if [ ${#pids[@]} -ge "$jobs" ]; then
     wait "${pids[0]}" || status=1
