@@ -329,10 +329,11 @@ edgel_status ensure_chain(subpixel_chain_buffers *b, size_t points)
     if (points > b->points) {
         cudaFree(b->block);
         b->block = NULL, b->points = 0;
-        const size_t bytes = carve(b, NULL, points);
+        const size_t room = with_headroom(points);
+        const size_t bytes = carve(b, NULL, room);
         CUDA_TRY(cudaMalloc(&b->block, bytes));
-        carve(b, (uint8_t *)b->block, points);
-        b->points = points;
+        carve(b, (uint8_t *)b->block, room);
+        b->points = room;
     }
     const int64_t n = (int64_t)points;
     size_t select = 0, sort = 0, scan = 0;
@@ -346,6 +347,7 @@ edgel_status ensure_chain(subpixel_chain_buffers *b, size_t points)
     if (want > b->tmp_bytes) {
         cudaFree(b->tmp);
         b->tmp = NULL, b->tmp_bytes = 0;
+        want = with_headroom(want);
         CUDA_TRY(cudaMalloc(&b->tmp, want));
         b->tmp_bytes = want;
     }
