@@ -265,14 +265,6 @@ static inline frame_call frame_call_of(edgel_cuda_state *s, const edgel_image *s
             &s->slots[0]};
 }
 
-/* The room to reserve for `n` things whose number moves with the content (points, their
- * chains): half as much again, so that a stream of frames, or the lanes of a batch taking
- * frames in any order, seldom reallocate (cudaFree waits for the whole device). */
-static inline size_t with_headroom(size_t n)
-{
-    return n + n / 2;
-}
-
 /* *p holds at least `want` elements of T: reallocated (contents lost) only to grow. */
 template <typename T> edgel_status grow_device_buffer(T **p, size_t *cap, size_t want)
 {

@@ -321,11 +321,10 @@ edgel_status ensure_pixels(subpixel_buffers *b, size_t pixels, size_t src_bytes,
     return grow_device_buffer((uint8_t **)&b->scan_tmp, &b->scan_bytes, scan > select ? scan : select);
 }
 
-edgel_status ensure_points(subpixel_buffers *b, size_t need)
+edgel_status ensure_points(subpixel_buffers *b, size_t count)
 {
-    if (need <= b->points)
+    if (count <= b->points)
         return EDGEL_OK;
-    const size_t count = with_headroom(need);
     for (double **d : {&b->x, &b->y, &b->gx, &b->gy, &b->mod, &b->fwd_s, &b->bck_s})
         cudaFree(*d), *d = NULL;
     for (int32_t **i : {&b->px, &b->py, &b->fwd, &b->bck, &b->row_order})

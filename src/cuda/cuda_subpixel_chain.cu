@@ -329,11 +329,10 @@ edgel_status ensure_chain(subpixel_chain_buffers *b, size_t points)
     if (points > b->points) {
         cudaFree(b->block);
         b->block = NULL, b->points = 0;
-        const size_t room = with_headroom(points);
-        const size_t bytes = carve(b, NULL, room);
+        const size_t bytes = carve(b, NULL, points);
         CUDA_TRY(cudaMalloc(&b->block, bytes));
-        carve(b, (uint8_t *)b->block, room);
-        b->points = room;
+        carve(b, (uint8_t *)b->block, points);
+        b->points = points;
     }
     const int64_t n = (int64_t)points;
     size_t select = 0, sort = 0, scan = 0;
@@ -347,7 +346,6 @@ edgel_status ensure_chain(subpixel_chain_buffers *b, size_t points)
     if (want > b->tmp_bytes) {
         cudaFree(b->tmp);
         b->tmp = NULL, b->tmp_bytes = 0;
-        want = with_headroom(want);
         CUDA_TRY(cudaMalloc(&b->tmp, want));
         b->tmp_bytes = want;
     }
