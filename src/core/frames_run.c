@@ -1,4 +1,4 @@
-/* The frames of a batch over the host pool's threads: see frames_run.h. */
+/* The frames of a batch over threads: see frames_run.h. */
 #include "core/frames_run.h"
 
 #include "core/host_pool.h"

@@ -1,5 +1,5 @@
-/* Internal: the frames of a batch spread over threads of the host pool, each thread taking
- * the next frame not yet started (frames of a batch take different times). */
+/* Internal: the frames of a batch spread over threads (the host pool's, or threads of their
+ * own), each thread taking the next frame not yet started (frames take different times). */
 #ifndef EDGEL_CORE_FRAMES_RUN_H
 #define EDGEL_CORE_FRAMES_RUN_H
 
