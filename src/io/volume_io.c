@@ -9,6 +9,7 @@
 #include "io/voxel_layout.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -80,7 +81,7 @@ edgel_status edgel_io_volume_layout(const char *path, edgel_voxel_layout *layout
     } else if (format == EDGEL_VOLUME_TIFF) { /* no layout: read through libtiff */
         edgel_tiff_header *h = NULL;
         edgel_tiff_stack *s = NULL;
-        EDGEL_IO_TRY(edgel_tiff_stack_open(path, &s, &out->volume, out->spacing, &h));
+        EDGEL_IO_TRY(edgel_tiff_stack_open(path, 0, &s, &out->volume, out->spacing, &h));
         edgel_tiff_stack_close(s);
         memset(layout, 0, sizeof *layout);
         layout->dims[0] = out->volume.width, layout->dims[1] = out->volume.height;
@@ -91,6 +92,13 @@ edgel_status edgel_io_volume_layout(const char *path, edgel_voxel_layout *layout
     } else {
         EDGEL_IO_TRY(nifti_layout(path, layout, out));
         out->format = EDGEL_VOLUME_NIFTI;
+    }
+    const double voxels = (double)layout->dims[0] * layout->dims[1] * layout->dims[2];
+    if (voxels > (double)EDGEL_MAX_VOXELS) { /* (every format: before any scratch or read) */
+        edgel_io_free_volume(out);
+        return edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: %dx%dx%d voxels, more than the "
+                             "%lld a volume may hold", path, layout->dims[0], layout->dims[1],
+                             layout->dims[2], (long long)EDGEL_MAX_VOXELS);
     }
     out->volume = (edgel_volume){NULL, layout->dims[0], layout->dims[1], layout->dims[2],
                                  0, 0, edgel_voxel_type(layout), EDGEL_MEMORY_HOST};
@@ -103,7 +111,7 @@ static edgel_status read_tiff_stack(const char *path, size_t max_bytes, edgel_vo
     edgel_tiff_header *h = NULL;
     edgel_tiff_stack *s = NULL;
     edgel_volume v;
-    EDGEL_IO_TRY(edgel_tiff_stack_open(path, &s, &v, out->spacing, &h));
+    EDGEL_IO_TRY(edgel_tiff_stack_open(path, max_bytes, &s, &v, out->spacing, &h));
     const size_t bytes = (size_t)v.width * v.height * v.depth * edgel_pixel_size(v.type);
     edgel_status st = EDGEL_OK;
     if (max_bytes && (double)bytes > (double)max_bytes)
@@ -230,6 +238,7 @@ void edgel_io_free_volume(edgel_volume_file *f)
 
 #ifdef EDGEL_HAVE_NIFTI
 #include <nifti2_io.h>
+#include <zlib.h>
 
 int edgel_io_volumes_available(void) { return 1; }
 
@@ -304,10 +313,65 @@ static edgel_status check_header(const char *path, const nifti_image *nim, size_
     return EDGEL_OK;
 }
 
+static uint64_t load_le(const uint8_t *b, int n, int swap)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v |= (uint64_t)b[swap ? n - 1 - i : i] << (8 * i);
+    return v;
+}
+
+/* What nifticlib's header converters trust, checked on the file's own bytes before it reads
+ * them: the header size in one byte order or the other, dim[0] 1 to 7 in that order (its
+ * loops run to dim[0] over arrays of 8), and dims that cannot overflow its voxel count.
+ * `path` itself must be a regular file: nifticlib would otherwise open a sibling it finds
+ * (scan.nii.gz for a missing scan.nii). */
+static edgel_status nifti_precheck(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: not a regular file", path);
+    gzFile z = gzopen(path, "rb"); /* (plain files read through as they are) */
+    uint8_t h[540];
+    const int got = z ? gzread(z, h, sizeof h) : -1;
+    if (z)
+        gzclose(z);
+    if (got < 348)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: not a NIfTI file (%s)", path,
+                             got < 0 ? "cannot be read" : "shorter than a header");
+    int v2 = -1, swap = 0;
+    for (int s = 0; s < 2 && v2 < 0; s++) {
+        const uint64_t size = load_le(h, 4, s);
+        if (size == 348 || (size == 540 && got >= 540))
+            v2 = size == 540, swap = s;
+    }
+    if (v2 < 0)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: not a NIfTI-1 or NIfTI-2 file (its "
+                             "header size is neither 348 nor 540)", path);
+    const int item = v2 ? 8 : 2, at = v2 ? 16 : 40;
+    int64_t dim[8];
+    for (int i = 0; i < 8; i++) {
+        const uint64_t u = load_le(h + at + i * item, item, swap);
+        dim[i] = v2 ? (int64_t)u : (int64_t)(int16_t)u;
+    }
+    if (dim[0] < 1 || dim[0] > 7)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: dim[0] = %lld: a NIfTI header has 1 to "
+                             "7 dimensions", path, (long long)dim[0]);
+    for (int i = 1; i <= dim[0]; i++)
+        if (dim[i] < 0 || dim[i] > EDGEL_MAX_DIMENSION)
+            return edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: dim[%d] = %lld: each side "
+                                 "must be 1 to %d", path, i, (long long)dim[i],
+                                 EDGEL_MAX_DIMENSION);
+    return EDGEL_OK;
+}
+
 /* The header of `path` into *nim, checked (its voxels not read). */
 static edgel_status nifti_header(const char *path, size_t max_bytes, nifti_image **nim,
                                  int *as_float)
 {
+    EDGEL_IO_TRY(nifti_precheck(path));
     nifti_set_debug_level(0);
     *nim = nifti_image_read(path, 0);
     if (!*nim)
