@@ -11,6 +11,7 @@
 #include "io/nrrd.h"
 
 #include "io/image_io.h"
+#include "io/voxel_layout.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -50,11 +52,50 @@ static const nrrd_type TYPES[] = {
     {"|float|", 4, 1, 1},
     {"|double|", 8, 1, 1}};
 
-/* Fields this reader interprets (the result writes its own values for them, or drops them). */
-static const char *const OWN_FIELDS[] = {
-    "type", "dimension", "sizes", "endian", "encoding", "data file", "datafile", "line skip",
-    "lineskip", "byte skip", "byteskip", "min", "max", "old min", "oldmin", "old max",
-    "oldmax", "content"};
+/* NRRD's fields as teem knows them, '|'-separated with their synonyms, matched without regard
+ * to case as teem matches them; a field given twice is refused, as teem refuses it. OWN: this
+ * reader interprets the field (the result writes its own value, or none), so it is never
+ * copied into the result. */
+enum { OWN = 1 };
+static const struct {
+    const char *names;
+    int own;
+} FIELDS[] = {
+    {"|type|", OWN}, {"|dimension|", OWN}, {"|sizes|", OWN}, {"|endian|", OWN},
+    {"|encoding|", OWN}, {"|data file|datafile|", OWN}, {"|line skip|lineskip|", OWN},
+    {"|byte skip|byteskip|", OWN}, {"|min|", OWN}, {"|max|", OWN}, {"|old min|oldmin|", OWN},
+    {"|old max|oldmax|", OWN}, {"|content|", OWN}, {"|block size|blocksize|", OWN},
+    {"|number|", OWN}, {"|spacings|", 0}, {"|space directions|", 0}, {"|space|", 0},
+    {"|space dimension|", 0}, {"|space units|", 0}, {"|space origin|", 0},
+    {"|measurement frame|", 0}, {"|thicknesses|", 0}, {"|axis mins|axismins|", 0},
+    {"|axis maxs|axismaxs|", 0}, {"|centers|centerings|", 0}, {"|kinds|", 0}, {"|labels|", 0},
+    {"|units|", 0}, {"|sample units|sampleunits|", 0}};
+enum { NFIELDS = sizeof FIELDS / sizeof *FIELDS };
+
+/* Whether `names` ('|'-separated) holds `word`, case aside. */
+static int names_hold(const char *names, const char *word)
+{
+    const size_t n = strlen(word);
+    for (const char *p = names; (p = strchr(p, '|')) && p[1]; p++)
+        if (!strncasecmp(p + 1, word, n) && p[1 + n] == '|')
+            return 1;
+    return 0;
+}
+
+/* Whether FIELDS[known] is the field `name`. */
+static int is_field(int known, const char *name)
+{
+    return names_hold(FIELDS[known].names, name);
+}
+
+/* The index in FIELDS of a field name, or -1. */
+static int field_index(const char *name)
+{
+    for (int i = 0; i < NFIELDS; i++)
+        if (names_hold(FIELDS[i].names, name))
+            return i;
+    return -1;
+}
 
 static int keep_line(edgel_nrrd_header *h, const char *line)
 {
@@ -95,7 +136,7 @@ static int direction_lengths(const char *v, double *out, int max)
     while (*v && k < max) {
         while (isspace((unsigned char)*v))
             v++;
-        if (!strncmp(v, "none", 4)) {
+        if (!strncasecmp(v, "none", 4)) {
             out[k++] = 0.0, v += 4;
             continue;
         }
@@ -139,6 +180,7 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
     const nrrd_type *type = NULL;
     long long sizes[4] = {0}, line_skip = 0, byte_skip = 0;
     int dimension = 0, nsizes = 0, endian = -1, encoding = -1, have_spacing = 0;
+    unsigned char seen[NFIELDS] = {0};
     size_t total = 0;
     edgel_status st = h ? EDGEL_OK
                         : edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
@@ -161,8 +203,8 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
         }
         if (*t == '#')
             continue;
-        char *colon = strstr(t, ": ");
-        if (strstr(t, ":=")) { /* a key/value pair: kept as it is */
+        char *colon = strstr(t, ": "), *pair = strstr(t, ":=");
+        if (pair && (!colon || pair < colon)) { /* a key/value pair: kept as it is */
             if (!keep_line(h, t))
                 st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
             continue;
@@ -173,26 +215,34 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
         }
         *colon = '\0';
         char *field = edgel_io_trim(t), *value = edgel_io_trim(colon + 2);
-        int own = 0;
-        for (size_t i = 0; i < sizeof OWN_FIELDS / sizeof *OWN_FIELDS; i++)
-            own |= !strcmp(field, OWN_FIELDS[i]);
+        const int known = field_index(field);
+        if (known < 0) {
+            st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: '%s' is not a NRRD field (teem and ITK "
+                               "refuse it too; custom fields are 'key:=value')", path, field);
+            break;
+        }
+        if (seen[known]++) {
+            st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the field '%s' is given twice (teem and "
+                               "ITK refuse that too)", path, field);
+            break;
+        }
+        const int own = FIELDS[known].own;
+        const char *canonical = FIELDS[known].names + 1; /* (up to its '|') */
         long long n[4];
-        if (!strcmp(field, "type")) {
-            char key[MAX_LINE + 2];
-            snprintf(key, sizeof key, "|%s|", value);
+        if (is_field(known, "type")) {
             for (size_t i = 0; i < sizeof TYPES / sizeof *TYPES; i++)
-                if (strstr(TYPES[i].names, key))
+                if (names_hold(TYPES[i].names, value))
                     type = &TYPES[i];
             if (!type)
                 st = edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: type %s: integer and float "
                                    "voxels are read", path, value);
-        } else if (!strcmp(field, "dimension")) {
+        } else if (is_field(known, "dimension")) {
             if (integers(value, n) != 1 || n[0] < 2 || n[0] > 3)
                 st = edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: dimension %s: 2-D and 3-D "
                                    "images are read (one value a voxel)", path, value);
             else
                 dimension = (int)n[0];
-        } else if (!strcmp(field, "sizes")) {
+        } else if (is_field(known, "sizes")) {
             nsizes = integers(value, sizes);
             for (int i = 0; i < nsizes; i++)
                 if (sizes[i] < 1 || sizes[i] > EDGEL_MAX_DIMENSION)
@@ -200,30 +250,29 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
             if (nsizes < 0)
                 st = edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: sizes %s: each must be 1 to "
                                    "%d", path, value, EDGEL_MAX_DIMENSION);
-        } else if (!strcmp(field, "endian")) {
-            endian = !strcmp(value, "big") ? 1 : !strcmp(value, "little") ? 0 : -1;
+        } else if (is_field(known, "endian")) {
+            endian = !strcasecmp(value, "big") ? 1 : !strcasecmp(value, "little") ? 0 : -1;
             if (endian < 0)
                 st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: endian %s", path, value);
-        } else if (!strcmp(field, "encoding")) {
-            encoding = !strcmp(value, "raw") ? 0
-                       : !strcmp(value, "gzip") || !strcmp(value, "gz") ? 1 : -1;
+        } else if (is_field(known, "encoding")) {
+            encoding = !strcasecmp(value, "raw") ? 0 : names_hold("|gzip|gz|", value) ? 1 : -1;
             if (encoding < 0)
                 st = edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: encoding %s: raw and gzip are "
                                    "read", path, value);
-        } else if (!strcmp(field, "data file") || !strcmp(field, "datafile")) {
-            if (strchr(value, ' ') || !strncmp(value, "LIST", 4))
+        } else if (is_field(known, "data file")) {
+            if (strchr(value, ' ') || !strncasecmp(value, "LIST", 4))
                 st = edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: voxels in several files are "
                                    "not read", path);
             snprintf(data_file, sizeof data_file, "%s", value);
-        } else if (!strcmp(field, "line skip") || !strcmp(field, "lineskip")) {
+        } else if (is_field(known, "line skip")) {
             if (integers(value, n) != 1 || n[0] < 0 || n[0] > (1 << 20))
                 st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: line skip %s", path, value);
             line_skip = n[0];
-        } else if (!strcmp(field, "byte skip") || !strcmp(field, "byteskip")) {
+        } else if (is_field(known, "byte skip")) {
             if (integers(value, n) != 1 || n[0] < -1 || n[0] > (1LL << 50))
                 st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: byte skip %s", path, value);
             byte_skip = n[0];
-        } else if (!strcmp(field, "spacings")) {
+        } else if (is_field(known, "spacings")) {
             double d[3] = {1.0, 1.0, 1.0};
             char *v = value;
             for (int i = 0; i < 3 && *v; i++) {
@@ -235,7 +284,7 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
                 v = end;
             }
             have_spacing = 1;
-        } else if (!strcmp(field, "space directions")) {
+        } else if (is_field(known, "space directions")) {
             double len[3];
             const int k = direction_lengths(value, len, 3);
             if (k < 0)
@@ -244,8 +293,9 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
                 spacing[i] = len[i] > 0 && len[i] < 1e30 ? len[i] : 1.0;
         }
         if (st == EDGEL_OK && !own) { /* kept for the result: the field as it was */
-            char kept[2 * MAX_LINE + 4];
-            snprintf(kept, sizeof kept, "%s: %s", field, value);
+            char kept[2 * MAX_LINE + 4]; /* (under teem's own name for it) */
+            snprintf(kept, sizeof kept, "%.*s: %s", (int)strcspn(canonical, "|"), canonical,
+                     value);
             if (!keep_line(h, kept))
                 st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
         }
@@ -267,13 +317,8 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
             l->dims[i] = i < dimension ? (int)sizes[i] : 1;
         FILE *d = f;
         if (*data_file) { /* detached: named relative to the header's folder */
-            const char *slash = strrchr(path, '/');
-            if (data_file[0] == '/' || !slash)
-                snprintf(l->file, sizeof l->file, "%s", data_file);
-            else
-                snprintf(l->file, sizeof l->file, "%.*s/%s", (int)(slash - path), path,
-                         data_file);
-            d = fopen(l->file, "rb");
+            st = edgel_voxels_data_file(path, data_file, l->file, sizeof l->file);
+            d = st == EDGEL_OK ? fopen(l->file, "rb") : NULL;
             at = 0;
         } else {
             snprintf(l->file, sizeof l->file, "%s", path);
@@ -286,8 +331,9 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
         const double bytes = (double)l->dims[0] * l->dims[1] * l->dims[2] * l->bytes;
         struct stat s;
         if (!d)
-            st = edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its data file (%s) cannot be opened",
-                               path, data_file);
+            st = st != EDGEL_OK ? st
+                                : edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its data file (%s) "
+                                                "cannot be opened", path, data_file);
         else if (byte_skip == -1) /* raw voxels that end the file */
             at = encoding == 0 && fstat(fileno(d), &s) == 0 && s.st_size >= bytes
                      ? (long long)s.st_size - (long long)bytes
