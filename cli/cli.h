@@ -30,6 +30,7 @@ typedef struct detect_options {
     int tile_w, tile_h; /* --tile: tiled path with these tiles (0: only when too large) */
     int tile_d;         /* --tile WxHxD: a volume's bricks (0: not given) */
     int tiff_compression; /* --tiff-compression: an edgel_tiff_compression (io/image_io.h) */
+    int data_files_anywhere; /* --data-files anywhere: a header's data file may lie anywhere */
     int auto_rule;      /* --auto: an edgel_auto_rule, 0: none */
     const char *mask;   /* --mask: the skimage preset's mask file, or NULL */
 } detect_options;

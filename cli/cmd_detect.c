@@ -3,6 +3,7 @@
 #include "io/image_io.h"
 #include "io/row_stream.h"
 #include "io/volume_io.h"
+#include "io/voxel_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,12 @@ const char DETECT_HELP[] =
     "--memory, or any with --tile WxHxD, runs in bricks read from IN (a compressed IN through\n"
     "a decompressed scratch copy beside OUT), with a progress line: the same edges, in\n"
     "--memory (stages are computed whole). 4-D files are refused.\n"
+    "  --data-files beside|anywhere   where a detached data file (a .nhdr's 'data file', a\n"
+    "                     .mhd's ElementDataFile) may lie: beside (default) reads only\n"
+    "                     regular files in the header's folder or below it, named relative\n"
+    "                     to it; anywhere also absolute paths, '..' and devices, as ITK does\n"
+    "                     (never for headers from people you do not trust: --stage smoothed\n"
+    "                     copies the named file's bytes into OUT)\n"
     "\n"
     "OUT is written whole or not at all (a temporary file renamed over it); it may not be\n"
     "IN itself.\n"
@@ -142,6 +149,8 @@ int cmd_detect(int argc, char **argv)
     case ARGS_OK:
         break;
     }
+    edgel_io_set_data_files(opt.data_files_anywhere ? EDGEL_DATA_FILES_ANYWHERE
+                                                    : EDGEL_DATA_FILES_BESIDE);
     const int tiff_stack = edgel_io_volume_format(opt.input) == EDGEL_VOLUME_TIFF;
     if (opt.volume && !tiff_stack && !edgel_io_is_volume_path(opt.input)) {
         fprintf(stderr, "edgel detect: --volume reads a multi-page TIFF (.tif, .tiff) as a "

@@ -85,7 +85,7 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                                                  "--maximum-error", "--upper", "--lower",
                                                  "--memory", "--tile", "--auto", "--sigma",
                                                  "--mode", "--cval", "--mask",
-                                                 "--tiff-compression"};
+                                                 "--tiff-compression", "--data-files"};
         const int arg = cli_argument(a, v, &opt->input, with_value,
                                      sizeof with_value / sizeof with_value[0], err, errlen);
         if (arg < 0)
@@ -146,6 +146,10 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                 return usage(err, errlen, "--cval wants a finite number, not '%s'", v);
         } else if (!strcmp(a, "--mask")) {
             opt->mask = v;
+        } else if (!strcmp(a, "--data-files")) {
+            if (strcmp(v, "beside") && strcmp(v, "anywhere"))
+                return usage(err, errlen, "--data-files is beside or anywhere, not '%s'", v);
+            opt->data_files_anywhere = v[0] == 'a';
         } else if (!strcmp(a, "--tiff-compression")) {
             static const char *const codecs[] = {"deflate", "packbits", "none"};
             int k = 0; /* in edgel_tiff_compression's order */

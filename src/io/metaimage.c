@@ -214,15 +214,10 @@ edgel_status edgel_metaimage_layout(const char *path, edgel_voxel_layout *out,
         st = edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: voxels in a list of files are not "
                            "read", path);
     } else {
-        const char *slash = strrchr(path, '/');
-        if (p.data_file[0] == '/' || !slash)
-            snprintf(out->file, sizeof out->file, "%s", p.data_file);
-        else
-            snprintf(out->file, sizeof out->file, "%.*s/%s", (int)(slash - path), path,
-                     p.data_file);
+        st = edgel_voxels_data_file(path, p.data_file, out->file, sizeof out->file);
         struct stat s;
         out->offset = p.header_size;
-        if (p.header_size < 0) /* the last `bytes` bytes of the file */
+        if (st == EDGEL_OK && p.header_size < 0) /* the last `bytes` bytes of the file */
             out->offset = stat(out->file, &s) == 0 ? (long long)s.st_size - (long long)bytes : -1;
     }
     if (st == EDGEL_OK && out->offset < 0)

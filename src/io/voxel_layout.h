@@ -65,6 +65,17 @@ int edgel_voxels_inflate(FILE *f, long long skip, size_t bytes,
 edgel_status edgel_voxels_read_whole(const char *path, const edgel_voxel_layout *l,
                                      size_t max_bytes, edgel_volume *out);
 
+/* Where a header's detached data file may lie (a process-wide setting of the command):
+ * BESIDE (the default) reads only regular files in the header's own folder or below it, named
+ * relative to it, never through a link that leaves it; ANYWHERE follows the formats'
+ * convention (absolute paths, "..", devices), as ITK and pynrrd do. */
+typedef enum edgel_data_files { EDGEL_DATA_FILES_BESIDE = 0, EDGEL_DATA_FILES_ANYWHERE } edgel_data_files;
+void edgel_io_set_data_files(edgel_data_files where);
+/* The path of the data file `name` that the header `header` names, into `out` (relative to the
+ * header's folder), checked against the setting; a status and message naming both where it is
+ * refused or cannot be opened. */
+edgel_status edgel_voxels_data_file(const char *header, const char *name, char *out,
+                                    size_t cap);
 /* `s` without its leading and trailing white space (a header line's key or value). */
 char *edgel_io_trim(char *s);
 /* fwrite's put for edgel_io_volume_chunks: `file` is a FILE *. */

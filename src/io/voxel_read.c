@@ -6,10 +6,50 @@
 #include "io/image_io.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
+
+static _Atomic int data_files = EDGEL_DATA_FILES_BESIDE;
+
+void edgel_io_set_data_files(edgel_data_files where)
+{
+    data_files = where;
+}
+
+edgel_status edgel_voxels_data_file(const char *header, const char *name, char *out, size_t cap)
+{
+    const char *slash = strrchr(header, '/');
+    const int absolute = name[0] == '/';
+    if ((absolute || !slash ? snprintf(out, cap, "%s", name)
+                            : snprintf(out, cap, "%.*s/%s", (int)(slash - header), header,
+                                       name)) >= (int)cap)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its data file's name is too long", header);
+    if (data_files == EDGEL_DATA_FILES_ANYWHERE)
+        return EDGEL_OK;
+    /* beside: a relative name whose real path lies within the header's folder's, of a regular
+     * file */
+    char folder[PATH_MAX], real[PATH_MAX], dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - header + 1) : 1, slash ? header : ".");
+    struct stat st;
+    const int inside = !absolute && realpath(dir, folder) && realpath(out, real) &&
+                       !strncmp(real, folder, strlen(folder)) &&
+                       (real[strlen(folder)] == '/' || !strcmp(folder, "/"));
+    if (!inside)
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: its data file '%s' is not in the "
+                             "header's folder (%s); such files are read only when allowed "
+                             "(edgel detect --data-files anywhere)", header, name,
+                             errno == ENOENT ? "or does not exist" : "or cannot be resolved");
+    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: its data file '%s' is not a regular "
+                             "file; such files are read only when allowed (edgel detect "
+                             "--data-files anywhere)", header, name);
+    return EDGEL_OK;
+}
 
 edgel_pixel_type edgel_voxel_type(const edgel_voxel_layout *l)
 {
