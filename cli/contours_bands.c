@@ -121,12 +121,11 @@ edgel_status contours_in_bands(const char *input, const char *output,
             break;
     }
     if (st == EDGEL_OK)
-        st = edgel_io_temporary_open_as(&scratch, output, ".bands");
+        st = edgel_io_scratch_open(&scratch, output, ".bands");
     if (st == EDGEL_OK)
         st = rows_into_bands(r, ctx, fileno(scratch.file), b, bands, w, h, cn, item, quiet);
     edgel_row_reader_close(r);
-    /* (the scratch file is open for writing only) */
-    const int fd = st == EDGEL_OK ? open(scratch.name, O_RDONLY | O_CLOEXEC) : -1;
+    const int fd = st == EDGEL_OK ? dup(fileno(scratch.file)) : -1;
     if (st == EDGEL_OK && fd < 0)
         st = edgel_io_fail(EDGEL_ERROR_IO, "the scratch file of bands cannot be read back");
     /* the bands, left to right, into the stream */

@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         const size_t n = (size_t)vol->width * vol->height * vol->depth;
         edgel_volume_source s;
-        if (edgel_io_open_volume_source(in, out, &s) != EDGEL_OK || s.file.volume.type != vol->type)
+        if (edgel_io_open_volume_source(in, out, (size_t)64 << 20, &s) != EDGEL_OK || s.file.volume.type != vol->type)
             abort();
         const size_t item = edgel_pixel_size(vol->type);
         uint8_t *again = malloc(n * item);

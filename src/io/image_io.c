@@ -296,7 +296,8 @@ void edgel_io_remove_temporaries(void)
 /* A new file beside `path` (same directory, so that rename is atomic), named
  * .NAME.edgel-PID-N (.edgel-PID-N where that would pass the longest file name), created
  * exclusively with the usual 0666 less the umask. */
-static FILE *create_temporary(const char *path, const char *suffix, char *tmp, size_t cap)
+static FILE *create_temporary(const char *path, const char *suffix, char *tmp, size_t cap,
+                              int read_too)
 {
     static atomic_uint counter;
     const char *slash = strrchr(path, '/');
@@ -309,9 +310,9 @@ static FILE *create_temporary(const char *path, const char *suffix, char *tmp, s
             errno = ENAMETOOLONG;
             return NULL;
         }
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        int fd = open(tmp, (read_too ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
-            FILE *f = fdopen(fd, "wb");
+            FILE *f = fdopen(fd, read_too ? "w+b" : "wb");
             if (!f) {
                 close(fd);
                 unlink(tmp);
@@ -378,7 +379,7 @@ edgel_status edgel_io_temporary_open_as(edgel_io_temporary *t, const char *path,
                                         const char *suffix)
 {
     t->path = path;
-    t->file = create_temporary(path, suffix, t->name, sizeof t->name);
+    t->file = create_temporary(path, suffix, t->name, sizeof t->name, 0);
     if (!t->file)
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: cannot create a file in its directory: %s",
                              path, strerror(errno));
@@ -410,14 +411,41 @@ int edgel_io_read_at(int fd, void *b, size_t n, long long offset)
     return 1;
 }
 
+edgel_status edgel_io_scratch_open(edgel_io_temporary *t, const char *beside,
+                                   const char *suffix)
+{
+    t->path = NULL;
+    /* a file with no name where the file system allows it: nothing left, even after SIGKILL */
+    const char *slash = strrchr(beside, '/');
+    snprintf(t->name, sizeof t->name, "%.*s", slash ? (int)(slash - beside + 1) : 1,
+             slash ? beside : ".");
+#ifdef O_TMPFILE
+    const int fd = open(t->name, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    t->file = fd >= 0 ? fdopen(fd, "w+b") : NULL;
+    if (fd >= 0 && !t->file)
+        close(fd);
+    if (t->file) {
+        snprintf(t->name + strlen(t->name), sizeof t->name - strlen(t->name),
+                 "%s(a scratch file%s)", slash ? "" : "/", suffix);
+        return EDGEL_OK;
+    }
+#endif
+    /* elsewhere a named one, unlinked at once */
+    t->file = create_temporary(beside, suffix, t->name, sizeof t->name, 1);
+    if (!t->file)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: cannot create a scratch file in its "
+                             "directory: %s", beside, strerror(errno));
+    unlink(t->name);
+    live_remove(t->name);
+    return EDGEL_OK;
+}
+
 void edgel_io_temporary_discard(edgel_io_temporary *t)
 {
     if (!t->file)
         return;
     fclose(t->file);
     t->file = NULL;
-    unlink(t->name);
-    live_remove(t->name);
 }
 
 edgel_status edgel_io_temporary_close(edgel_io_temporary *t, int ok, int err)

@@ -73,7 +73,13 @@ edgel_status edgel_io_temporary_open(edgel_io_temporary *t, const char *path);
 edgel_status edgel_io_temporary_open_as(edgel_io_temporary *t, const char *path,
                                         const char *suffix);
 edgel_status edgel_io_temporary_close(edgel_io_temporary *t, int ok, int err);
-/* Closes and removes it (scratch files: a brick's worth of work on disk). */
+/* A scratch file beside `beside` (a brick's or band's worth of work on disk), open for
+ * reading and writing, with no name left in the folder once open (O_TMPFILE, or unlinked at
+ * once), so that nothing of it outlives the process, however it ends; `suffix` names it in
+ * messages. */
+edgel_status edgel_io_scratch_open(edgel_io_temporary *t, const char *beside,
+                                   const char *suffix);
+/* Closes a scratch file (its space returns to the file system). */
 void edgel_io_temporary_discard(edgel_io_temporary *t);
 /* All `n` bytes written at (read from) `offset` of a file (a scratch file's pieces): 0 when
  * the system refuses (errno says why) or the file ends first. */

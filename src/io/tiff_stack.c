@@ -33,6 +33,11 @@ void edgel_tiff_header_free(edgel_tiff_header *h)
 }
 
 #ifdef EDGEL_HAVE_TIFF
+/* Pages are reached by the offsets of their directories, found in one walk at open (libtiff's
+ * TIFFSetDirectory(k) walks the chain from the first page each time: O(pages^2)). Pixels are
+ * decoded a whole strip or tile at a time (codecs such as LZW and deflate cannot start
+ * mid-strip), into a small cache of decoded units kept across boxes, so that bricks that share
+ * a strip or tile decode it once while it stays cached. */
 struct edgel_tiff_stack {
     TIFF *tif;
     char path[4096];
@@ -40,8 +45,14 @@ struct edgel_tiff_stack {
     uint16_t bps, format;
     edgel_pixel_type type;
     uint32_t tile_w, tile_h; /* 0: strips */
-    uint8_t *buffer;         /* a scanline or a tile */
+    uint32_t unit_rows;      /* rows a strip (strips) or a tile's height */
+    size_t unit_bytes;       /* a decoded strip or tile */
+    uint64_t *offsets;       /* each page's directory */
     int page;                /* the directory libtiff is on */
+    int slots;               /* the cache: decoded units and their (page, unit) keys */
+    uint8_t *cache;
+    int64_t *key;
+    uint64_t *used, clock;
 };
 
 /* Page k's directory, checked against the first page's size and type. */
@@ -49,10 +60,10 @@ static edgel_status go_to_page(edgel_tiff_stack *s, int k)
 {
     if (s->page == k)
         return EDGEL_OK;
-    if (!TIFFSetDirectory(s->tif, (tdir_t)k))
+    if (!TIFFSetSubDirectory(s->tif, s->offsets[k]))
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: page %d cannot be read", s->path, k);
     s->page = k;
-    uint32_t w = 0, h = 0, tw = 0, th = 0;
+    uint32_t w = 0, h = 0, tw = 0, th = 0, rows = 0;
     uint16_t spp = 1, bps = 0, format = SAMPLEFORMAT_UINT, photometric = PHOTOMETRIC_MINISBLACK;
     TIFFGetField(s->tif, TIFFTAG_IMAGEWIDTH, &w);
     TIFFGetField(s->tif, TIFFTAG_IMAGELENGTH, &h);
@@ -63,21 +74,73 @@ static edgel_status go_to_page(edgel_tiff_stack *s, int k)
     if (TIFFIsTiled(s->tif)) {
         TIFFGetField(s->tif, TIFFTAG_TILEWIDTH, &tw);
         TIFFGetField(s->tif, TIFFTAG_TILELENGTH, &th);
+    } else {
+        TIFFGetFieldDefaulted(s->tif, TIFFTAG_ROWSPERSTRIP, &rows);
+        rows = rows < h ? rows : h;
     }
     if (w != s->width || h != s->height || bps != s->bps || format != s->format || spp != 1 ||
-        tw != s->tile_w || th != s->tile_h || photometric != PHOTOMETRIC_MINISBLACK)
+        tw != s->tile_w || th != s->tile_h || (!tw && rows != s->unit_rows) ||
+        photometric != PHOTOMETRIC_MINISBLACK)
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: page %d is not like the first (%ux%u, "
-                             "%u-bit, one gray sample%s): a stack's pages are", s->path, k,
-                             s->width, s->height, s->bps, s->tile_w ? ", the same tiles" : "");
-    const uint64_t unit = (uint64_t)(tw ? tw : w) * (tw ? th : 1) * (bps / 8);
-    if ((uint64_t)(tw ? TIFFTileSize64(s->tif) : TIFFScanlineSize64(s->tif)) != unit)
+                             "%u-bit, one gray sample, the same %s): a stack's pages are",
+                             s->path, k, s->width, s->height, s->bps,
+                             s->tile_w ? "tiles" : "rows a strip");
+    const uint64_t unit = tw ? TIFFTileSize64(s->tif) : TIFFVStripSize64(s->tif, rows);
+    if (unit != s->unit_bytes)
         return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: page %d's %s of an unexpected size",
-                             s->path, k, tw ? "tiles are" : "rows are");
+                             s->path, k, tw ? "tiles are" : "strips are");
     return EDGEL_OK;
 }
 
-edgel_status edgel_tiff_stack_open(const char *path, edgel_tiff_stack **out, edgel_volume *v,
-                                   double spacing[3], edgel_tiff_header **header)
+/* Each page's directory offset, in one walk of the chain (at most EDGEL_MAX_DIMENSION). */
+static edgel_status walk_pages(edgel_tiff_stack *s)
+{
+    size_t cap = 64;
+    s->offsets = malloc(cap * sizeof *s->offsets);
+    if (!s->offsets)
+        return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", s->path);
+    s->offsets[0] = TIFFCurrentDirOffset(s->tif);
+    s->pages = 1;
+    while (TIFFReadDirectory(s->tif)) {
+        if (s->pages == EDGEL_MAX_DIMENSION)
+            return edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: more than %d pages", s->path,
+                                 EDGEL_MAX_DIMENSION);
+        if (s->pages == cap) {
+            uint64_t *grown = realloc(s->offsets, 2 * cap * sizeof *grown);
+            if (!grown)
+                return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", s->path);
+            s->offsets = grown, cap *= 2;
+        }
+        s->offsets[s->pages++] = TIFFCurrentDirOffset(s->tif);
+    }
+    s->page = (int)s->pages - 1;
+    return EDGEL_OK;
+}
+
+/* The decoded units a stack may keep: an eighth of `max_bytes` (0: 64 MB), 1 to 256 of them. */
+static edgel_status make_cache(edgel_tiff_stack *s, size_t max_bytes)
+{
+    if (max_bytes && (double)s->unit_bytes > (double)max_bytes / 4)
+        return edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: its %s take %.0f MB each decoded, "
+                             "more than a quarter of the %.0f MB allowed (--memory)", s->path,
+                             s->tile_w ? "tiles" : "strips", s->unit_bytes / 1e6,
+                             max_bytes / 1e6);
+    const double budget = max_bytes ? (double)max_bytes / 8 : (double)(64 << 20);
+    const double fit = budget / (double)s->unit_bytes;
+    s->slots = fit < 1 ? 1 : fit > 256 ? 256 : (int)fit;
+    s->cache = malloc((size_t)s->slots * s->unit_bytes);
+    s->key = malloc((size_t)s->slots * sizeof *s->key);
+    s->used = calloc((size_t)s->slots, sizeof *s->used);
+    if (!s->cache || !s->key || !s->used)
+        return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", s->path);
+    for (int i = 0; i < s->slots; i++)
+        s->key[i] = -1;
+    return EDGEL_OK;
+}
+
+edgel_status edgel_tiff_stack_open(const char *path, size_t max_bytes, edgel_tiff_stack **out,
+                                   edgel_volume *v, double spacing[3],
+                                   edgel_tiff_header **header)
 {
     *out = NULL, *header = NULL;
     edgel_io_tiff_quiet();
@@ -103,34 +166,37 @@ edgel_status edgel_tiff_stack_open(const char *path, edgel_tiff_stack **out, edg
         if (TIFFIsTiled(s->tif)) {
             TIFFGetField(s->tif, TIFFTAG_TILEWIDTH, &s->tile_w);
             TIFFGetField(s->tif, TIFFTAG_TILELENGTH, &s->tile_h);
+            s->unit_rows = s->tile_h;
+        } else {
+            TIFFGetFieldDefaulted(s->tif, TIFFTAG_ROWSPERSTRIP, &s->unit_rows);
+            s->unit_rows = s->unit_rows < s->height ? s->unit_rows : s->height;
         }
-        s->pages = TIFFNumberOfDirectories(s->tif);
         const int u8 = s->bps == 8 && s->format == SAMPLEFORMAT_UINT;
         const int u16 = s->bps == 16 && s->format == SAMPLEFORMAT_UINT;
         const int f32 = s->bps == 32 && s->format == SAMPLEFORMAT_IEEEFP;
         s->type = u16 ? EDGEL_U16 : f32 ? EDGEL_F32 : EDGEL_U8;
+        s->unit_bytes = (size_t)(s->tile_w ? s->tile_w : s->width) * s->unit_rows * (s->bps / 8);
         if (s->width < 1 || s->height < 1 || s->width > EDGEL_MAX_DIMENSION ||
-            s->height > EDGEL_MAX_DIMENSION || s->pages < 1 || s->pages > EDGEL_MAX_DIMENSION ||
-            (double)s->width * s->height * s->pages > (double)EDGEL_MAX_VOXELS)
-            st = edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: %ux%u pages, %u of them: each "
-                               "side 1 to %d, %lld voxels at most", path, s->width, s->height,
-                               s->pages, EDGEL_MAX_DIMENSION, (long long)EDGEL_MAX_VOXELS);
+            s->height > EDGEL_MAX_DIMENSION)
+            st = edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: %ux%u pages: each side 1 to %d",
+                               path, s->width, s->height, EDGEL_MAX_DIMENSION);
         else if (!(u8 || u16 || f32) || spp != 1)
             st = edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: pages of %u samples of %u bits "
                                "(format %u): a stack is gray, 8- or 16-bit unsigned or 32-bit "
                                "float", path, spp, s->bps, s->format);
         else if ((s->tile_w && (s->tile_w > (1u << 14) || s->tile_h > (1u << 14))) ||
-                 (s->tile_w && !s->tile_h))
+                 (s->tile_w && !s->tile_h) || s->unit_rows < 1)
             st = edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: tiles of %ux%u", path, s->tile_w,
                                s->tile_h);
     }
-    if (st == EDGEL_OK) {
-        const size_t unit = (size_t)(s->tile_w ? s->tile_w : s->width) *
-                            (s->tile_w ? s->tile_h : 1) * (s->bps / 8);
-        s->buffer = malloc(unit);
-        if (!s->buffer)
-            st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
-    }
+    if (st == EDGEL_OK)
+        st = walk_pages(s);
+    if (st == EDGEL_OK && (double)s->width * s->height * s->pages > (double)EDGEL_MAX_VOXELS)
+        st = edgel_io_fail(EDGEL_ERROR_INVALID_SIZE, "%s: %ux%u pages, %u of them: more than "
+                           "the %lld voxels a volume may hold", path, s->width, s->height,
+                           s->pages, (long long)EDGEL_MAX_VOXELS);
+    if (st == EDGEL_OK)
+        st = make_cache(s, max_bytes);
     if (st == EDGEL_OK)
         st = go_to_page(s, 0);
     if (st == EDGEL_OK) {
@@ -168,39 +234,53 @@ edgel_status edgel_tiff_stack_open(const char *path, edgel_tiff_stack **out, edg
     return EDGEL_OK;
 }
 
+/* The decoded unit `u` (a strip, or a tile) of page k, from the cache or decoded into it. */
+static edgel_status unit_of(edgel_tiff_stack *s, int k, uint32_t u, const uint8_t **out)
+{
+    const int64_t key = (int64_t)k * ((int64_t)1 << 32) + u;
+    int slot = 0;
+    for (int i = 0; i < s->slots; i++) {
+        if (s->key[i] == key) {
+            s->used[i] = ++s->clock;
+            *out = s->cache + (size_t)i * s->unit_bytes;
+            return EDGEL_OK;
+        }
+        slot = s->used[i] < s->used[slot] ? i : slot; /* (the least recently used) */
+    }
+    EDGEL_IO_TRY(go_to_page(s, k));
+    uint8_t *b = s->cache + (size_t)slot * s->unit_bytes;
+    s->key[slot] = -1;
+    /* (a codec that fills less leaves zeros, never another unit's samples) */
+    memset(b, 0, s->unit_bytes);
+    const tmsize_t got = s->tile_w ? TIFFReadEncodedTile(s->tif, u, b, (tmsize_t)s->unit_bytes)
+                                   : TIFFReadEncodedStrip(s->tif, u, b, (tmsize_t)s->unit_bytes);
+    if (got < 0)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: page %d, %s %u cannot be read", s->path,
+                             k, s->tile_w ? "tile" : "strip", u);
+    s->key[slot] = key, s->used[slot] = ++s->clock;
+    *out = b;
+    return EDGEL_OK;
+}
+
 edgel_status edgel_tiff_stack_read(edgel_tiff_stack *s, int64_t x, int64_t y, int64_t z,
                                    const edgel_volume *dst)
 {
-    const size_t px = s->bps / 8, row = (size_t)dst->width * px;
+    const size_t px = s->bps / 8;
+    const int64_t uw = s->tile_w ? s->tile_w : s->width, uh = s->unit_rows;
+    const int64_t across = (s->width + uw - 1) / uw;
     for (int k = 0; k < dst->depth; k++) {
-        EDGEL_IO_TRY(go_to_page(s, (int)(z + k)));
         uint8_t *slice = (uint8_t *)dst->data + (size_t)k * dst->slice_pitch;
-        if (!s->tile_w) {
-            for (int j = 0; j < dst->height; j++) {
-                /* (a codec that fills less leaves zeros, never the last row's samples) */
-                memset(s->buffer, 0, (size_t)s->width * px);
-                if (TIFFReadScanline(s->tif, s->buffer, (uint32_t)(y + j), 0) < 0)
-                    return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: page %lld, row %lld cannot "
-                                         "be read", s->path, (long long)(z + k),
-                                         (long long)(y + j));
-                memcpy(slice + (size_t)j * dst->pitch, s->buffer + (size_t)x * px, row);
-            }
-            continue;
-        }
-        const int64_t tw = s->tile_w, th = s->tile_h;
-        for (int64_t ty = y - y % th; ty < y + dst->height; ty += th)
-            for (int64_t tx = x - x % tw; tx < x + dst->width; tx += tw) {
-                memset(s->buffer, 0, (size_t)(tw * th) * px);
-                if (TIFFReadTile(s->tif, s->buffer, (uint32_t)tx, (uint32_t)ty, 0, 0) < 0)
-                    return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: page %lld, the tile at (%lld, "
-                                         "%lld) cannot be read", s->path, (long long)(z + k),
-                                         (long long)tx, (long long)ty);
-                const int64_t x0 = tx > x ? tx : x, x1 = tx + tw < x + dst->width
-                                                              ? tx + tw
+        for (int64_t ty = y - y % uh; ty < y + dst->height; ty += uh)
+            for (int64_t tx = x - x % uw; tx < x + dst->width; tx += uw) {
+                const uint8_t *b = NULL;
+                EDGEL_IO_TRY(unit_of(s, (int)(z + k), (uint32_t)(ty / uh * across + tx / uw),
+                                     &b));
+                const int64_t x0 = tx > x ? tx : x, x1 = tx + uw < x + dst->width
+                                                              ? tx + uw
                                                               : x + dst->width;
-                for (int64_t yy = ty > y ? ty : y; yy < ty + th && yy < y + dst->height; yy++)
+                for (int64_t yy = ty > y ? ty : y; yy < ty + uh && yy < y + dst->height; yy++)
                     memcpy(slice + (size_t)(yy - y) * dst->pitch + (size_t)(x0 - x) * px,
-                           s->buffer + ((size_t)(yy - ty) * (size_t)tw + (size_t)(x0 - tx)) * px,
+                           b + ((size_t)(yy - ty) * (size_t)uw + (size_t)(x0 - tx)) * px,
                            (size_t)(x1 - x0) * px);
             }
     }
@@ -213,7 +293,7 @@ void edgel_tiff_stack_close(edgel_tiff_stack *s)
         return;
     if (s->tif)
         TIFFClose(s->tif);
-    free(s->buffer);
+    free(s->offsets), free(s->cache), free(s->key), free(s->used);
     free(s);
 }
 
@@ -285,10 +365,11 @@ edgel_status edgel_tiff_stack_write(const char *path, const edgel_volume *v, int
 
 #else /* built without libtiff */
 
-edgel_status edgel_tiff_stack_open(const char *path, edgel_tiff_stack **s, edgel_volume *v,
-                                   double spacing[3], edgel_tiff_header **header)
+edgel_status edgel_tiff_stack_open(const char *path, size_t max_bytes, edgel_tiff_stack **s,
+                                   edgel_volume *v, double spacing[3],
+                                   edgel_tiff_header **header)
 {
-    (void)s, (void)v, (void)spacing, (void)header;
+    (void)max_bytes, (void)s, (void)v, (void)spacing, (void)header;
     return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: this build reads no TIFF", path);
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* The voxels of a compressed stream (zlib or gzip) into the scratch file: `offset` bytes of
@@ -18,19 +19,30 @@ static edgel_status decompress(edgel_volume_source *s, const char *path, const c
 {
     const edgel_voxel_layout *l = &s->layout;
     const size_t want = (size_t)l->dims[0] * l->dims[1] * l->dims[2] * (size_t)l->bytes;
-    EDGEL_IO_TRY(edgel_io_temporary_open_as(&s->scratch, beside, ".voxels"));
+    EDGEL_IO_TRY(edgel_io_scratch_open(&s->scratch, beside, ".voxels"));
+    struct statvfs fs; /* room for the copy, before inflating any of it */
+    if (fstatvfs(fileno(s->scratch.file), &fs) == 0 &&
+        (double)fs.f_bavail * (double)fs.f_frsize < (double)want)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: its voxels take %.0f MB decompressed, more "
+                             "than the %.0f MB free beside %s for the scratch copy", path,
+                             want / 1e6, (double)fs.f_bavail * (double)fs.f_frsize / 1e6, beside);
     FILE *in = fopen(l->file, "rb");
     if (!in)
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", l->file, strerror(errno));
+    errno = 0;
     int ok = fseeko(in, (off_t)l->stream_start, SEEK_SET) == 0 &&
-             edgel_voxels_inflate(in, l->offset, want, edgel_io_put_file, s->scratch.file) &&
-             fflush(s->scratch.file) == 0;
+             edgel_voxels_inflate(in, l->offset, want, edgel_io_put_file, s->scratch.file);
+    const int written = !ferror(s->scratch.file) && fflush(s->scratch.file) == 0;
+    const int err = errno;
     fclose(in);
+    if (!written)
+        return edgel_io_fail(EDGEL_ERROR_IO, "%s: the scratch copy of its voxels beside %s "
+                             "could not be written (%s)", path, beside,
+                             strerror(err ? err : EIO));
     if (!ok)
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: its compressed voxels are cut short or "
-                             "damaged, or the scratch copy beside %s could not be written", path,
-                             beside);
-    s->fd = open(s->scratch.name, O_RDONLY); /* (the scratch file is open for writing only) */
+                             "damaged", path);
+    s->fd = dup(fileno(s->scratch.file));
     if (s->fd < 0)
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", s->scratch.name, strerror(errno));
     s->layout.offset = 0;
@@ -38,14 +50,14 @@ static edgel_status decompress(edgel_volume_source *s, const char *path, const c
 }
 
 edgel_status edgel_io_open_volume_source(const char *path, const char *beside,
-                                         edgel_volume_source *s)
+                                         size_t max_bytes, edgel_volume_source *s)
 {
     memset(s, 0, sizeof *s);
     s->fd = -1;
     if (edgel_io_volume_format(path) == EDGEL_VOLUME_TIFF) { /* boxes through libtiff */
         edgel_tiff_header *h = NULL;
-        EDGEL_IO_TRY(edgel_tiff_stack_open(path, &s->tiff, &s->file.volume, s->file.spacing,
-                                           &h));
+        EDGEL_IO_TRY(edgel_tiff_stack_open(path, max_bytes, &s->tiff, &s->file.volume,
+                                           s->file.spacing, &h));
         s->file.header = h, s->file.format = EDGEL_VOLUME_TIFF;
         return EDGEL_OK;
     }
@@ -115,7 +127,7 @@ edgel_status edgel_io_open_volume_sink(const char *path, int64_t width, int64_t 
 {
     memset(s, 0, sizeof *s);
     s->width = width, s->height = height, s->depth = depth;
-    EDGEL_IO_TRY(edgel_io_temporary_open_as(&s->scratch, path, ".edges"));
+    EDGEL_IO_TRY(edgel_io_scratch_open(&s->scratch, path, ".edges"));
     if (ftruncate(fileno(s->scratch.file), (off_t)(width * height * depth)) != 0) {
         const int err = errno;
         edgel_io_temporary_discard(&s->scratch);
@@ -156,8 +168,7 @@ edgel_status edgel_io_finish_volume_sink(edgel_volume_sink *s, const char *path,
 {
     if (fflush(s->scratch.file) != 0)
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", s->scratch.name, strerror(errno));
-    /* read back through a descriptor of its own: the scratch file is open for writing only */
-    const int fd = open(s->scratch.name, O_RDONLY);
+    const int fd = dup(fileno(s->scratch.file)); /* (read back with pread) */
     if (fd < 0)
         return edgel_io_fail(EDGEL_ERROR_IO, "%s: %s", s->scratch.name, strerror(errno));
     const edgel_volume v = {NULL, (int32_t)s->width, (int32_t)s->height, (int32_t)s->depth,

@@ -24,9 +24,10 @@ typedef struct edgel_volume_source {
 } edgel_volume_source;
 
 /* Opens `path` for reading boxes; a compressed file is first decompressed into a scratch
- * file beside `beside` (the caller's output). */
+ * file beside `beside` (the caller's output). `max_bytes`: the memory the work may take (a
+ * TIFF stack's decoded strips or tiles are held to it; 0: no limit). */
 edgel_status edgel_io_open_volume_source(const char *path, const char *beside,
-                                         edgel_volume_source *s);
+                                         size_t max_bytes, edgel_volume_source *s);
 /* Fills `dst` (a host view of the source's type) with the box whose first corner is
  * (x, y, z). */
 edgel_status edgel_io_volume_source_read(edgel_volume_source *s, int64_t x, int64_t y, int64_t z,
