@@ -8,6 +8,7 @@
 #include "io/image_io.h"
 #include "io/volume_io.h"
 #include "io/volume_stream.h"
+#include "io/voxel_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,8 +160,15 @@ static int detect_volume_bricks(const detect_options *opt, double t0, edgel_volu
                 bricks_bytes(size, brick, halo, item) / 1e6, opt->memory / 1e6);
         return EXIT_FAILURE_RUN;
     }
+    if (opt->tile_w && bricks_bytes(size, brick, halo, item) > (double)opt->memory) {
+        fprintf(stderr, "edgel detect: %s: bricks of %dx%dx%d need %.0f MB with their halos "
+                "and the slices they join, more than the %.0f MB allowed (--memory): give "
+                "smaller bricks or more memory\n", opt->input, brick[0], brick[1], brick[2],
+                bricks_bytes(size, brick, halo, item) / 1e6, opt->memory / 1e6);
+        return EXIT_USAGE;
+    }
     edgel_volume_source src;
-    st = edgel_io_open_volume_source(opt->input, opt->output, &src);
+    st = edgel_io_open_volume_source(opt->input, opt->output, opt->memory, &src);
     if (st != EDGEL_OK) {
         edgel_io_close_volume_source(&src);
         return volume_failed(NULL, st, edgel_io_last_error());
@@ -245,6 +253,12 @@ int detect_volume(const detect_options *opt)
     edgel_status st = edgel_io_volume_layout(opt->input, &layout, &probe);
     if (st != EDGEL_OK)
         return volume_failed(NULL, st, edgel_io_last_error());
+    if (layout.file[0] && cli_same_file(layout.file, opt->output)) { /* a detached data file */
+        fprintf(stderr, "edgel detect: %s holds the input's voxels; write the edges to another "
+                        "file\n", opt->output);
+        edgel_io_free_volume(&probe);
+        return EXIT_USAGE;
+    }
     const double whole = (double)probe.volume.width * probe.volume.height * probe.volume.depth *
                          (layout.bytes + 4 + WORK_BYTES_PER_VOXEL +
                           (opt->stage == STAGE_EDGES ? 1 : 4));
