@@ -657,9 +657,10 @@ EDGEL_API edgel_status edgel_curves_get_points(edgel_curves *curves,
                                                edgel_subpixel_points *view);
 /**
  * The curves of `points` (all of an image's, in the reference's order: by pixel, x then y,
- * no pixel twice; neighbours indices into them) with `params`' thresholds (its sigma is not
- * used) into `curves`, on the context's threads: what edgel_subpixel_edges gives for the
- * image they came from. The points are copied.
+ * no pixel twice, each pixel's coordinates 0 .. EDGEL_MAX_TILED_DIMENSION - 1; neighbours
+ * indices into them) with `params`' thresholds (its sigma is not used) into `curves`, on the
+ * context's threads: what edgel_subpixel_edges gives for the image they came from. The
+ * points are copied. EDGEL_ERROR_INVALID_ARGUMENT for points out of order or range.
  */
 EDGEL_API edgel_status edgel_subpixel_chain_points(edgel_context *ctx,
                                                    const edgel_subpixel_params *params,

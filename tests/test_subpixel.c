@@ -220,8 +220,17 @@ static void test_pieces_refusals(edgel_context *ctx)
                  "not indices");
     nb[2] = 0, px[0] = -1;
     CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_INVALID_ARGUMENT,
-                 "negative");
-    px[0] = 1, in.gx = NULL;
+                 "outside 0 ..");
+    /* coordinates far apart: refused, not tables over their span (2^31 columns took 4 GB) */
+    px[0] = 1, px[2] = INT32_MAX;
+    CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "outside 0 ..");
+    px[2] = EDGEL_MAX_TILED_DIMENSION - 1, py[1] = EDGEL_MAX_TILED_DIMENSION - 1;
+    CHECK(edgel_subpixel_chain_points(ctx, &p, &in, c) == EDGEL_OK);
+    px[2] = 2, py[1] = EDGEL_MAX_TILED_DIMENSION;
+    CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "outside 0 ..");
+    py[1] = 5, in.gx = NULL;
     CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_NULL_ARGUMENT,
                  "NULL");
     in.gx = d, in.count = -2;

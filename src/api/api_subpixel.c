@@ -369,9 +369,11 @@ static edgel_status take_points(const edgel_subpixel_points *in, edgel_curves *c
               !in->fwd || !in->bck || !in->fwd_score || !in->bck_score))
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "points: an array is NULL");
     for (int64_t i = 0; i < n; i++) {
-        if (in->px[i] < 0 || in->py[i] < 0)
+        if (in->px[i] < 0 || in->py[i] < 0 || in->px[i] >= EDGEL_MAX_TILED_DIMENSION ||
+            in->py[i] >= EDGEL_MAX_TILED_DIMENSION)
             return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "points: point %lld's pixel (%d, %d) "
-                              "is negative", (long long)i, (int)in->px[i], (int)in->py[i]);
+                              "is outside 0 .. %d, the largest image's", (long long)i,
+                              (int)in->px[i], (int)in->py[i], EDGEL_MAX_TILED_DIMENSION - 1);
         if (i && (in->px[i] < in->px[i - 1] ||
                   (in->px[i] == in->px[i - 1] && in->py[i] <= in->py[i - 1])))
             return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "points: point %lld is not after "
@@ -382,8 +384,9 @@ static edgel_status take_points(const edgel_subpixel_points *in, edgel_curves *c
                               "(%d, %d) are not indices of points", (long long)i,
                               (int)in->fwd[i], (int)in->bck[i]);
     }
+    /* (spans in 64 bits; within 2^20 columns and rows: a few MB of index at most) */
     const int32_t first = n ? in->px[0] : 0;
-    *w = n ? in->px[n - 1] - first + 1 : 1;
+    *w = n ? (int)((int64_t)in->px[n - 1] - first + 1) : 1;
     if (!edgel_curves_reserve_points(c, (size_t)n) ||
         !edgel_curves_reserve_columns(c, (size_t)*w + 1))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "points: out of memory for %lld points",
@@ -408,7 +411,7 @@ static edgel_status take_points(const edgel_subpixel_points *in, edgel_curves *c
     int32_t top = INT32_MAX, bottom = 0;
     for (int64_t i = 0; i < n; i++)
         top = a->py[i] < top ? a->py[i] : top, bottom = a->py[i] > bottom ? a->py[i] : bottom;
-    const size_t rows = n ? (size_t)(bottom - top) + 2 : 1;
+    const size_t rows = n ? (size_t)((int64_t)bottom - top) + 2 : 1;
     int64_t *at = calloc(rows, sizeof *at);
     if (!at)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "points: out of memory for their rows");
