@@ -93,16 +93,18 @@ static edgel_status read_header(FILE *f, const char *path, parsed *p,
         if (total > MAX_HEADER || (!strchr(line, '\n') && !feof(f)))
             return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: the header's lines are longer than a "
                                  "MetaImage header's", path);
-        char *eq = strchr(line, '=');
+        char *eq = strpbrk(line, "=:"); /* (MetaIO ends a key at either) */
         if (!eq) {
             if (*edgel_io_trim(line))
                 return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: not a MetaImage header (a line "
-                                     "without '=')", path);
+                                     "without '=' or ':')", path);
             continue;
         }
         *eq = '\0';
         char *key = edgel_io_trim(line), *value = edgel_io_trim(eq + 1);
         double d[4];
+        char used[128];
+        const char *kept_value = value;
         int own = 0;
         for (size_t i = 0; i < sizeof OWN_KEYS / sizeof *OWN_KEYS; i++)
             own |= !strcmp(key, OWN_KEYS[i]);
@@ -127,8 +129,19 @@ static edgel_status read_header(FILE *f, const char *path, parsed *p,
             const int k = numbers(value, d, 3);
             if (k < 2 || k > 3)
                 return edgel_io_fail(EDGEL_ERROR_FORMAT, "%s: %s = %s", path, key, value);
-            for (int i = 0; i < k; i++)
+            int bad = 0;
+            for (int i = 0; i < k; i++) {
+                bad |= !(d[i] > 0 && d[i] < 1e30);
                 p->spacing[i] = d[i] > 0 && d[i] < 1e30 ? d[i] : 1.0;
+            }
+            if (bad) { /* what the result keeps: the values read (a bad one as 1, which ITK
+                          takes; it refuses 0, negative and NaN spacings) */
+                used[0] = '\0';
+                for (int i = 0; i < k; i++)
+                    snprintf(used + strlen(used), sizeof used - strlen(used), "%s%.17g",
+                             i ? " " : "", p->spacing[i]);
+                kept_value = used;
+            }
             p->have_spacing = !strcmp(key, "ElementSpacing");
         } else if (!strcmp(key, "ElementType")) {
             p->type = NULL;
@@ -159,11 +172,13 @@ static edgel_status read_header(FILE *f, const char *path, parsed *p,
             ended = 1;
         }
         if (!own && keep) { /* kept for the result */
-            char *grown = realloc(keep->kept, keep->kept_len + strlen(key) + strlen(value) + 5);
+            char *grown = realloc(keep->kept, keep->kept_len + strlen(key) +
+                                                  strlen(kept_value) + 5);
             if (!grown)
                 return edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
             keep->kept = grown;
-            keep->kept_len += (size_t)sprintf(grown + keep->kept_len, "%s = %s\n", key, value);
+            keep->kept_len += (size_t)sprintf(grown + keep->kept_len, "%s = %s\n", key,
+                                              kept_value);
         }
     }
     if (!ended || !p->type || p->have_size != (p->ndims ? p->ndims : p->have_size) ||

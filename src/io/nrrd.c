@@ -227,6 +227,8 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
             break;
         }
         const int own = FIELDS[known].own;
+        char used[128];
+        const char *kept_value = value;
         const char *canonical = FIELDS[known].names + 1; /* (up to its '|') */
         long long n[4];
         if (is_field(known, "type")) {
@@ -275,15 +277,24 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
         } else if (is_field(known, "spacings")) {
             double d[3] = {1.0, 1.0, 1.0};
             char *v = value;
-            for (int i = 0; i < 3 && *v; i++) {
+            int bad = 0, k = 0;
+            for (; k < 3 && *v; k++) {
                 char *end;
-                d[i] = strtod(v, &end);
+                d[k] = strtod(v, &end);
                 if (end == v)
                     break; /* (nan: no spacing) */
-                spacing[i] = d[i] > 0 && d[i] < 1e30 ? d[i] : 1.0;
+                bad |= !(d[k] > 0 && d[k] < 1e30);
+                spacing[k] = d[k] > 0 && d[k] < 1e30 ? d[k] : 1.0;
                 v = end;
             }
             have_spacing = 1;
+            if (bad) { /* kept as read (a bad one as 1: ITK refuses NaN, 0 and negatives) */
+                used[0] = '\0';
+                for (int i = 0; i < k; i++)
+                    snprintf(used + strlen(used), sizeof used - strlen(used), "%s%.17g",
+                             i ? " " : "", spacing[i]);
+                kept_value = used;
+            }
         } else if (is_field(known, "space directions")) {
             double len[3];
             const int k = direction_lengths(value, len, 3);
@@ -295,7 +306,7 @@ edgel_status edgel_nrrd_layout(const char *path, edgel_voxel_layout *l, double s
         if (st == EDGEL_OK && !own) { /* kept for the result: the field as it was */
             char kept[2 * MAX_LINE + 4]; /* (under teem's own name for it) */
             snprintf(kept, sizeof kept, "%.*s: %s", (int)strcspn(canonical, "|"), canonical,
-                     value);
+                     kept_value);
             if (!keep_line(h, kept))
                 st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
         }

@@ -505,6 +505,7 @@ static edgel_status nifti_write(const char *path, const edgel_volume *v, int fd,
     }
     const int gz = ends_with(path, ".gz");
     edgel_io_temporary t; /* named with the target's extension: nifticlib goes by it */
+    int err = 0;
     edgel_status st = edgel_io_temporary_open_as(&t, path, gz ? ".nii.gz" : ".nii");
     if (st == EDGEL_OK) {
         int ok = nifti_set_filenames(nim, t.name, 0, 0) == 0;
@@ -514,14 +515,17 @@ static edgel_status nifti_write(const char *path, const edgel_volume *v, int fd,
         if (ok) {
             /* the header, then the voxels in chunks through the file it leaves open (2: no
              * data, leave open); it says nothing of failures: what it wrote is read back */
+            errno = 0;
             znzFile z = nifti_image_write_hdr_img(nim, 2, "wb");
             ok = !znz_isnull(z) && edgel_io_volume_chunks(v, fd, put_znz, &z);
-            if (!znz_isnull(z))
-                znzclose(z);
-            ok = ok && written_whole(t.name, gz, (double)nim->iname_offset +
-                                                     (double)nim->nvox * nim->nbyper);
+            err = ok ? 0 : errno;
+            if (!znz_isnull(z) && znzclose(z) != 0 && ok)
+                ok = 0, err = errno;
+            if (ok && !written_whole(t.name, gz, (double)nim->iname_offset +
+                                                     (double)nim->nvox * nim->nbyper))
+                ok = 0, err = ENOSPC; /* (short, with no error said: a full disk) */
         }
-        st = edgel_io_temporary_close(&t, ok, 0);
+        st = edgel_io_temporary_close(&t, ok, err);
     }
     nifti_image_free(nim);
     return st;

@@ -313,3 +313,67 @@ def test_stack_tile_larger_than_memory_refused(edgel_cmd, tmp_path):
             *ITK, "--memory", "1G", "--tile", "64x16x2")
     assert r.returncode == 0, r.stderr
     assert time.time() - t < 30  # (64 bricks, each tile decoded once: not 64 times)
+
+
+def test_metaimage_colon_keys_read_as_itk_reads_them(edgel_cmd, tmp_path):
+    (tmp_path / "eq.mha").write_bytes(b"ObjectType = Image\nNDims = 3\nDimSize = 16 16 6\n"
+                                      b"ElementType = MET_UCHAR\nElementDataFile = LOCAL\n" +
+                                      VOXELS.tobytes())
+    (tmp_path / "colon.mha").write_bytes(b"ObjectType: Image\nNDims: 3\nDimSize: 16 16 6\n"
+                                         b"ElementType: MET_UCHAR\nElementDataFile: LOCAL\n" +
+                                         VOXELS.tobytes())
+    for name in ("eq", "colon"):
+        r = run(edgel_cmd, "detect", tmp_path / f"{name}.mha", "-o", tmp_path / f"{name}-o.mha",
+                *ITK)
+        assert r.returncode == 0, r.stderr
+    assert (tmp_path / "eq-o.mha").read_bytes() == (tmp_path / "colon-o.mha").read_bytes()
+
+
+@pytest.mark.parametrize("kind", ["nrrd", "mha"])
+def test_bad_spacings_not_copied_into_the_output(edgel_cmd, tmp_path, kind):
+    """'spacings: nan -1 0' was copied as it was into the output, which ITK then refused: the
+    output holds the spacing edgel used (1 for each bad value), which ITK reads."""
+    if kind == "nrrd":
+        nrrd(tmp_path / "in.nrrd", BASE + ["encoding: raw", "spacings: nan -1 0"],
+             VOXELS.tobytes())
+    else:
+        (tmp_path / "in.mha").write_bytes(b"NDims = 3\nDimSize = 16 16 6\nElementSpacing = "
+                                          b"nan -1 0\nElementType = MET_UCHAR\n"
+                                          b"ElementDataFile = LOCAL\n" + VOXELS.tobytes())
+    out = tmp_path / f"out.{kind}"
+    r = run(edgel_cmd, "detect", tmp_path / f"in.{kind}", "-o", out, *ITK)
+    assert r.returncode == 0, r.stderr
+    head = out.read_bytes().split(b"\n\n" if kind == "nrrd" else b"ElementDataFile")[0]
+    assert b"nan" not in head and b"-1" not in head, head
+    itk = pytest.importorskip("itk")
+    img = itk.imread(str(out))
+    assert tuple(img.GetSpacing()) == (1.0, 1.0, 1.0)
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A 192 KB tmpfs (where this user may mount one: root, as in CI), or a skip."""
+    d = tmp_path / "small"
+    d.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=192k", "tmpfs", str(d)],
+                      capture_output=True).returncode:
+        pytest.skip("cannot mount a small tmpfs here")
+    yield d
+    subprocess.run(["umount", str(d)])
+
+
+def test_full_disk_named_as_such(nifti_cmd, tmp_path, full_disk):
+    """ENOSPC writing a .nii read as "encoder error", and on a compressed volume's scratch
+    copy as "compressed voxels damaged": both say the disk is full, and leave nothing."""
+    import gzip
+    vol = np.random.default_rng(2).integers(0, 255, (60, 64, 64), dtype=np.uint8)
+    nib.save(nib.Nifti1Image(vol.T.copy(), np.eye(4)), tmp_path / "in.nii")
+    r = run(nifti_cmd, "detect", tmp_path / "in.nii", "-o", full_disk / "out.nii", *ITK)
+    assert r.returncode == 1 and "No space left" in r.stderr, r.stderr
+    hdr = "NRRD0004\ntype: uchar\ndimension: 3\nsizes: 64 64 60\nencoding: gzip\n\n"
+    (tmp_path / "in.nrrd").write_bytes(hdr.encode() + gzip.compress(vol.tobytes()))
+    r = run(nifti_cmd, "detect", tmp_path / "in.nrrd", "-o", full_disk / "out.nrrd", *ITK,
+            "--tile", "32x32x8")
+    assert r.returncode == 1 and ("free" in r.stderr or "No space left" in r.stderr), r.stderr
+    assert "damaged" not in r.stderr
+    assert list(full_disk.iterdir()) == []
