@@ -52,7 +52,9 @@ const char CONTOURS_HELP[] =
     "                     image's size in gray), then chained band after band on the CPU,\n"
     "                     holding a band and the chains still open. Images past --memory\n"
     "                     go through bands by themselves, as wide as half of --memory\n"
-    "                     allows (140 bytes a pixel). An SVG of bands has no image under it\n"
+    "                     allows (140 bytes a pixel); the curves take the other half (96\n"
+    "                     bytes a point), and a run whose curves pass it stops there with a\n"
+    "                     message, writing nothing. An SVG of bands has no image under it\n"
     "  -q, --quiet        print nothing on success\n"
     "\n"
     "The output is written whole or not at all (a temporary file renamed over OUT).\n"
@@ -198,9 +200,14 @@ static double seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* A failure's message, after `what` (the input's name unless the message begins with it). */
 static int fail(const char *what, edgel_status st, const char *message)
 {
-    fprintf(stderr, "edgel contours: %s: %s (%s)\n", what, message, edgel_status_name(st));
+    const size_t n = strlen(what);
+    if (!strncmp(message, what, n) && message[n] == ':')
+        fprintf(stderr, "edgel contours: %s (%s)\n", message, edgel_status_name(st));
+    else
+        fprintf(stderr, "edgel contours: %s: %s (%s)\n", what, message, edgel_status_name(st));
     return st == EDGEL_ERROR_UNSUPPORTED || st == EDGEL_ERROR_FORMAT ? EXIT_USAGE
                                                                      : EXIT_FAILURE_RUN;
 }

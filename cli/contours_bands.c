@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 enum {
@@ -120,8 +121,22 @@ edgel_status contours_in_bands(const char *input, const char *output,
         if (k->x1 == w)
             break;
     }
+    /* halos repeat columns: bands narrower than their halos would write the image many
+     * times over (1 column at sigma 100: 800 times); past 4 times and 32 MB, refused */
+    const double image_bytes = (double)w * (double)h * (double)item;
+    if (st == EDGEL_OK && (double)at > 4 * image_bytes && (double)at > 32e6 && bands > 1)
+        st = edgel_io_fail(EDGEL_ERROR_INVALID_ARGUMENT, "bands of %d columns with halos of %d "
+                           "would write %.0f MB of scratch, %.0f times the image: give "
+                           "--band-columns %d or more (or more --memory)", columns, halo, (double)at / 1e6,
+                           (double)at / image_bytes, 2 * halo);
     if (st == EDGEL_OK)
         st = edgel_io_scratch_open(&scratch, output, ".bands");
+    struct statvfs fs; /* room for the bands, before writing any */
+    if (st == EDGEL_OK && fstatvfs(fileno(scratch.file), &fs) == 0 &&
+        (double)fs.f_bavail * (double)fs.f_frsize < (double)at)
+        st = edgel_io_fail(EDGEL_ERROR_IO, "the bands take %.0f MB of scratch beside %s, more "
+                           "than the %.0f MB free there", (double)at / 1e6, output,
+                           (double)fs.f_bavail * (double)fs.f_frsize / 1e6);
     if (st == EDGEL_OK)
         st = rows_into_bands(r, ctx, fileno(scratch.file), b, bands, w, h, cn, item, quiet);
     edgel_row_reader_close(r);
@@ -143,6 +158,17 @@ edgel_status contours_in_bands(const char *input, const char *output,
         const edgel_image view = edgel_image_host(piece, (int32_t)bw, (int32_t)h, type, 1);
         if (st == EDGEL_OK)
             st = library_failed(edgel_subpixel_stream_add(ctx, s, &view, b[k].x0));
+        /* the curves within the other half of --memory (the bands take the first) */
+        const int64_t points = edgel_subpixel_stream_points(s);
+        if (st == EDGEL_OK &&
+            (double)points * EDGEL_SUBPIXEL_STREAM_POINT_BYTES > (double)(memory / 2))
+            st = edgel_io_fail(EDGEL_ERROR_OUT_OF_MEMORY, "the curves pass --memory: %lld "
+                               "points by column %lld of %lld take about %.0f MB, more than "
+                               "half of the %.0f MB allowed (raise --memory, or --high and "
+                               "--low, or --sigma, for fewer points)", (long long)points,
+                               (long long)edgel_subpixel_stream_columns(s), (long long)w,
+                               (double)points * EDGEL_SUBPIXEL_STREAM_POINT_BYTES / 1e6,
+                               memory / 1e6);
         if (st == EDGEL_OK && !quiet && bands >= 8 && k % (bands / 8) == bands / 8 - 1)
             fprintf(stderr, "edgel contours: columns %lld of %lld\n",
                     (long long)edgel_subpixel_stream_columns(s), (long long)w);

@@ -694,6 +694,12 @@ EDGEL_API edgel_status edgel_subpixel_stream_add(edgel_context *ctx,
                                                  const edgel_image *piece, int64_t x0);
 /** The columns added so far: the next piece adds from this column on. */
 EDGEL_API int64_t edgel_subpixel_stream_columns(const edgel_subpixel_stream *stream);
+/** The points of the curves the stream has finished so far (a closed curve's first point
+ * twice): they take about EDGEL_SUBPIXEL_STREAM_POINT_BYTES a point until finish hands them
+ * over, beside the band's work; a caller bounds its memory with it, as edgel contours
+ * --memory does. */
+EDGEL_API int64_t edgel_subpixel_stream_points(const edgel_subpixel_stream *stream);
+#define EDGEL_SUBPIXEL_STREAM_POINT_BYTES 96
 /** Once every column is in: the curves into `curves`, as edgel_subpixel_edges gives them
  * (once: the stream lets them go). */
 EDGEL_API edgel_status edgel_subpixel_stream_finish(edgel_context *ctx,

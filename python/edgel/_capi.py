@@ -228,6 +228,8 @@ def _load() -> ctypes.CDLL:
                                               ctypes.c_int64]
     lib.edgel_subpixel_stream_columns.argtypes = [ctypes.c_void_p]
     lib.edgel_subpixel_stream_columns.restype = ctypes.c_int64
+    lib.edgel_subpixel_stream_points.argtypes = [ctypes.c_void_p]
+    lib.edgel_subpixel_stream_points.restype = ctypes.c_int64
     lib.edgel_subpixel_stream_finish.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
                                                  ctypes.c_void_p]
     lib.edgel_context_set_stream.argtypes = [ctypes.c_void_p, ctypes.c_void_p]

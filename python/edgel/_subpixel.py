@@ -68,9 +68,15 @@ class Curves:
         shift=shift)``: int32 (n, 1, 2) arrays of the points times 2**shift, rounded (OpenCV
         draws sub-pixel positions with `shift` fractional bits; pixel centres are integers,
         as here)."""
+        if isinstance(shift, bool) or not isinstance(shift, (int, np.integer)) or \
+                not 0 <= shift <= 16:
+            raise ValueError(f"shift is an integer 0 .. 16 (cv2.polylines' range), not {shift!r}")
         scale = float(1 << shift)
         points = self.points if isinstance(self.points, np.ndarray) else self.points.get()
-        return [np.rint(points[a:b] * scale).astype(np.int32).reshape(-1, 1, 2)
+        scaled = np.rint(points * scale)
+        if scaled.size and not np.abs(scaled).max() <= 2**31 - 1:
+            raise ValueError(f"points times 2**{shift} do not fit int32: use a smaller shift")
+        return [scaled[a:b].astype(np.int32).reshape(-1, 1, 2)
                 for a, b in zip(self.limits[:-1], self.limits[1:])]
 
 
@@ -384,6 +390,12 @@ class SubpixelStream:
     def columns(self) -> int:
         """The columns added so far: the next piece adds from this column on."""
         return int(_lib.edgel_subpixel_stream_columns(self._handle))
+
+    @property
+    def points(self) -> int:
+        """The points of the curves finished so far (about 96 bytes each until finish), to
+        bound the memory of a long stream."""
+        return int(_lib.edgel_subpixel_stream_points(self._handle))
 
     def add(self, piece, x0: int) -> None:
         """Adds a (height, columns) piece of uint8, uint16, float32 or float64 starting at

@@ -513,6 +513,11 @@ int64_t edgel_subpixel_stream_columns(const edgel_subpixel_stream *stream)
     return stream ? edgel_stream_state_added(stream->state) : 0;
 }
 
+int64_t edgel_subpixel_stream_points(const edgel_subpixel_stream *stream)
+{
+    return stream ? edgel_stream_state_points(stream->state) : 0;
+}
+
 static edgel_status stream_enter(edgel_subpixel_stream *s)
 {
     EDGEL_TRY(edgel_busy_enter(s ? &s->busy : NULL, "stream's pieces"));

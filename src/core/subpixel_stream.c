@@ -124,6 +124,14 @@ int32_t edgel_stream_state_added(const edgel_stream_state *s)
     return s->added;
 }
 
+int64_t edgel_stream_state_points(const edgel_stream_state *s)
+{
+    int64_t n = 0;
+    for (int t = 0; t < s->outs; t++)
+        n += s->out[t].points;
+    return n;
+}
+
 void edgel_stream_state_own(const edgel_stream_state *s, int64_t x0, int32_t piece_width,
                             int32_t *own_lo, int32_t *own_hi)
 {
@@ -274,8 +282,9 @@ static edgel_status take_band(edgel_stream_state *s, const edgel_curves *piece, 
     edgel_host_parallel(threads, number_kept, &job);
     edgel_host_parallel(threads, copy_points, &job);
     if (atomic_load(&job.failed))
-        return edgel_fail(EDGEL_ERROR_INTERNAL, "sub-pixel stream: a neighbour farther than "
-                          "two pixels");
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "sub-pixel stream: a neighbour "
+                          "farther than two pixels (pieces of different images, or pixels "
+                          "that changed between pieces)");
     edgel_curves *c = s->spare;
     c->all.count = (size_t)total;
     s->spare = s->held, s->held = c;
@@ -495,7 +504,9 @@ edgel_status edgel_stream_state_add(edgel_stream_state *s, const edgel_curves *f
     stream_job job = {s, c->column_start[s->visited], c->column_start[end], 0, 0};
     edgel_host_parallel(threads, resolve, &job);
     if (atomic_load(&job.failed))
-        return edgel_fail(EDGEL_ERROR_INTERNAL, "sub-pixel stream: a neighbour is no point held");
+        return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "sub-pixel stream: a neighbour is no "
+                          "point held (pieces of different images, or pixels that changed "
+                          "between pieces)");
     if (!edgel_subpixel_link_columns(c, s->width, s->visited, end, threads))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "sub-pixel stream: out of memory");
     s->visited = end;

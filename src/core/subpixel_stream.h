@@ -18,6 +18,8 @@ edgel_stream_state *edgel_stream_state_create(const edgel_subpixel_params *p, in
 void edgel_stream_state_free(edgel_stream_state *s);
 /* The columns added so far (0 .. width). */
 int32_t edgel_stream_state_added(const edgel_stream_state *s);
+/* The points of the curves it has made so far (a closed curve's first twice). */
+int64_t edgel_stream_state_points(const edgel_stream_state *s);
 /* The image's columns own_lo .. own_hi - 1 whose points `piece` (columns x0 .. of every row)
  * finds exactly: its columns less the halo, except at the image's sides. */
 void edgel_stream_state_own(const edgel_stream_state *s, int64_t x0, int32_t piece_width,

@@ -274,7 +274,7 @@ def test_contours_in_bands_equal_the_whole_image(edgel_cmd, tmp_path):
         want = (tmp_path / "whole.npz").read_bytes()
         assert len(np.load(whole)["points"]) > 100, src
         for extra in (["--band-columns", 1], ["--band-columns", 5], ["--band-columns", 77],
-                      ["--memory", "6M"]):
+                      ["--memory", "16M"]):
             r = run(edgel_cmd, "contours", src, "-o", tmp_path / "bands.npz", *flags, *extra)
             assert r.returncode == 0, (src, extra, r.stderr)
             assert (tmp_path / "bands.npz").read_bytes() == want, (src, extra)
