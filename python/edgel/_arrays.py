@@ -37,6 +37,16 @@ def _data_pointer(a: np.ndarray) -> int:
         return a.ctypes.data
 
 
+def _rows_packed(shape, strides, item) -> bool:
+    """Whether an (H, W) or (H, W, C) array's rows hold packed pixels, going forward. A side
+    of one element may have any stride (NumPy gives a[:, None] a stride of 0 there)."""
+    if len(shape) == 2:
+        return (shape[1] == 1 or strides[1] == item) and (shape[0] == 1 or strides[0] >= 0)
+    h, w, c = shape
+    return ((c == 1 or strides[2] == item) and (w == 1 or strides[1] == c * item) and
+            (h == 1 or strides[0] >= 0))
+
+
 def _view_fields(a: np.ndarray, output: bool) -> tuple:
     """The fields of an image view of a 2-D (H, W) or 3-D (H, W, C) array whose rows hold
     packed pixels; `output`: the library writes it, so it must not be read-only."""
@@ -48,13 +58,11 @@ def _view_fields(a: np.ndarray, output: bool) -> tuple:
     shape, strides, item = a.shape, a.strides, a.itemsize
     if len(shape) == 2:
         (h, w), c = shape, 1
-        packed = strides[1] == item
     elif len(shape) == 3:
         h, w, c = shape
-        packed = strides[2] == item and strides[1] == c * item
     else:
         raise ValueError("image must be 2-D (H, W) or 3-D (H, W, C)")
-    if (not packed or strides[0] < 0) and a.size:  # (empty arrays: the library's size error)
+    if not _rows_packed(shape, strides, item) and a.size:  # (empty: the library's size error)
         raise ValueError("rows must hold packed pixels")
     _check_sizes(h, w, c)
     return _data_pointer(a), w, h, strides[0] if h > 1 else w * c * item, t, c, 0
@@ -87,12 +95,9 @@ def _host_out(out, shape, dtype) -> np.ndarray:
 def _packed(a: np.ndarray) -> np.ndarray:
     """a, or a packed copy when its rows do not hold packed pixels (checked from the strides
     alone: making a view costs microseconds)."""
-    item, st = a.itemsize, a.strides
-    if a.ndim == 2 and st[1] == item and st[0] >= 0:
+    if a.ndim not in (2, 3) or _rows_packed(a.shape, a.strides, a.itemsize):
         return a
-    if a.ndim == 3 and st[2] == item and st[1] == a.shape[2] * item and st[0] >= 0:
-        return a
-    return np.ascontiguousarray(a) if a.ndim in (2, 3) else a
+    return np.ascontiguousarray(a)
 
 
 
@@ -211,7 +216,7 @@ def _device_view(a) -> tuple:
     _check_sizes(h, w, c)
     item = dtype.itemsize
     strides = strides or tuple(int(np.prod(shape[i + 1:])) * item for i in range(len(shape)))
-    if strides[1] != c * item or (len(shape) == 3 and strides[2] != item):
+    if not _rows_packed(shape, strides, item):
         raise ValueError("rows must hold packed pixels (use a contiguous array)")
     return _Image(data, w, h, strides[0] if h > 1 else w * c * item, _DTYPES[dtype], c,
                   1), stream
