@@ -113,7 +113,7 @@ static edgel_status walk_pages(edgel_tiff_stack *s)
         }
         s->offsets[s->pages++] = TIFFCurrentDirOffset(s->tif);
     }
-    s->page = (int)s->pages - 1;
+    s->page = -1; /* (a directory that failed to read leaves libtiff's state unusable) */
     return EDGEL_OK;
 }
 
