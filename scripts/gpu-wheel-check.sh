@@ -19,7 +19,8 @@ export CMAKE_ARGS="-DPNG_PNG_INCLUDE_DIR=$d/include -DPNG_LIBRARY=$d/lib/libpng1
 -DJPEG_LIBRARY=$d/lib/libjpeg.so"
 export LD_LIBRARY_PATH=$d/lib:${LD_LIBRARY_PATH:-}
 t=$SECONDS
-python3 -m pip wheel --no-build-isolation --no-deps -w out/wheel . >"$OUT/wheel.log" 2>&1 ||
+python3 -m pip wheel --no-build-isolation --no-deps -w out/wheel \
+  -C cmake.define.CMAKE_CUDA_ARCHITECTURES=all . >"$OUT/wheel.log" 2>&1 ||
   { tail -n 30 "$OUT/wheel.log"; exit 1; }
 echo "== pip wheel: $((SECONDS - t)) s on $(nproc) cores"
 python3 -m auditwheel repair -w out/wheelhouse out/wheel/edgel-*.whl >"$OUT/auditwheel.log" 2>&1 ||
