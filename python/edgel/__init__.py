@@ -23,6 +23,8 @@ re-exports.
 """
 from ._batch import canny_batch
 from ._canny import auto_thresholds, canny, canny_gradients
+
+Canny = canny  # (cv2's name: "import edgel as cv2" code keeps working)
 from ._capi import (MIN_VERSION_NUMBER, EdgelError, EdgelMemoryError, EdgelTypeError,
                     EdgelValueError, __version__, library_version)
 from ._config import show_config

@@ -137,11 +137,17 @@ def auto_thresholds(image, rule: str = "otsu", *, blur=None, blur_size: int = 0,
     return low.value, high.value
 
 
-def canny(image, low: float = 50, high: float = 150, aperture: int = 3, l2: bool = False,
-          *cv2_l2gradient, blur=None, blur_size: int = 0, gray: Optional[str] = None,
-          stages: Optional[dict] = None, ctx: Optional[Context] = None, out=None,
-          auto: Optional[str] = None, apertureSize: Optional[int] = None,
-          L2gradient: Optional[bool] = None):
+def _is_array(a) -> bool:
+    return hasattr(a, "shape") and getattr(a, "ndim", 0) > 0
+
+
+def canny(image=None, low: float = 50, high: float = 150, aperture: int = 3,
+          l2: bool = False, *cv2_l2gradient, blur=None, blur_size: int = 0,
+          gray: Optional[str] = None, stages: Optional[dict] = None,
+          ctx: Optional[Context] = None, out=None, auto: Optional[str] = None,
+          apertureSize: Optional[int] = None, L2gradient: Optional[bool] = None,
+          threshold1: Optional[float] = None, threshold2: Optional[float] = None,
+          edges=None, dx=None, dy=None):
     """Canny edges, byte for byte those of cv2.Canny.
 
     Parameters
@@ -178,8 +184,12 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3, l2: bool
         Chooses low and high from the image (auto_thresholds; host arrays) instead of the
         values given; with "quantiles", low and high are quantiles in [0, 1] of the gradient
         magnitude (scikit-image's use_quantiles).
-    apertureSize, L2gradient
-        cv2.Canny's names for aperture and l2.
+    apertureSize, L2gradient, threshold1, threshold2, edges
+        cv2.Canny's names for aperture, l2, low, high and out: a cv2.Canny call with keywords
+        gives the same bytes.
+    dx, dy
+        cv2.Canny's gradient form, ``canny(dx, dy, threshold1, threshold2[, edges[,
+        L2gradient]])`` (positional or by name): int16 derivatives, as canny_gradients.
 
     Returns
     -------
@@ -197,7 +207,33 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3, l2: bool
     >>> edges = edgel.canny(image, 50, 150)                # = cv2.Canny(image, 50, 150)
     >>> edges = edgel.canny(image, 50, 150, None, 5, True) # cv2's positional order
     >>> edges = edgel.canny(image, 0.1, 0.9, auto="quantiles", blur=1.4)
+    >>> edges = edgel.canny(dx, dy, 50, 150)                # = cv2.Canny(dx, dy, 50, 150)
     """
+    if dx is not None or dy is not None or (_is_array(image) and _is_array(low)):
+        # cv2's gradient form: (dx, dy, threshold1, threshold2, edges, L2gradient)
+        if dx is None and dy is None:
+            dx, dy, t1, t2 = image, low, high, aperture
+            out = l2 if _is_array(l2) else (edges if edges is not None else out)
+            flag = cv2_l2gradient[0] if cv2_l2gradient else False
+        else:  # canny(dx=..., dy=..., threshold1=..., threshold2=...)
+            if threshold1 is None or threshold2 is None:
+                raise TypeError("canny(dx=, dy=, threshold1=, threshold2=): the thresholds "
+                                "by name too")
+            t1, t2, flag = threshold1, threshold2, False
+            out = edges if edges is not None else out
+        t1 = threshold1 if threshold1 is not None else t1
+        t2 = threshold2 if threshold2 is not None else t2
+        got = canny_gradients(dx, dy, t1, t2, bool(flag if L2gradient is None else L2gradient),
+                              ctx=ctx)
+        if out is None:
+            return got
+        out[...] = got
+        return out
+    if image is None:
+        raise TypeError("canny() needs an image")
+    low = threshold1 if threshold1 is not None else low
+    high = threshold2 if threshold2 is not None else high
+    out = edges if edges is not None else out
     if len(cv2_l2gradient) > 1:
         raise TypeError(f"canny() takes at most 6 positional arguments "
                         f"({5 + len(cv2_l2gradient)} given)")
@@ -228,6 +264,8 @@ def canny(image, low: float = 50, high: float = 150, aperture: int = 3, l2: bool
                            gray=gray, ctx=ctx, out=out)
     image = _packed(np.asarray(image))
     h, w = image.shape[:2]
+    if image.ndim in (2, 3) and h == 0 and stages is None:  # (cv2.Canny: an empty result)
+        return _host_out(out, (h, w), np.uint8)
     edges = _host_out(out, (h, w), np.uint8)
     p = _params(low, high, aperture, l2, blur, blur_size, gray)
     st, keep = _stages_struct(stages, _canny_shapes(h, w, 1 if image.ndim == 2 else

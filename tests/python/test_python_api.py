@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import edgel
+from conftest import SAMPLES
 
 
 @pytest.fixture(scope="module")
@@ -160,3 +161,30 @@ def test_input_a_preset_cannot_take_names_the_presets_that_can():
     # (a 3-D array is a volume for canny_itk, as for scikit-image; the C API's refusal of
     # colour images for the itk preset is tests/test_itk.c's)
     assert edgel.canny_itk(np.zeros((8, 8, 3), np.uint8)).shape == (8, 8, 3)
+
+
+def test_cv2_keywords_and_names_give_cv2_bytes():
+    """A cv2.Canny call pasted with its keywords, under cv2's own name, in its gradient form,
+    on an empty image: cv2's result (threshold1= raised 'unexpected keyword', edgel.Canny did
+    not exist, canny(dx, dy, ...) raised a confusing TypeError, an empty image raised)."""
+    import cv2
+    img = cv2.imread(str(SAMPLES / "coffee.png"), cv2.IMREAD_GRAYSCALE)
+    assert np.array_equal(edgel.canny(img, threshold1=100, threshold2=200),
+                          cv2.Canny(img, threshold1=100, threshold2=200))
+    assert np.array_equal(
+        edgel.Canny(image=img, threshold1=50, threshold2=150, apertureSize=5, L2gradient=True),
+        cv2.Canny(image=img, threshold1=50, threshold2=150, apertureSize=5, L2gradient=True))
+    out = np.zeros_like(img)
+    assert edgel.canny(img, 60, 120, edges=out) is out
+    assert np.array_equal(out, cv2.Canny(img, 60, 120))
+    dx, dy = cv2.Sobel(img, cv2.CV_16S, 1, 0), cv2.Sobel(img, cv2.CV_16S, 0, 1)
+    for args, kw in [((dx, dy, 50, 150), {}), ((dx, dy, 50, 150, None, True), {}),
+                     ((), dict(dx=dx, dy=dy, threshold1=40, threshold2=90, L2gradient=True))]:
+        assert np.array_equal(edgel.canny(*args, **kw), cv2.Canny(*args, **kw)), (args, kw)
+    out = np.zeros_like(img)
+    assert edgel.canny(dx, dy, 50, 150, out) is out
+    assert np.array_equal(out, cv2.Canny(dx, dy, 50, 150))
+    for shape in ((0, 0), (0, 5)):
+        empty = np.zeros(shape, np.uint8)
+        got = edgel.canny(empty, 50, 150)
+        assert got.shape == cv2.Canny(empty, 50, 150).shape == shape and got.dtype == np.uint8
