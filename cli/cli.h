@@ -31,6 +31,7 @@ typedef struct detect_options {
     int tile_d;         /* --tile WxHxD: a volume's bricks (0: not given) */
     int tiff_compression; /* --tiff-compression: an edgel_tiff_compression (io/image_io.h) */
     int data_files_anywhere; /* --data-files anywhere: a header's data file may lie anywhere */
+    int channels_bgr;  /* --channel-order bgr: colour read as B, G, R (cv2.imread's order) */
     int auto_rule;      /* --auto: an edgel_auto_rule, 0: none */
     const char *mask;   /* --mask: the skimage preset's mask file, or NULL */
 } detect_options;
@@ -64,6 +65,8 @@ int cli_common_option(const char *a, const char *v, edgel_backend *backend, int 
 size_t cli_default_memory(void);
 /* True when both paths name one existing file. */
 int cli_same_file(const char *a, const char *b);
+/* Swaps the first and third channel of `n` pixels of `channels` 8-bit samples (RGB <-> BGR). */
+void cli_swap_red_blue(uint8_t *pixels, size_t n, int channels);
 
 /* detect on a volume file (detect_volume.c). */
 int detect_volume(const detect_options *opt);

@@ -73,6 +73,14 @@ int cli_same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+void cli_swap_red_blue(uint8_t *pixels, size_t n, int channels)
+{
+    for (size_t i = 0; i < n; i++, pixels += channels) {
+        const uint8_t r = pixels[0];
+        pixels[0] = pixels[2], pixels[2] = r;
+    }
+}
+
 int cli_common_option(const char *a, const char *v, edgel_backend *backend, int *threads,
                       size_t *memory, char *err, size_t errlen)
 {

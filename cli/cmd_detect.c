@@ -79,6 +79,10 @@ const char DETECT_HELP[] =
     "                     preset read them whole); .tif output is BigTIFF. WxHxD: a\n"
     "                     volume's bricks (below)\n"
     "  --volume           read a multi-page TIFF as a volume, a page a slice (below)\n"
+    "  --channel-order rgb|bgr   the order the multi-channel Canny (--gray max-channel)\n"
+    "                     takes a colour image's channels in: rgb, the file's (default), or\n"
+    "                     bgr, cv2.imread's: cv2.Canny(cv2.imread(IN), ...) is --gray\n"
+    "                     max-channel --channel-order bgr (the two differ where channels tie)\n"
     "  --tiff-compression deflate|packbits|none   how .tif output is compressed (default\n"
     "                     deflate, lossless)\n"
     "  -q, --quiet        print nothing on success\n"
@@ -266,6 +270,14 @@ int cmd_detect(int argc, char **argv)
     }
     /* The gray stage of a gray image is the image itself. */
     const int gray_passthrough = opt.stage == STAGE_GRAY && in.channels == 1;
+    /* cv2.imread's order: the channels B, G, R for the multi-channel Canny (whose ties go to
+     * the first channel); luma is the same in either order */
+    const int swapped = opt.channels_bgr && in.channels >= 3 && in.type == EDGEL_U8 &&
+                        opt.params.gray == EDGEL_GRAY_NONE && !itk && !sk;
+    if (swapped)
+        for (int y = 0; y < in.height; y++)
+            cli_swap_red_blue((uint8_t *)in.data + (size_t)y * in.pitch, (size_t)in.width,
+                              in.channels);
 
     edgel_context_options copts;
     edgel_context_options_default(&copts);
@@ -355,6 +367,10 @@ int cmd_detect(int argc, char **argv)
         st = to_float(&stage, &out);
     else
         out = opt.stage == STAGE_EDGES ? edges : stage;
+    if (swapped && out.channels >= 3 && out.type == EDGEL_U8) /* (the file's order again) */
+        for (int y = 0; y < out.height; y++)
+            cli_swap_red_blue((uint8_t *)out.data + (size_t)y * out.pitch, (size_t)out.width,
+                              out.channels);
     if (st == EDGEL_OK)
         st = edgel_io_write(opt.output, &out);
     if (st != EDGEL_OK) {

@@ -85,7 +85,8 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                                                  "--maximum-error", "--upper", "--lower",
                                                  "--memory", "--tile", "--auto", "--sigma",
                                                  "--mode", "--cval", "--mask",
-                                                 "--tiff-compression", "--data-files"};
+                                                 "--tiff-compression", "--data-files",
+                                                 "--channel-order"};
         const int arg = cli_argument(a, v, &opt->input, with_value,
                                      sizeof with_value / sizeof with_value[0], err, errlen);
         if (arg < 0)
@@ -100,7 +101,7 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
         if (common)
             continue;
         if (!strcmp(a, "--aperture") || !strcmp(a, "--blur") || !strcmp(a, "--blur-size") ||
-            !strcmp(a, "--gray"))
+            !strcmp(a, "--gray") || !strcmp(a, "--channel-order"))
             opencv_only = a;
         if (!strcmp(a, "--variance") || !strcmp(a, "--maximum-error"))
             itk_only = a;
@@ -146,6 +147,10 @@ args_result parse_detect_args(int argc, char **argv, detect_options *opt, char *
                 return usage(err, errlen, "--cval wants a finite number, not '%s'", v);
         } else if (!strcmp(a, "--mask")) {
             opt->mask = v;
+        } else if (!strcmp(a, "--channel-order")) {
+            if (strcmp(v, "rgb") && strcmp(v, "bgr"))
+                return usage(err, errlen, "--channel-order is rgb or bgr, not '%s'", v);
+            opt->channels_bgr = v[0] == 'b';
         } else if (!strcmp(a, "--data-files")) {
             if (strcmp(v, "beside") && strcmp(v, "anywhere"))
                 return usage(err, errlen, "--data-files is beside or anywhere, not '%s'", v);

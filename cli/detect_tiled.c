@@ -32,6 +32,7 @@ typedef struct stream {
     int64_t reads, total_reads;
     double start, last_report;
     int quiet, reported, terminal; /* terminal: stderr is one */
+    int swapped;                   /* colour rows as B, G, R (--channel-order bgr) */
 } stream;
 
 static double now_s(void)
@@ -88,6 +89,8 @@ static edgel_status read_region(void *user, int64_t x, int64_t y, const edgel_im
         if (s->hi - s->lo == s->cap)
             s->lo++;
         EDGEL_IO_TRY(edgel_row_reader_next(s->reader, s->rows[s->hi % s->cap]));
+        if (s->swapped)
+            cli_swap_red_blue(s->rows[s->hi % s->cap], (size_t)s->w, s->cn);
         s->hi++;
         if (s->hi <= y)
             s->lo = s->hi;
@@ -161,6 +164,9 @@ int detect_tiled(const detect_options *opt, edgel_context *ctx, int tw, int th)
                 edgel_row_reader_pages(s.reader));
     s.type = edgel_row_reader_type(s.reader);
     s.px = (size_t)s.cn * edgel_pixel_size(s.type);
+    s.swapped = opt->channels_bgr && s.cn >= 3 && s.type == EDGEL_U8 &&
+                opt->params.gray == EDGEL_GRAY_NONE &&
+                opt->params.preset == EDGEL_PRESET_OPENCV;
     int32_t halo;
     st = edgel_canny_tile_halo(&opt->params, &halo);
     if (st != EDGEL_OK) {

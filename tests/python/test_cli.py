@@ -417,3 +417,31 @@ def test_auto_quantiles(edgel_cmd, tmp_path):
     for bad in ("quantiles:0.7", "quantiles:0.2,1.5", "quantiles:a,b"):
         r = run(edgel_cmd, "detect", src, "-o", tmp_path / "f.png", "--auto", bad)
         assert r.returncode == 2 and "quantiles:LOW,HIGH" in r.stderr, bad
+
+
+@pytest.mark.parametrize("tile", [[], ["--tile", "64x48"]])
+def test_cv2_canny_of_imread_is_max_channel_bgr(edgel_cmd, tmp_path, photo_files, tile):
+    """cv2.Canny(cv2.imread(f), ...) takes B, G, R: --gray max-channel alone differs from it
+    where channels tie (39 of 25,418 edge pixels on coffee.png); --channel-order bgr equals it,
+    whole and in tiles, and leaves a colour stage in the file's order."""
+    differs = 0
+    jpegs = [] if tile else photo_files[:2]  # (tiles stream PNG, PGM/PPM and TIFF)
+    for f in [SAMPLES / "coffee.png", SAMPLES / "chelsea.png", *jpegs]:
+        want = cv2.Canny(cv2.imread(str(f), cv2.IMREAD_COLOR), 40, 120, apertureSize=3)
+        out = tmp_path / "e.png"
+        common = ["--gray", "max-channel", "--low", "40", "--high", "120", "-q", *tile]
+        r = run(edgel_cmd, "detect", f, "-o", out, *common, "--channel-order", "bgr")
+        assert r.returncode == 0, r.stderr
+        assert np.array_equal(cv2.imread(str(out), cv2.IMREAD_UNCHANGED), want), f
+        r = run(edgel_cmd, "detect", f, "-o", out, *common)
+        differs += int((cv2.imread(str(out), cv2.IMREAD_UNCHANGED) != want).sum())
+    assert differs > 0  # (the test would not see a wrong order otherwise)
+    f = SAMPLES / "coffee.png"
+    r = run(edgel_cmd, "detect", f, "-o", tmp_path / "s.png", "--gray", "max-channel",
+            "--channel-order", "bgr", "--stage", "smoothed", "--blur", "1.4")
+    assert r.returncode == 0, r.stderr
+    r2 = run(edgel_cmd, "detect", f, "-o", tmp_path / "s2.png", "--gray", "max-channel",
+             "--stage", "smoothed", "--blur", "1.4")
+    assert (tmp_path / "s.png").read_bytes() == (tmp_path / "s2.png").read_bytes()
+    r = run(edgel_cmd, "detect", f, "-o", tmp_path / "x.png", "--channel-order", "grb")
+    assert r.returncode == 2 and "rgb or bgr" in r.stderr
