@@ -4,7 +4,8 @@
 #                                 nifticlib (NIfTI volumes): enough to build the library and
 #                                 the edgel command
 #   bash scripts/setup.sh test    (default) also clang (fuzzers), Octave (the mex), tiffcp
-#                                 (JPEG-compressed TIFF test files), Python
+#                                 (JPEG-compressed TIFF test files), /usr/bin/time (peak
+#                                 memory of the commands under --memory), Python
 #                                 headers, and a virtual environment in .venv with NumPy,
 #                                 OpenCV, ITK, SciPy, tifffile, Dask, Zarr, nibabel and
 #                                 pytest, and
@@ -17,7 +18,8 @@ case $what in build|test) ;; *) echo "usage: setup.sh [build|test]" >&2; exit 2 
 packages=(build-essential cmake pkg-config libpng-dev libjpeg62-turbo-dev libtiff-dev
           libnifti2-dev libniftiio-dev)
 if [ "$what" = test ]; then
-  packages+=(clang libclang-rt-14-dev python3-venv python3-dev octave liboctave-dev libtiff-tools)
+  packages+=(clang libclang-rt-14-dev python3-venv python3-dev octave liboctave-dev libtiff-tools
+             time)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -81,3 +81,20 @@ def edgel_cmd():
     exe = BUILD / "edgel"
     assert exe.exists(), f"build the edgel command first ({exe})"
     return str(exe)
+
+
+def run_peak(cmd, *args, timeout=300):
+    """Runs a command under /usr/bin/time (Debian's `time`, which scripts/setup.sh installs):
+    (exit code, stderr, its peak resident memory in MB). (A child's own rusage from Python
+    counts the forked interpreter's pages as its own.)"""
+    import subprocess
+    if not os.path.exists("/usr/bin/time"):
+        pytest.skip("no /usr/bin/time (Debian's time) to measure peak memory")
+    r = subprocess.run(["/usr/bin/time", "-f", "edgel-peak-kb %M", str(cmd), *map(str, args)],
+                       capture_output=True, text=True, timeout=timeout)
+    lines = r.stderr.splitlines()
+    peak = [int(l.split()[1]) for l in lines if l.startswith("edgel-peak-kb ")]
+    err = "\n".join(l for l in lines if not l.startswith("edgel-peak-kb ") and
+                    not l.startswith("Command exited with non-zero status"))
+    assert peak, r.stderr
+    return r.returncode, err, peak[-1] / 1024

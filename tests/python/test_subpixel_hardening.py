@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import edgel
+from conftest import run_peak
 
 
 def run(cmd, *args):
@@ -22,12 +23,19 @@ def test_contours_memory_bounds_the_curves(edgel_cmd, tmp_path):
     """A noise image in bands made millions of points whatever --memory said (1.33 GB at
     --memory 64M for 8192^2): the curves are held to half of --memory, and a run past it
     stops with the count, writing nothing; with room it writes the same curves as whole."""
+    noise_pgm(tmp_path / "big.pgm", 2048)
+    for memory in (32, 64):
+        code, err, peak = run_peak(edgel_cmd, "contours", tmp_path / "big.pgm", "-o",
+                                   tmp_path / "n.txt", "--memory", f"{memory}M")
+        assert code == 1 and "the curves pass --memory" in err, err
+        assert peak < memory * 1.1 + 8, (memory, peak)  # (8 MB: the program itself)
+    assert not (tmp_path / "n.txt").exists()
     noise_pgm(tmp_path / "noise.pgm", 1024)
     r = run(edgel_cmd, "contours", tmp_path / "noise.pgm", "-o", tmp_path / "n.txt",
             "--memory", "8M", "--band-columns", "128")
     assert r.returncode == 1 and "the curves pass --memory" in r.stderr, r.stderr
     assert not (tmp_path / "n.txt").exists()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["noise.pgm"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.pgm", "noise.pgm"]
     r = run(edgel_cmd, "contours", tmp_path / "noise.pgm", "-o", tmp_path / "b.txt",
             "--memory", "1G", "--band-columns", "128", "-q")
     assert r.returncode == 0, r.stderr

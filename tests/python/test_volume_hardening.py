@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 import pytest
+from conftest import run_peak
 
 nib = pytest.importorskip("nibabel")
 
@@ -207,9 +208,11 @@ def test_tile_keeps_the_memory_bound(edgel_cmd, tmp_path):
     r = run(edgel_cmd, "detect", tmp_path / "in.nrrd", "-o", tmp_path / "out.nrrd", *ITK,
             "--memory", "8M", "--tile", "256x256x64")
     assert r.returncode == 2 and "--memory" in r.stderr, r.stderr
-    r = run(edgel_cmd, "detect", tmp_path / "in.nrrd", "-o", tmp_path / "out.nrrd", *ITK,
-            "--memory", "8M", "--tile", "64x64x8")
-    assert r.returncode == 0, r.stderr
+    code, err, peak = run_peak(edgel_cmd, "detect", tmp_path / "in.nrrd", "-o",
+                               tmp_path / "out.nrrd", *ITK, "--memory", "8M", "--tile",
+                               "64x64x8")
+    assert code == 0, err
+    assert peak < 8 * 1.1 + 8, peak
 
 
 def scratch_open(pid):
@@ -304,9 +307,10 @@ def test_stack_tile_larger_than_memory_refused(edgel_cmd, tmp_path):
     a[:, :, 2000:] = 100
     tiff_stack(tmp_path / "in.tif", a, compression="zlib", tile=(4096, 4096))
     for tile in ([], ["--tile", "64x16x2"]):
-        r = run(edgel_cmd, "detect", tmp_path / "in.tif", "--volume", "-o",
-                tmp_path / "out.tif", *ITK, "--memory", "64M", *tile)
-        assert r.returncode == 1 and "tiles take 67 MB" in r.stderr, r.stderr
+        code, err, peak = run_peak(edgel_cmd, "detect", tmp_path / "in.tif", "--volume", "-o",
+                                   tmp_path / "out.tif", *ITK, "--memory", "64M", *tile)
+        assert code == 1 and "tiles take 67 MB" in err, err
+        assert peak < 64, peak  # (it took the tile's 1 GB before)
         assert not (tmp_path / "out.tif").exists()
     t = time.time()
     r = run(edgel_cmd, "detect", tmp_path / "in.tif", "--volume", "-o", tmp_path / "out.tif",
