@@ -285,8 +285,7 @@ int32_t edgel_subpixel_halo(double sigma)
 {
     if (!(sigma >= 0.0 && sigma <= EDGEL_SUBPIXEL_MAX_SIGMA))
         return -1;
-    return edgel_subpixel_radius(sigma) + 4; /* the points need two pixels, their neighbours
-                                                two more */
+    return edgel_subpixel_piece_halo(sigma);
 }
 
 void edgel_subpixel_points_init(edgel_subpixel_points *points, size_t struct_size)
@@ -300,6 +299,17 @@ void edgel_subpixel_points_init(edgel_subpixel_points *points, size_t struct_siz
 static int cpu_threads(const edgel_context *ctx)
 {
     return ctx->backend == EDGEL_BACKEND_CPU ? ctx->threads : edgel_host_cores();
+}
+
+/* A host piece's points: the context's backend's, or the CPU's on all cores where it has
+ * none (core/backend.h says why). */
+static edgel_status host_points(edgel_context *ctx, const edgel_subpixel_params *p,
+                                const edgel_image *src, int64_t x0, int64_t y0,
+                                edgel_curves *curves)
+{
+    return ctx->ops->subpixel_points
+               ? ctx->ops->subpixel_points(ctx->state, p, src, x0, y0, curves)
+               : edgel_cpu_ops()->subpixel_points(NULL, p, src, x0, y0, curves);
 }
 
 static edgel_status find_points_held(edgel_context *ctx, const edgel_subpixel_params *params,
@@ -321,7 +331,7 @@ static edgel_status find_points_held(edgel_context *ctx, const edgel_subpixel_pa
                         "pixels must lie within 0 .. 2^31 - 1", (long long)x0, (long long)y0,
                         (int)src->width, (int)src->height);
     if (st == EDGEL_OK)
-        st = edgel_cpu_subpixel_points(&p, src, x0, y0, curves, cpu_threads(ctx));
+        st = host_points(ctx, &p, src, x0, y0, curves);
     curves->has_points = st == EDGEL_OK;
     return leave(curves, st);
 }
@@ -555,7 +565,7 @@ static edgel_status stream_add_held(edgel_context *ctx, edgel_subpixel_stream *s
                         (long long)(x0 + piece->width - 1), (int)own_lo, (int)own_hi - 1,
                         (int)s->halo, (long long)added);
     if (st == EDGEL_OK) {
-        st = edgel_cpu_subpixel_points(&s->p, piece, x0, 0, s->found, cpu_threads(ctx));
+        st = host_points(ctx, &s->p, piece, x0, 0, s->found);
         if (st == EDGEL_OK)
             st = edgel_stream_state_add(s->state, s->found, x0, piece->width, cpu_threads(ctx));
         s->broken = st != EDGEL_OK;

@@ -84,6 +84,14 @@ typedef struct edgel_backend_ops {
      * next), its views and `sides` arrays kept until then; this returns once every call's
      * are written. The driver calls it after its last canny_marks, whatever happened. */
     edgel_status (*canny_marks_wait)(void *state);
+    /* A building block of the sub-pixel pieces and stream: the detector's points and
+     * neighbours of a checked host piece that starts at (x0, y0) of a larger image. The
+     * CPU's alone (NULL elsewhere): the entry points run it for every context, on all cores
+     * for another backend's (NULL state), because the GPU's sub-pixel path finds and chains
+     * whole frames on the device and has no host-piece form. */
+    edgel_status (*subpixel_points)(void *state, const edgel_subpixel_params *params,
+                                    const edgel_image *src, int64_t x0, int64_t y0,
+                                    edgel_curves *curves);
 } edgel_backend_ops;
 
 #ifdef __cplusplus

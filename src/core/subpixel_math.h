@@ -19,6 +19,13 @@ EDGEL_HD int edgel_subpixel_radius(double sigma)
     return (int)ceil(sigma * sqrt(2.0 * 3.0 * log(10.0)));
 }
 
+/* The halo in pixels a piece of an image needs for its points to be the whole image's: the
+ * blur's radius, then two pixels for the points and two more for their neighbours. */
+EDGEL_HD int edgel_subpixel_piece_halo(double sigma)
+{
+    return edgel_subpixel_radius(sigma) + 4;
+}
+
 /* Index j of 0..n-1 after the reference's symmetric extension (period 2n). */
 EDGEL_HD int edgel_subpixel_mirror(long long j, int n)
 {

@@ -19,6 +19,7 @@
 #include "core/status.h"
 #include "core/subpixel_chain.h"
 #include "core/subpixel_link.h"
+#include "core/subpixel_math.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -95,7 +96,7 @@ edgel_stream_state *edgel_stream_state_create(const edgel_subpixel_params *p, in
     if (!s)
         return NULL;
     s->p = *p, s->width = width, s->height = height;
-    s->halo = edgel_subpixel_halo(p->sigma);
+    s->halo = edgel_subpixel_piece_halo(p->sigma);
     s->held = calloc(1, sizeof *s->held);
     s->spare = calloc(1, sizeof *s->spare);
     if (!s->held || !s->spare ||

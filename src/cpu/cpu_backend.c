@@ -218,6 +218,14 @@ static edgel_status cpu_subpixel(void *state, const edgel_subpixel_params *param
                               state ? ((cpu_state *)state)->threads : edgel_host_cores());
 }
 
+static edgel_status cpu_subpixel_points(void *state, const edgel_subpixel_params *params,
+                                        const edgel_image *src, int64_t x0, int64_t y0,
+                                        edgel_curves *curves)
+{
+    return edgel_cpu_subpixel_points(params, src, x0, y0, curves,
+                                     state ? ((cpu_state *)state)->threads : edgel_host_cores());
+}
+
 typedef struct subpixel_frames {
     const edgel_subpixel_params *params;
     const edgel_image *srcs;
@@ -285,7 +293,8 @@ static const edgel_backend_ops cpu_ops = {
     cpu_canny_gradients, cpu_canny_marks,
     cpu_to_gray,       cpu_gaussian_blur,   cpu_subpixel,    cpu_subpixel_batch,
     cpu_has_fft,
-    cpu_filter_cost,   cpu_filter,          cpu_canny_volume, NULL};
+    cpu_filter_cost,   cpu_filter,          cpu_canny_volume, NULL,
+    cpu_subpixel_points};
 
 const edgel_backend_ops *edgel_cpu_ops(void) { return &cpu_ops; }
 

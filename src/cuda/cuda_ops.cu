@@ -133,7 +133,8 @@ const edgel_backend_ops cuda_ops = {
     cuda_canny_marks,
     cuda_to_gray,       cuda_gaussian_blur,   cuda_subpixel,    cuda_subpixel_batch,
     cuda_has_fft,
-    cuda_filter_cost,   cuda_filter,          cuda_canny_volume, cuda_canny_marks_wait};
+    cuda_filter_cost,   cuda_filter,          cuda_canny_volume, cuda_canny_marks_wait,
+    NULL /* subpixel_points: the CPU's (core/backend.h) */};
 
 } // namespace
 
