@@ -2,7 +2,7 @@
  * 17 significant digits, so that they read back as the same doubles. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "io/curves_io.h"
-#include "io/image_io.h"
+#include "io/image_formats.h"
 
 #include <errno.h>
 #include <math.h>

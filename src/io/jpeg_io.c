@@ -1,5 +1,5 @@
 /* JPEG through libjpeg-turbo: gray JPEGs give 1 channel, all others RGB. */
-#include "io/image_io.h"
+#include "io/image_formats.h"
 
 #include <stdio.h> /* before jpeglib.h, which uses FILE */
 

@@ -9,7 +9,7 @@
  */
 #include "io/metaimage.h"
 
-#include "io/image_io.h"
+#include "io/io_common.h"
 #include "io/voxel_layout.h"
 
 #include <ctype.h>

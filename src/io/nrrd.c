@@ -10,7 +10,7 @@
 #define _GNU_SOURCE /* fileno */
 #include "io/nrrd.h"
 
-#include "io/image_io.h"
+#include "io/io_common.h"
 #include "io/voxel_layout.h"
 
 #include <ctype.h>

@@ -1,6 +1,6 @@
 /* PFM: "Pf" (gray) or "PF" (RGB), width height, scale (negative = little-endian), then
  * 32-bit float rows from the bottom of the image to the top. */
-#include "io/image_io.h"
+#include "io/image_formats.h"
 
 #include <ctype.h>
 #include <math.h>

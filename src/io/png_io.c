@@ -1,6 +1,6 @@
 /* PNG through libpng: any bit depth and colour type in (palette and < 8 bit expanded,
  * gray+alpha reduced to gray); u8 or u16 out with 1, 3 or 4 channels. */
-#include "io/image_io.h"
+#include "io/image_formats.h"
 #include "io/png_setup.h"
 
 #include <setjmp.h>

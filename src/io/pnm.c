@@ -1,5 +1,5 @@
 /* PGM / PPM (binary P5 / P6, maxval up to 65535; 16-bit samples are big-endian). */
-#include "io/image_io.h"
+#include "io/image_formats.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 #ifndef EDGEL_IO_ROW_STREAM_H
 #define EDGEL_IO_ROW_STREAM_H
 
-#include "io/image_io.h"
+#include "io/image_formats.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,7 +8,7 @@
 #define _XOPEN_SOURCE 700 /* fileno, dup, pread */
 #include "io/tiff_stack.h"
 
-#include "io/image_io.h"
+#include "io/io_common.h"
 #include "io/tiff_util.h"
 #include "io/voxel_layout.h"
 

@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* fileno */
 #include "io/volume_io.h"
 
-#include "io/image_io.h"
+#include "io/io_common.h"
 #include "io/metaimage.h"
 #include "io/nrrd.h"
 #include "io/tiff_stack.h"
@@ -149,47 +149,6 @@ edgel_status edgel_io_read_volume(const char *path, size_t max_bytes, edgel_volu
     EDGEL_IO_TRY(nifti_read(path, max_bytes, out));
     out->format = EDGEL_VOLUME_NIFTI;
     return EDGEL_OK;
-}
-
-int edgel_io_volume_chunks(const edgel_volume *v, int fd,
-                           int (*put)(void *user, const void *bytes, size_t n), void *user)
-{
-    const size_t row = (size_t)v->width * edgel_pixel_size(v->type);
-    if (fd < 0) {
-        for (int z = 0; z < v->depth; z++)
-            for (int y = 0; y < v->height; y++)
-                if (!put(user, (const uint8_t *)v->data + (size_t)z * v->slice_pitch +
-                                   (size_t)y * v->pitch, row))
-                    return 0;
-        return 1;
-    }
-    enum { CHUNK = 1 << 22 };
-    uint8_t *buf = malloc(CHUNK);
-    size_t left = row * (size_t)v->height * (size_t)v->depth;
-    off_t at = 0;
-    int ok = buf != NULL;
-    while (ok && left) {
-        const size_t n = left < CHUNK ? left : CHUNK;
-        ok = pread(fd, buf, n, at) == (ssize_t)n && put(user, buf, n);
-        left -= n, at += (off_t)n;
-    }
-    free(buf);
-    return ok;
-}
-
-char *edgel_io_trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
-}
-
-int edgel_io_put_file(void *file, const void *bytes, size_t n)
-{
-    return fwrite(bytes, 1, n, file) == n;
 }
 
 static edgel_status write_volume(const char *path, const edgel_volume *v, int fd,

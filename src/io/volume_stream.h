@@ -9,7 +9,7 @@
 #define EDGEL_IO_VOLUME_STREAM_H
 
 #include "edgel.h"
-#include "io/image_io.h"
+#include "io/io_common.h"
 #include "io/volume_io.h"
 #include "io/voxel_layout.h"
 
