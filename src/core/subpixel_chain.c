@@ -12,6 +12,7 @@
  * those of its buckets.
  */
 #include "core/subpixel_chain.h"
+#include "core/union_find.h"
 
 #include "core/host_pool.h"
 #include "core/subpixel_link.h"
@@ -25,38 +26,6 @@ typedef struct chain_job {
     int by_chains; /* the chains are labelled (more than one thread) */
     int64_t curves;
 } chain_job;
-
-/* The root of a's set: parents always have a lower index (a root joins the lower root), so
- * halving the path as it goes, concurrently with joins, keeps every set a tree. */
-static int32_t root_of(_Atomic int32_t *parent, int32_t a)
-{
-    for (;;) {
-        const int32_t p = atomic_load_explicit(&parent[a], memory_order_relaxed);
-        if (p == a)
-            return a;
-        const int32_t g = atomic_load_explicit(&parent[p], memory_order_relaxed);
-        if (g != p)
-            atomic_store_explicit(&parent[a], g, memory_order_relaxed);
-        a = g;
-    }
-}
-
-static void join(_Atomic int32_t *parent, int32_t a, int32_t b)
-{
-    for (;;) {
-        a = root_of(parent, a), b = root_of(parent, b);
-        if (a == b)
-            return;
-        if (a < b) {
-            const int32_t t = a;
-            a = b, b = t;
-        }
-        int32_t expected = a;
-        if (atomic_compare_exchange_weak_explicit(&parent[a], &expected, b,
-                                                  memory_order_relaxed, memory_order_relaxed))
-            return;
-    }
-}
 
 static _Atomic int32_t *parents(const edgel_curves *c)
 {
@@ -80,7 +49,7 @@ static void join_links(void *arg, int t, int n)
     edgel_stripe(t, n, (int)c->all.count, &a, &b);
     for (int32_t i = a; i < b; i++)
         if (c->next[i] >= 0)
-            join(parents(c), i, c->next[i]);
+            edgel_uf_shared_join(parents(c), i, c->next[i]);
 }
 
 /* Each label its chain's root (a write of the root is one more halving: safe beside
@@ -91,7 +60,7 @@ static void settle_labels(void *arg, int t, int n)
     int a, b;
     edgel_stripe(t, n, (int)job->c->all.count, &a, &b);
     for (int32_t i = a; i < b; i++)
-        atomic_store_explicit(&parents(job->c)[i], root_of(parents(job->c), i),
+        atomic_store_explicit(&parents(job->c)[i], edgel_uf_shared_find(parents(job->c), i),
                               memory_order_relaxed);
 }
 
@@ -121,10 +90,10 @@ static void label_chains(void *arg, int t, int n)
     int a, b;
     edgel_stripe(t, n, (int)c->all.count, &a, &b);
     for (int32_t i = a; i < b; i++) {
-        const int32_t root = root_of(parents(c), i);
+        const int32_t root = edgel_uf_shared_find(parents(c), i);
         atomic_store_explicit(&parents(c)[i], root, memory_order_relaxed);
         c->bucket[i] = bucket_of(root, (int32_t)c->all.count);
-        row_bucket[i] = bucket_of(root_of(parents(c), c->row_order[i]), (int32_t)c->all.count);
+        row_bucket[i] = bucket_of(edgel_uf_shared_find(parents(c), c->row_order[i]), (int32_t)c->all.count);
     }
 }
 

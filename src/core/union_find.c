@@ -5,28 +5,16 @@
 
 int64_t edgel_nodes_find(edgel_nodes *n, int64_t a)
 {
-    while (n->parent[a] != a) {
-        n->parent[a] = n->parent[n->parent[a]];
-        a = n->parent[a];
-    }
-    return a;
+    return edgel_uf64_find(n->parent, a);
 }
 
 void edgel_nodes_join(edgel_nodes *n, int64_t a, int64_t b)
 {
     if (a < 0 || b < 0)
         return;
-    a = edgel_nodes_find(n, a);
-    b = edgel_nodes_find(n, b);
-    if (a == b)
-        return;
-    if (a > b) {
-        const int64_t t = a;
-        a = b;
-        b = t;
-    }
-    n->parent[b] = a;
-    n->strong[a] |= n->strong[b];
+    const int64_t joined = edgel_uf64_join(n->parent, a, b);
+    if (joined >= 0)
+        n->strong[n->parent[joined]] |= n->strong[joined];
 }
 
 void edgel_nodes_join_faces(edgel_nodes *n, const int64_t *near, const int64_t *far,

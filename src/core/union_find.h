@@ -1,7 +1,10 @@
-/* Internal: the union-find of cross-tile hysteresis over the components that touch tile
- * borders (the tiled driver, api_tiled.c, and edgel_components, api_components.c): a node per
- * component with a strong flag (the set holds an edge pixel) and a seed pixel inside its tile;
- * sets are joined towards their lowest node. */
+/* Internal: the host's one union-find. Sets are joined towards their lowest index and paths
+ * are halved as they are walked; int32 and int64 parents (edgel_uf32_*, edgel_uf64_*), and
+ * int32 parents that threads join at once (edgel_uf_shared_*: the sub-pixel chains).
+ * On it, the nodes of cross-tile and cross-brick hysteresis over the components that touch
+ * chunk borders (the tiled driver, api_tiled.c; bricks, api_volume_bricks.c;
+ * edgel_components, api_components.c): a node per component with a strong flag (the set
+ * holds an edge pixel) and a seed pixel inside its tile. */
 #ifndef EDGEL_CORE_UNION_FIND_H
 #define EDGEL_CORE_UNION_FIND_H
 
@@ -9,6 +12,69 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* edgel_ufN_find: the root of a's set (halving the path). edgel_ufN_join: joins the sets of
+ * a and b under the lower root; the root that joined the other's set (no longer a root), or
+ * -1 where they were one set. */
+#define EDGEL_UNION_FIND(name, T)                                                            \
+    static inline T name##_find(T *parent, T a)                                               \
+    {                                                                                         \
+        while (parent[a] != a) {                                                              \
+            parent[a] = parent[parent[a]];                                                    \
+            a = parent[a];                                                                    \
+        }                                                                                     \
+        return a;                                                                             \
+    }                                                                                         \
+    static inline T name##_join(T *parent, T a, T b)                                          \
+    {                                                                                         \
+        a = name##_find(parent, a), b = name##_find(parent, b);                               \
+        if (a == b)                                                                           \
+            return -1;                                                                        \
+        if (a > b) {                                                                          \
+            const T t = a;                                                                    \
+            a = b, b = t;                                                                     \
+        }                                                                                     \
+        parent[b] = a;                                                                        \
+        return b;                                                                             \
+    }
+EDGEL_UNION_FIND(edgel_uf32, int32_t)
+EDGEL_UNION_FIND(edgel_uf64, int64_t)
+
+#ifndef __cplusplus
+#include <stdatomic.h>
+/* The same on parents that threads join at once: a parent always has a lower index than its
+ * child (a root joins the lower root), so halving the path as it goes, concurrently with
+ * joins, keeps every set a tree. */
+static inline int32_t edgel_uf_shared_find(_Atomic int32_t *parent, int32_t a)
+{
+    for (;;) {
+        const int32_t p = atomic_load_explicit(&parent[a], memory_order_relaxed);
+        if (p == a)
+            return a;
+        const int32_t g = atomic_load_explicit(&parent[p], memory_order_relaxed);
+        if (g != p)
+            atomic_store_explicit(&parent[a], g, memory_order_relaxed);
+        a = g;
+    }
+}
+
+static inline void edgel_uf_shared_join(_Atomic int32_t *parent, int32_t a, int32_t b)
+{
+    for (;;) {
+        a = edgel_uf_shared_find(parent, a), b = edgel_uf_shared_find(parent, b);
+        if (a == b)
+            return;
+        if (a < b) {
+            const int32_t t = a;
+            a = b, b = t;
+        }
+        int32_t expected = a;
+        if (atomic_compare_exchange_weak_explicit(&parent[a], &expected, b,
+                                                  memory_order_relaxed, memory_order_relaxed))
+            return;
+    }
+}
 #endif
 
 typedef struct edgel_nodes {

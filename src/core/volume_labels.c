@@ -1,4 +1,5 @@
 #include "core/volume_labels.h"
+#include "core/union_find.h"
 
 #include "core/host_pool.h"
 #include "core/opencv_math.h"
@@ -89,25 +90,6 @@ static void label_slab(void *arg, int s)
     }
 }
 
-/* The root of component a (halving the path); roots are their sets' smallest components. */
-static int32_t find(int32_t *parent, int32_t a)
-{
-    while (parent[a] != a) {
-        parent[a] = parent[parent[a]];
-        a = parent[a];
-    }
-    return a;
-}
-
-static void join(int32_t *parent, int32_t a, int32_t b)
-{
-    a = find(parent, a), b = find(parent, b);
-    if (a < b)
-        parent[b] = a;
-    else if (b < a)
-        parent[a] = b;
-}
-
 /* Slab `s`'s voxels from their slab's numbers to the final labels. */
 static void relabel_slab(void *arg, int s)
 {
@@ -163,14 +145,14 @@ int edgel_volume_labels_run(edgel_volume_labels *l, const uint8_t *classes, int 
                     for (int dx = x > 0 ? -1 : 0; dx <= (x + 1 < w); dx++) {
                         const int32_t f = far[(size_t)(y + dy) * w + x + dx];
                         if (f)
-                            join(l->parent, b->base + n - 1, a->base + f - 1);
+                            edgel_uf32_join(l->parent, b->base + n - 1, a->base + f - 1);
                     }
             }
     }
     /* a set's label: its rank among the roots, in order (the serial scan's numbering) */
     l->count = 0;
     for (size_t g = 1; g <= total; g++)
-        if (find(l->parent, (int32_t)g) == (int32_t)g)
+        if (edgel_uf32_find(l->parent, (int32_t)g) == (int32_t)g)
             l->final[g] = ++l->count;
     if (!grow((void **)&l->strong, &l->strong_cap, (size_t)l->count + 1, 1) ||
         !grow((void **)&l->node, &l->node_cap, (size_t)l->count + 1, sizeof(int64_t)))
@@ -181,7 +163,7 @@ int edgel_volume_labels_run(edgel_volume_labels *l, const uint8_t *classes, int 
         const edgel_label_slab *sl = &l->slabs[s];
         for (int32_t i = 1; i <= sl->count; i++) {
             const int32_t g = sl->base + i - 1;
-            const int32_t f = l->final[find(l->parent, g)];
+            const int32_t f = l->final[edgel_uf32_find(l->parent, g)];
             l->final[g] = f; /* (roots first met before their members: g >= its root) */
             l->strong[f] |= sl->strong[i];
         }
