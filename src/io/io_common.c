@@ -104,7 +104,7 @@ edgel_file_format edgel_io_sniff(const void *bytes, size_t size)
         return EDGEL_FILE_PNG;
     if (size >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF)
         return EDGEL_FILE_JPEG;
-    if (size >= 2 && b[0] == 'P' && (b[1] == '5' || b[1] == '6'))
+    if (size >= 2 && b[0] == 'P' && b[1] >= '1' && b[1] <= '6')
         return EDGEL_FILE_PNM;
     if (size >= 2 && b[0] == 'P' && (b[1] == 'f' || b[1] == 'F'))
         return EDGEL_FILE_PFM;

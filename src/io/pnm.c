@@ -1,4 +1,5 @@
-/* PGM / PPM (binary P5 / P6, maxval up to 65535; 16-bit samples are big-endian). */
+/* PBM, PGM and PPM: binary (P4, P5, P6) and plain ASCII (P1, P2, P3); maxval up to 65535
+ * (16-bit binary samples are big-endian); bitmaps read as 0/255. Written: P5 / P6. */
 #include "io/image_formats.h"
 
 #include <stdio.h>
@@ -37,15 +38,57 @@ long long edgel_netpbm_read_field(edgel_netpbm_cursor *c, long long max)
     return digits ? v : -1;
 }
 
+/* The pixels of a plain (ASCII) PBM, PGM or PPM (P1, P2, P3) after its header: `samples`
+ * decimal values (P1: the digits 0 and 1, which need no space between them) up to maxval,
+ * into `out` (u8 or u16); a PBM's 1 (black) as 0 and 0 as 255, as OpenCV reads it. */
+static edgel_status decode_plain(edgel_netpbm_cursor *c, char kind, long long maxval,
+                                 size_t samples, edgel_image *out)
+{
+    for (size_t i = 0; i < samples; i++) {
+        long long v;
+        if (kind == '1') {
+            edgel_netpbm_skip_space(c);
+            v = c->p < c->end && (*c->p == '0' || *c->p == '1') ? *c->p++ - '0' : -1;
+        } else {
+            v = edgel_netpbm_read_field(c, maxval);
+        }
+        if (v < 0)
+            return edgel_io_fail(EDGEL_ERROR_FORMAT, "plain PNM: sample %zu of %zu is missing "
+                                 "or above maxval %lld", i, samples, maxval);
+        if (out->type == EDGEL_U8)
+            ((uint8_t *)out->data)[i] = kind == '1' ? (uint8_t)(v ? 0 : 255) : (uint8_t)v;
+        else
+            ((uint16_t *)out->data)[i] = (uint16_t)v;
+    }
+    return EDGEL_OK;
+}
+
+/* A raw PBM's pixels (P4): rows of bits, most significant first, each row whole bytes. */
+static edgel_status decode_bits(edgel_netpbm_cursor *c, long long w, long long h,
+                                edgel_image *out)
+{
+    const size_t row = ((size_t)w + 7) / 8;
+    if ((size_t)(c->end - c->p) < row * (size_t)h)
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "PBM data truncated: %zu of %zu bytes",
+                             (size_t)(c->end - c->p), row * (size_t)h);
+    uint8_t *d = out->data;
+    for (long long y = 0; y < h; y++, c->p += row)
+        for (long long x = 0; x < w; x++)
+            *d++ = (c->p[x >> 3] >> (7 - (x & 7))) & 1 ? 0 : 255;
+    return EDGEL_OK;
+}
+
 edgel_status edgel_pnm_decode(const unsigned char *bytes, size_t size,
                               const edgel_io_limits *limits, edgel_image *out)
 {
-    if (size < 2 || bytes[0] != 'P' || (bytes[1] != '5' && bytes[1] != '6'))
-        return edgel_io_fail(EDGEL_ERROR_FORMAT, "not a binary PGM/PPM (P5/P6) file");
+    if (size < 2 || bytes[0] != 'P' || bytes[1] < '1' || bytes[1] > '6')
+        return edgel_io_fail(EDGEL_ERROR_FORMAT, "not a PBM, PGM or PPM (P1 to P6) file");
+    const char kind = (char)bytes[1];
+    const int bitmap = kind == '1' || kind == '4', plain = kind <= '3';
     edgel_netpbm_cursor c = {bytes + 2, bytes + size};
-    const int channels = bytes[1] == '6' ? 3 : 1;
+    const int channels = kind == '3' || kind == '6' ? 3 : 1;
     long long w = edgel_netpbm_read_field(&c, 1LL << 40), h = edgel_netpbm_read_field(&c, 1LL << 40);
-    long long maxval = edgel_netpbm_read_field(&c, 65535);
+    long long maxval = bitmap ? 1 : edgel_netpbm_read_field(&c, 65535);
     if (w < 0 || h < 0 || maxval < 0)
         return edgel_io_fail(EDGEL_ERROR_FORMAT, "PNM header is malformed or truncated");
     if (maxval == 0)
@@ -59,6 +102,12 @@ edgel_status edgel_pnm_decode(const unsigned char *bytes, size_t size,
     if (st != EDGEL_OK)
         return st;
     const size_t samples = (size_t)w * (size_t)h * (size_t)channels;
+    if (plain || bitmap) {
+        st = plain ? decode_plain(&c, kind, maxval, samples, out) : decode_bits(&c, w, h, out);
+        if (st != EDGEL_OK)
+            edgel_io_free(out);
+        return st;
+    }
     const size_t need = samples * edgel_pixel_size(type);
     if ((size_t)(c.end - c.p) < need) {
         edgel_io_free(out);

@@ -345,6 +345,9 @@ static edgel_status open_pnm(edgel_row_reader *r, const char *path)
 {
     unsigned char head[1024];
     const size_t n = fread(head, 1, sizeof head, r->file);
+    if (n < 2 || (head[1] != '5' && head[1] != '6'))
+        return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: a plain (ASCII) PGM/PPM or a PBM "
+                             "does not stream: it is read whole, within --memory", path);
     edgel_netpbm_cursor c = {head + 2, head + n};
     r->channels = head[1] == '6' ? 3 : 1;
     r->width = edgel_netpbm_read_field(&c, EDGEL_MAX_TILED_DIMENSION);

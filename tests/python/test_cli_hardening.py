@@ -564,3 +564,47 @@ def test_itk_streams_through_tiles(edgel_cmd, tmp_path, kind):
     if kind == "u16-strips":
         r = run(edgel_cmd, "detect", src, "-o", tmp_path / "o.tif", "-q")
         assert r.returncode == 2 and "u8" in r.stderr and not (tmp_path / "o.tif").exists()
+
+
+def test_plain_and_bitmap_netpbm_read(edgel_cmd, tmp_path):
+    """ASCII PGM/PPM (P2, P3) and PBM (P1, P4), which a devernay user's first command feeds
+    (the IPOL package's image.pgm is P2): read as their binary twins are, bitmaps as 0/255
+    (black 0, as cv2.imread reads them); malformed ones refused with a message."""
+    import cv2
+    rng = np.random.default_rng(4)
+    gray = rng.integers(0, 256, (23, 31), dtype=np.uint8)
+    gray[5:15, 8:20] = 240
+    rgb = rng.integers(0, 256, (23, 31, 3), dtype=np.uint8)
+    bits = rng.integers(0, 2, (23, 31), dtype=np.uint8)
+    files = {
+        "p2.pgm": b"P2\n# a comment\n31 23\n255\n" + " ".join(map(str, gray.ravel())).encode(),
+        "p5.pgm": b"P5\n31 23\n255\n" + gray.tobytes(),
+        "p3.ppm": b"P3\n31 23 255\n" + "\n".join(map(str, rgb.ravel())).encode() + b"\n",
+        "p6.ppm": b"P6\n31 23\n255\n" + rgb.tobytes(),
+        "p1.pbm": b"P1\n31 23\n" + b"".join(b"".join(b"%d" % v for v in row) + b"\n"
+                                            for row in bits),
+        "p4.pbm": b"P4\n31 23\n" + np.packbits(bits, axis=1).tobytes(),
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    out = {}
+    for name in files:
+        r = run(edgel_cmd, "detect", tmp_path / name, "-o", tmp_path / f"{name}.png", "--low",
+                "20", "--high", "60", "--stage", "gray")
+        assert r.returncode == 0, (name, r.stderr)
+        out[name] = cv2.imread(str(tmp_path / f"{name}.png"), cv2.IMREAD_UNCHANGED)
+    assert np.array_equal(out["p2.pgm"], out["p5.pgm"]) and np.array_equal(out["p2.pgm"], gray)
+    assert np.array_equal(out["p3.ppm"], out["p6.ppm"])
+    want_bits = np.where(bits == 1, 0, 255).astype(np.uint8)
+    assert np.array_equal(out["p1.pbm"], want_bits) and np.array_equal(out["p4.pbm"], want_bits)
+    assert np.array_equal(cv2.imread(str(tmp_path / "p4.pbm"), cv2.IMREAD_GRAYSCALE), want_bits)
+    bad = {"short.pgm": b"P2\n3 3\n255\n1 2 3 4", "over.pgm": b"P2\n2 1\n9\n5 10",
+           "letter.pbm": b"P1\n2 1\n0x", "cut.pbm": b"P4\n9 2\n\x00\x00"}
+    for name, data in bad.items():
+        (tmp_path / name).write_bytes(data)
+        r = run(edgel_cmd, "detect", tmp_path / name, "-o", tmp_path / "bad.png")
+        assert r.returncode == 1 and "EDGEL_ERROR_FORMAT" in r.stderr, (name, r.stderr)
+        assert not (tmp_path / "bad.png").exists()
+    r = run(edgel_cmd, "contours", tmp_path / "p2.pgm", "-o", tmp_path / "c.txt",
+            "--band-columns", "8")
+    assert r.returncode == 2 and "does not stream" in r.stderr, r.stderr
