@@ -15,6 +15,7 @@
 
 const char CONTOURS_HELP[] =
     "usage: edgel contours IN -o OUT [options]\n"
+    "       edgel contours IN [-t T.txt] [-g G.svg] [-p P.pdf] [-s S] [-h H] [-l L] [-w W]\n"
     "\n"
     "Sub-pixel edge points of IN (PNG, JPEG, PGM, PFM, TIFF; colour is converted to luma),\n"
     "chained into curves: the Canny/Devernay detector (von Gioi and Randall, IPOL 2017),\n"
@@ -28,6 +29,11 @@ const char CONTOURS_HELP[] =
     "  .geojson   a FeatureCollection: LineString a curve, Polygon a closed one (pixel units)\n"
     "  .npz       numpy.load: points (N, 2), limits (M + 1), closed (M), gradient (N, 2),\n"
     "             modulus (N); curve k is points[limits[k]:limits[k + 1]]\n"
+    "  .pdf       the curves as black lines on a page the image's size (devernay's -p)\n"
+    "\n"
+    "The reference's own flags work as it has them: -t T (= -o T.txt), -s, -h, -l, and\n"
+    "-g G (its SVG: black polylines alone), -p P (its PDF), -w W (their line width, default\n"
+    "1.3); several outputs may be asked for at once.\n"
     "\n"
     "options:\n"
     "  --sigma S          Gaussian blur's standard deviation, 0 = none (default 0)\n"
@@ -68,6 +74,8 @@ enum { WORK_BYTES_PER_PIXEL = 66 };
 
 typedef struct contours_options {
     const char *input, *output;
+    const char *svg_lines, *pdf; /* devernay's -g and -p */
+    double line_width;           /* devernay's -w */
     edgel_subpixel_params params;
     edgel_refine_params refine;
     edgel_backend backend;
@@ -94,10 +102,11 @@ static int parse(int argc, char **argv, contours_options *o)
     edgel_refine_params_default(&o->refine);
     o->backend = EDGEL_BACKEND_AUTO;
     o->memory = cli_default_memory();
+    o->line_width = 1.3;
     static const char *const with_value[] = {"-o", "--output", "--sigma", "-s", "--high", "-h",
                                              "--low", "-l", "--backend", "--threads",
                                              "--memory", "-t", "--band-columns", "--blur",
-                                             "--refine-window"};
+                                             "--refine-window", "-g", "-p", "-w"};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help"))
@@ -127,6 +136,14 @@ static int parse(int argc, char **argv, contours_options *o)
             continue;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "-t")) {
             o->output = v;
+        } else if (!strcmp(a, "-g")) {
+            o->svg_lines = v;
+        } else if (!strcmp(a, "-p")) {
+            o->pdf = v;
+        } else if (!strcmp(a, "-w")) {
+            if (!cli_parse_double(v, &o->line_width) || !(o->line_width > 0) ||
+                o->line_width > 1e6)
+                return usage("-w wants a line width above 0, not '%s'", v);
         } else if (!strcmp(a, "--sigma") || !strcmp(a, "-s")) {
             target = &o->params.sigma;
         } else if (!strcmp(a, "--high") || !strcmp(a, "-h")) {
@@ -150,17 +167,21 @@ static int parse(int argc, char **argv, contours_options *o)
     }
     if (!o->input)
         return usage("no input file");
-    if (!o->output)
-        return usage("no output file (-o OUT)");
+    if (!o->output && !o->svg_lines && !o->pdf)
+        return usage("no output file (-o OUT; or devernay's -t T, -g G, -p P)");
     if (!(o->params.sigma >= 0.0 && o->params.sigma <= EDGEL_SUBPIXEL_MAX_SIGMA))
         return usage("--sigma %g must be in [0, %g]", o->params.sigma, EDGEL_SUBPIXEL_MAX_SIGMA);
     if (!(o->refine.blur >= 0.0 && o->refine.blur <= EDGEL_SUBPIXEL_MAX_SIGMA))
         return usage("--blur %g must be in [0, %g]", o->refine.blur, EDGEL_SUBPIXEL_MAX_SIGMA);
     o->refine.sigma = o->params.sigma;
-    if (edgel_curves_format_for_path(o->output) == EDGEL_CURVES_UNKNOWN)
-        return usage("%s: write .txt, .svg, .json, .geojson or .npz", o->output);
-    if (cli_same_file(o->input, o->output))
-        return usage("%s is the input file; write the result to another file", o->output);
+    if (o->output && edgel_curves_format_for_path(o->output) == EDGEL_CURVES_UNKNOWN)
+        return usage("%s: write .txt, .svg, .json, .geojson, .npz or .pdf", o->output);
+    const char *outs[] = {o->output, o->svg_lines, o->pdf};
+    for (int k = 0; k < 3; k++)
+        if (outs[k] && cli_same_file(o->input, outs[k]))
+            return usage("%s is the input file; write the result to another file", outs[k]);
+    if (!o->output) /* (the first file asked for names the run in messages) */
+        o->output = o->svg_lines ? o->svg_lines : o->pdf;
     return 0;
 }
 
@@ -269,8 +290,14 @@ static int write_result(const contours_options *o, edgel_context *ctx, edgel_cur
     double *x = NULL, *y = NULL;
     int rc = o->refined ? refine_view(o, ctx, curves, &v, &x, &y) : EXIT_OK;
     const edgel_curves_meta meta = {(int)width, (int)height, o->params.sigma, o->params.high,
-                                    o->params.low, background};
-    const edgel_status st = rc == EXIT_OK ? edgel_curves_write(o->output, &v, &meta) : EDGEL_OK;
+                                    o->params.low, background, o->line_width};
+    edgel_status st = EDGEL_OK;
+    if (rc == EXIT_OK && o->output != o->svg_lines && o->output != o->pdf)
+        st = edgel_curves_write(o->output, &v, &meta);
+    if (rc == EXIT_OK && st == EDGEL_OK && o->svg_lines)
+        st = edgel_curves_write_as(o->svg_lines, EDGEL_CURVES_SVG_LINES, &v, &meta);
+    if (rc == EXIT_OK && st == EDGEL_OK && o->pdf)
+        st = edgel_curves_write_as(o->pdf, EDGEL_CURVES_PDF, &v, &meta);
     free(x);
     free(y);
     if (rc != EXIT_OK)

@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
     static const char *const names[] = {"c.txt", "c.svg", "c.json", "c.geojson", "c.npz"};
     const edgel_image *bg = img.type == EDGEL_U8 && img.channels == 1 ? &img : NULL;
-    const edgel_curves_meta meta = {gray.width, gray.height, p.sigma, p.high, p.low, bg};
+    const edgel_curves_meta meta = {gray.width, gray.height, p.sigma, p.high, p.low, bg, 1.3};
     for (int i = 0; i < 5 && a == EDGEL_OK && (opt[3] >> i & 1); i++) {
         char path[160];
         snprintf(path, sizeof path, "%s/%s", fuzz_dir(), names[i]);

@@ -22,7 +22,7 @@ edgel_curves_format edgel_curves_format_for_path(const char *path)
         edgel_curves_format f;
     } known[] = {{".txt", EDGEL_CURVES_TXT},   {".svg", EDGEL_CURVES_SVG},
                  {".json", EDGEL_CURVES_JSON}, {".geojson", EDGEL_CURVES_GEOJSON},
-                 {".npz", EDGEL_CURVES_NPZ}};
+                 {".npz", EDGEL_CURVES_NPZ},   {".pdf", EDGEL_CURVES_PDF}};
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (!strcasecmp(dot, known[i].ext))
             return known[i].f;
@@ -64,8 +64,11 @@ static int write_background(FILE *f, const edgel_image *img)
     const int ok = edgel_png_write(mem, img);
     fclose(mem);
     if (ok) {
-        fprintf(f, "<image width=\"%d\" height=\"%d\" image-rendering=\"pixelated\" "
-                   "href=\"data:image/png;base64,", (int)img->width, (int)img->height);
+        /* dimmed over black, so that the curves' colours stand out on any image */
+        fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"black\"/>\n"
+                   "<image width=\"%d\" height=\"%d\" opacity=\"0.6\" "
+                   "image-rendering=\"pixelated\" href=\"data:image/png;base64,",
+                (int)img->width, (int)img->height, (int)img->width, (int)img->height);
         write_base64(f, (const unsigned char *)png, size);
         fputs("\"/>\n", f);
     }
@@ -86,17 +89,81 @@ static int write_svg(FILE *f, const edgel_curves_view *v, const edgel_curves_met
             m->high, m->low);
     if (m->background && !write_background(f, m->background))
         return 0;
-    fputs("<g fill=\"none\" stroke=\"#ff3030\" stroke-width=\"0.3\" stroke-linejoin=\"round\" "
-          "stroke-linecap=\"round\">\n", f);
+    /* lines about a pixel wide at 700 pixels, wider on larger images (at most 2.5), each
+     * curve in the next of eight colours that tell neighbours apart */
+    static const char *const colours[8] = {"#ff4b4b", "#3cdc5a", "#ffe119", "#4f8cff",
+                                           "#ff9a3c", "#c86bff", "#42e4f4", "#ff5ad2"};
+    const int side = m->width > m->height ? m->width : m->height;
+    const double width = side / 700.0 < 0.6 ? 0.6 : side / 700.0 > 2.5 ? 2.5 : side / 700.0;
+    fprintf(f, "<g fill=\"none\" stroke-width=\"%.2f\" stroke-linejoin=\"round\" "
+               "stroke-linecap=\"round\">\n", width);
     for (int64_t k = 0; k < v->curves; k++) {
         const int64_t a = v->limits[k], b = v->limits[k + 1] - (v->closed[k] ? 1 : 0);
-        fputs(v->closed[k] ? "<polygon points=\"" : "<polyline points=\"", f);
+        fprintf(f, "<%s stroke=\"%s\" points=\"", v->closed[k] ? "polygon" : "polyline",
+                colours[k % 8]);
         for (int64_t i = a; i < b; i++)
             fprintf(f, "%s%.4f,%.4f", i > a ? " " : "", v->x[i] + 0.5, v->y[i] + 0.5);
         fputs("\"/>\n", f);
     }
     fputs("</g>\n</svg>\n", f);
     return !ferror(f);
+}
+
+/* The reference program's SVG (devernay -g): black polylines of the line width, "x,y" a
+ * point with pixel centres at integers, no image. */
+static int write_svg_lines(FILE *f, const edgel_curves_view *v, const edgel_curves_meta *m)
+{
+    fprintf(f, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+               "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\"\n"
+               " \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n"
+               "<svg width=\"%dpx\" height=\"%dpx\" version=\"1.1\"\n"
+               " xmlns=\"http://www.w3.org/2000/svg\" "
+               "xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n",
+            m->width, m->height);
+    for (int64_t k = 0; k < v->curves; k++) {
+        fprintf(f, "<polyline stroke-width=\"%g\" fill=\"none\" stroke=\"black\" points=\"",
+                m->line_width);
+        for (int64_t i = v->limits[k]; i < v->limits[k + 1]; i++)
+            fprintf(f, "%g,%g ", v->x[i], v->y[i]);
+        fputs("\"/>\n", f);
+    }
+    fputs("</svg>\n", f);
+    return !ferror(f);
+}
+
+/* The reference program's PDF (devernay -p): one page the image's size, each curve a path of
+ * black lines of the line width, in PDF's y-up frame (pixel centres at half units). */
+static int write_pdf(FILE *f, const edgel_curves_view *v, const edgel_curves_meta *m)
+{
+    long at[6];
+    fputs("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n", f);
+    at[1] = ftell(f);
+    fputs("1 0 obj\n<</Type /Catalog /Pages 2 0 R>>\nendobj\n", f);
+    at[2] = ftell(f);
+    fprintf(f, "2 0 obj\n<</Type /Pages /Kids [3 0 R] /Count 1 /Resources <<>> "
+               "/MediaBox [0 0 %d %d]>>\nendobj\n", m->width, m->height);
+    at[3] = ftell(f);
+    fputs("3 0 obj\n<</Type /Page /Parent 2 0 R /Contents 4 0 R>>\nendobj\n", f);
+    at[4] = ftell(f);
+    fputs("4 0 obj\n<</Length 5 0 R>>\nstream\n", f);
+    const long start = ftell(f);
+    fprintf(f, "%.4f w\n", m->line_width);
+    for (int64_t k = 0; k < v->curves; k++) {
+        for (int64_t i = v->limits[k]; i < v->limits[k + 1]; i++)
+            fprintf(f, "%.4f %.4f %c\n", v->x[i] + 0.5, (double)m->height - v->y[i] - 0.5,
+                    i == v->limits[k] ? 'm' : 'l');
+        fputs(v->closed[k] ? "h\nS\n" : "S\n", f); /* (a closed curve's path closed) */
+    }
+    const long length = ftell(f) - start;
+    fputs("\r\nendstream\nendobj\n", f);
+    at[5] = ftell(f);
+    fprintf(f, "5 0 obj\n%ld\nendobj\n", length);
+    const long xref = ftell(f);
+    fputs("xref\n0 6\n0000000000 65535 f\r\n", f);
+    for (int i = 1; i <= 5; i++)
+        fprintf(f, "%010ld 00000 n\r\n", at[i]);
+    fprintf(f, "trailer <</Size 6 /Root 1 0 R>>\nstartxref\n%ld\n%%%%EOF\n", xref);
+    return !ferror(f) && start >= 0 && length >= 0;
 }
 
 /* A number as JSON has it: null for NaN and infinities (of float images that hold them). */
@@ -266,12 +333,18 @@ static int write_npz(FILE *f, const edgel_curves_view *v)
 edgel_status edgel_curves_write(const char *path, const edgel_curves_view *curves,
                                 const edgel_curves_meta *meta)
 {
+    return edgel_curves_write_as(path, edgel_curves_format_for_path(path), curves, meta);
+}
+
+edgel_status edgel_curves_write_as(const char *path, edgel_curves_format fmt,
+                                   const edgel_curves_view *curves,
+                                   const edgel_curves_meta *meta)
+{
     if (!path || !curves || !meta)
         return edgel_io_fail(EDGEL_ERROR_NULL_ARGUMENT, "write: NULL argument");
-    const edgel_curves_format fmt = edgel_curves_format_for_path(path);
     if (fmt == EDGEL_CURVES_UNKNOWN)
         return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: unknown output extension (use .txt, "
-                             ".svg, .json, .geojson or .npz)", path);
+                             ".svg, .json, .geojson, .npz or .pdf)", path);
     if (fmt == EDGEL_CURVES_NPZ && (uint64_t)curves->points * 16 > 0xFFFFFF00u)
         return edgel_io_fail(EDGEL_ERROR_UNSUPPORTED, "%s: %lld points are more than an .npz "
                              "without ZIP64 holds (4 GiB an array); write .txt or .json",
@@ -285,6 +358,8 @@ edgel_status edgel_curves_write(const char *path, const edgel_curves_view *curve
     case EDGEL_CURVES_SVG: ok = write_svg(t.file, curves, meta); break;
     case EDGEL_CURVES_JSON: ok = write_json(t.file, curves, meta); break;
     case EDGEL_CURVES_GEOJSON: ok = write_geojson(t.file, curves); break;
+    case EDGEL_CURVES_PDF: ok = write_pdf(t.file, curves, meta); break;
+    case EDGEL_CURVES_SVG_LINES: ok = write_svg_lines(t.file, curves, meta); break;
     default: ok = write_npz(t.file, curves); break;
     }
     return edgel_io_temporary_close(&t, ok, errno);

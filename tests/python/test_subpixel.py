@@ -249,6 +249,17 @@ def test_contours_text_is_the_reference_programs(edgel_cmd, tmp_path):
                 "-l", low, "-q")
         assert r.returncode == 0 and r.stdout == ""
         assert (tmp_path / "got.txt").read_bytes() == (tmp_path / "want.txt").read_bytes()
+    # the reference's own example: its ASCII image.pgm (P2), its -t, -g, -p and -w flags
+    for extra in ([], ["-w", "0.5"]):
+        flags = ["-s", "1", "-h", "15", "-l", "5", *extra]
+        subprocess.run([ref / "devernay", ref / "image.pgm", "-t", tmp_path / "w.txt", "-g",
+                        tmp_path / "w.svg", "-p", tmp_path / "w.pdf", *flags], check=True,
+                       capture_output=True)
+        r = run(edgel_cmd, "contours", ref / "image.pgm", "-t", tmp_path / "g.txt", "-g",
+                tmp_path / "g.svg", "-p", tmp_path / "g.pdf", *flags, "-q")
+        assert r.returncode == 0, r.stderr
+        for ext in ("txt", "svg", "pdf"):
+            assert (tmp_path / f"g.{ext}").read_bytes() == (tmp_path / f"w.{ext}").read_bytes(), ext
 
 
 def test_contours_in_bands_equal_the_whole_image(edgel_cmd, tmp_path):
