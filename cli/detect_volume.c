@@ -253,12 +253,17 @@ int detect_volume(const detect_options *opt)
     edgel_status st = edgel_io_volume_layout(opt->input, &layout, &probe);
     if (st != EDGEL_OK)
         return volume_failed(NULL, st, edgel_io_last_error());
-    if (layout.file[0] && cli_same_file(layout.file, opt->output)) { /* a detached data file */
-        fprintf(stderr, "edgel detect: %s holds the input's voxels; write the edges to another "
-                        "file\n", opt->output);
-        edgel_io_free_volume(&probe);
-        return EXIT_USAGE;
-    }
+    char companion[4096]; /* (a .mhd output's NAME.raw) */
+    const int paired = edgel_io_volume_companion(opt->output, companion, sizeof companion);
+    const char *const written[2] = {opt->output, paired ? companion : NULL};
+    for (int k = 0; k < 2; k++)
+        if (written[k] && ((layout.file[0] && cli_same_file(layout.file, written[k])) ||
+                           cli_same_file(opt->input, written[k]))) { /* a detached data file */
+            fprintf(stderr, "edgel detect: %s holds the input's voxels; write the edges to "
+                            "another file\n", written[k]);
+            edgel_io_free_volume(&probe);
+            return EXIT_USAGE;
+        }
     const double whole = (double)probe.volume.width * probe.volume.height * probe.volume.depth *
                          (layout.bytes + 4 + WORK_BYTES_PER_VOXEL +
                           (opt->stage == STAGE_EDGES ? 1 : 4));

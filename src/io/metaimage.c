@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 enum { MAX_LINE = 4096, MAX_HEADER = 1 << 16 };
@@ -251,11 +252,30 @@ edgel_status edgel_metaimage_layout(const char *path, edgel_voxel_layout *out,
     return EDGEL_OK;
 }
 
+int edgel_metaimage_data_path(const char *path, char *out, size_t cap)
+{
+    const size_t n = strlen(path);
+    if (n < 4 || strcmp(path + n - 4, ".mhd"))
+        return 0;
+    return snprintf(out, cap, "%.*s.raw", (int)(n - 4), path) < (int)cap;
+}
+
 edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v, int fd,
                                    const edgel_metaimage_header *like)
 {
-    edgel_io_temporary t;
-    EDGEL_IO_TRY(edgel_io_temporary_open(&t, path));
+    /* .mha: the voxels after the header; .mhd: in NAME.raw beside it, both files written
+     * before either is renamed into place */
+    char data_path[4096] = "";
+    const int detached = edgel_metaimage_data_path(path, data_path, sizeof data_path);
+    const char *slash = strrchr(data_path, '/');
+    edgel_io_temporary t, d = {0};
+    if (detached)
+        EDGEL_IO_TRY(edgel_io_temporary_open(&d, data_path));
+    const edgel_status opened = edgel_io_temporary_open(&t, path);
+    if (opened != EDGEL_OK) {
+        edgel_io_temporary_close(&d, 0, 0);
+        return opened;
+    }
     /* NDims first: the lengths of the kept lines' values depend on it */
     const int ndims = like && like->ndims == 2 && v->depth == 1 ? 2 : 3;
     int ok = fprintf(t.file, "ObjectType = Image\nNDims = %d\n%s", ndims,
@@ -265,10 +285,22 @@ edgel_status edgel_metaimage_write(const char *path, const edgel_volume *v, int 
              v->depth);
     ok &= fprintf(t.file,
                   "BinaryData = True\nBinaryDataByteOrderMSB = False\nCompressedData = False\n"
-                  "DimSize = %s\nElementType = %s\nElementDataFile = LOCAL\n",
-                  dims, v->type == EDGEL_F32 ? "MET_FLOAT" : "MET_UCHAR") >= 0;
-    ok = ok && edgel_io_volume_chunks(v, fd, edgel_io_put_file, t.file);
-    return edgel_io_temporary_close(&t, ok, ok ? 0 : errno);
+                  "DimSize = %s\nElementType = %s\nElementDataFile = %s\n",
+                  dims, v->type == EDGEL_F32 ? "MET_FLOAT" : "MET_UCHAR",
+                  detached ? (slash ? slash + 1 : data_path) : "LOCAL") >= 0;
+    ok = ok && edgel_io_volume_chunks(v, fd, edgel_io_put_file, detached ? d.file : t.file);
+    const int err = ok ? 0 : errno;
+    if (detached) {
+        const edgel_status st = edgel_io_temporary_close(&d, ok, err);
+        if (st != EDGEL_OK) {
+            edgel_io_temporary_close(&t, 0, 0);
+            return st;
+        }
+    }
+    const edgel_status st = edgel_io_temporary_close(&t, ok, err);
+    if (st != EDGEL_OK && detached)
+        unlink(data_path); /* (no header names it) */
+    return st;
 }
 
 void edgel_metaimage_free(edgel_metaimage_header *h)

@@ -41,7 +41,7 @@ edgel_volume_format edgel_io_volume_format(const char *path)
 const char *edgel_io_volume_outputs(edgel_volume_format format)
 {
     return format == EDGEL_VOLUME_NIFTI       ? ".nii or .nii.gz"
-           : format == EDGEL_VOLUME_METAIMAGE ? ".mha"
+           : format == EDGEL_VOLUME_METAIMAGE ? ".mha or .mhd"
            : format == EDGEL_VOLUME_TIFF      ? ".tif or .tiff"
                                               : ".nrrd";
 }
@@ -50,7 +50,12 @@ int edgel_io_volume_output_path(const char *path, edgel_volume_format format)
 {
     return edgel_io_volume_format(path) == format &&
            (format == EDGEL_VOLUME_NIFTI || format == EDGEL_VOLUME_TIFF ||
-            ends_with(path, edgel_io_volume_outputs(format)));
+            format == EDGEL_VOLUME_METAIMAGE || ends_with(path, edgel_io_volume_outputs(format)));
+}
+
+int edgel_io_volume_companion(const char *path, char *out, size_t cap)
+{
+    return edgel_metaimage_data_path(path, out, cap);
 }
 
 int edgel_io_is_volume_path(const char *path)

@@ -44,6 +44,9 @@ edgel_volume_format edgel_io_volume_format(const char *path);
  * and whether `path` is one of them. */
 const char *edgel_io_volume_outputs(edgel_volume_format format);
 int edgel_io_volume_output_path(const char *path, edgel_volume_format format);
+/* The second file a result written to `path` makes beside it (a .mhd's NAME.raw) into out;
+ * 0 where it makes none. */
+int edgel_io_volume_companion(const char *path, char *out, size_t cap);
 /* Whether `path` names a volume file (a TIFF is an image unless asked otherwise). */
 int edgel_io_is_volume_path(const char *path);
 /* Reads `path`: u8, u16 and f32 voxels as they are; other integer types and f64 converted to

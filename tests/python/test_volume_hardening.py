@@ -381,3 +381,34 @@ def test_full_disk_named_as_such(nifti_cmd, tmp_path, full_disk):
     assert r.returncode == 1 and ("free" in r.stderr or "No space left" in r.stderr), r.stderr
     assert "damaged" not in r.stderr
     assert list(full_disk.iterdir()) == []
+
+
+def test_mhd_written_back_as_mhd(edgel_cmd, tmp_path):
+    """A .mhd input's edges go to a .mhd with its voxels in NAME.raw beside it (the input's
+    format, as the README promised; only .mha was written), whole and in bricks alike, read
+    by ITK with the input's spacing; a NAME.raw that is the input's voxels is refused."""
+    (tmp_path / "in.raw").write_bytes(VOXELS.tobytes())
+    (tmp_path / "in.mhd").write_text("ObjectType = Image\nNDims = 3\nDimSize = 16 16 6\n"
+                                     "ElementSpacing = 0.5 0.5 2\nElementType = MET_UCHAR\n"
+                                     "ElementDataFile = in.raw\n")
+    for name, extra in (("whole", []), ("bricks", ["--tile", "8x8x3"])):
+        r = run(edgel_cmd, "detect", tmp_path / "in.mhd", "-o", tmp_path / f"{name}.mhd",
+                *ITK, *extra)
+        assert r.returncode == 0, r.stderr
+        assert f"ElementDataFile = {name}.raw" in (tmp_path / f"{name}.mhd").read_text()
+    assert (tmp_path / "whole.raw").read_bytes() == (tmp_path / "bricks.raw").read_bytes()
+    r = run(edgel_cmd, "detect", tmp_path / "in.mhd", "-o", tmp_path / "m.mha", *ITK)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "m.mha").read_bytes().endswith((tmp_path / "whole.raw").read_bytes())
+    r = run(edgel_cmd, "detect", tmp_path / "in.mhd", "-o", tmp_path / "in.mhd", *ITK)
+    assert r.returncode == 2
+    (tmp_path / "b.mhd").write_text((tmp_path / "in.mhd").read_text().replace("in.raw",
+                                                                                "x.raw"))
+    (tmp_path / "x.raw").write_bytes(VOXELS.tobytes())
+    r = run(edgel_cmd, "detect", tmp_path / "b.mhd", "-o", tmp_path / "x.mhd", *ITK)
+    assert r.returncode == 2 and "holds the input's voxels" in r.stderr, r.stderr
+    assert (tmp_path / "x.raw").read_bytes() == VOXELS.tobytes()
+    itk = pytest.importorskip("itk")
+    img = itk.imread(str(tmp_path / "whole.mhd"))
+    assert tuple(img.GetSpacing()) == (0.5, 0.5, 2.0)
+    assert itk.array_from_image(img).sum() > 0
