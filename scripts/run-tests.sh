@@ -94,5 +94,5 @@ env -u EDGEL_LIBRARY bash scripts/check-wheel.sh
 
 stage "Octave"
 bash scripts/build-octave.sh
-(cd tests/octave && octave --no-gui --quiet --eval "test_edgel('$root/build', '$root/samples')")
+(cd tests/octave && octave --no-gui --quiet --no-history --eval "test_edgel('$root/build', '$root/samples')")
 echo "all test stages passed in ${SECONDS}s"

@@ -1,7 +1,7 @@
 % Octave tests of the mex gateway (edgel_canny) and the seed's interface (CudaEdgeRGB,
 % CudaEdge): results equal to the edgel command's on the sample images, column-major
 % layout handled, errors raised as Octave errors. Run by scripts/run-tests.sh as
-%   octave --no-gui --eval "test_edgel('BUILD_DIR', 'SAMPLES_DIR')"
+%   octave --no-gui --no-history --eval "test_edgel('BUILD_DIR', 'SAMPLES_DIR')"
 function test_edgel(build, samples)
   addpath(build);
   addpath(fullfile(fileparts(mfilename('fullpath')), '..', '..', 'matlab'));
