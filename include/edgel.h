@@ -14,6 +14,26 @@
  *    except host images in edgel_canny, which run in tiles up to EDGEL_MAX_TILED_DIMENSION
  *    and EDGEL_MAX_TILED_PIXELS (edgel_canny_tiled_image).
  *
+ * A map, in the header's order (each section: its types, create and destroy, the work, what
+ * to read back):
+ *   version, status, limits   edgel_version*, edgel_status_name, edgel_last_error
+ *   images                    edgel_image views (host or device), edgel_pixel_size
+ *   contexts                  edgel_context_create / _destroy, streams, threads, reserve
+ *   Canny                     edgel_canny (three presets; stages through its last
+ *                             argument), _masked, _gradients, _batch, _batch_multi,
+ *                             edgel_canny_auto_thresholds, edgel_canny_params_check
+ *   images of any size        edgel_canny_tiled (a source and a sink of tiles),
+ *                             edgel_canny_tiled_image, edgel_canny_tile_halo,
+ *                             edgel_components (joins across chunks for drivers of your
+ *                             own, such as edgel.dask)
+ *   sub-pixel edges           edgel_subpixel_edges, _batch, the curves object and its views;
+ *                             in pieces (find points, chain points) and in bands of columns
+ *                             (edgel_subpixel_stream_*); edgel_curves_refine
+ *   volumes                   edgel_volume views, edgel_canny_volume (ITK's 3-D Canny),
+ *                             edgel_canny_volume_bricks (volumes of any size)
+ *   building blocks           edgel_to_gray, edgel_gaussian_blur
+ *   convolution               edgel_filter2d, edgel_sep_filter2d, edgel_filter2d_method
+ *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef EDGEL_H
