@@ -27,8 +27,9 @@ joins labels across chunk faces:
   2. only the labels of each chunk's four sides and their flags leave its worker (small),
      and those on either side of every chunk border are joined in one task by the library's
      cross-tile hysteresis (edgel_components, the union-find its own tiled driver uses);
-  3. each chunk again: its pixels are edges where their component holds a strong pixel or
-     is joined to one that does.
+  3. each chunk's candidate pixels (kept on its worker from step 1 as flat positions and
+     labels, a few bytes a candidate: no second detection or labelling) are edges where
+     their component holds a strong pixel or is joined to one that does.
 It runs wherever dask runs: threads, processes, a dask.distributed cluster of any size, and
 with CuPy chunks on GPU workers (dask-cuda's LocalCUDACluster: one worker a GPU), where the
 chunks' work stays on their GPU and only the side labels travel. Nothing is computed
@@ -129,14 +130,28 @@ def _labels(classes, structure=_EIGHT):
     return local, strong
 
 
-def _border_lines(block, depth, options, loc, num):
-    """Pass 1 of a chunk: only its sides leave the worker: the labels found there (sorted),
-    their strong flags, and the top, bottom, left and right lines of labels."""
+def _candidates(local, strong):
+    """What pass 2 needs of a chunk's components, kept on its worker between the passes: the
+    chunk's shape, its candidate pixels (flat positions: a few bytes a candidate, not a label
+    image) with their labels, and each label's strong flag."""
+    xp = _xp(local)
+    at = xp.flatnonzero(local)
+    return local.shape, at, local.ravel()[at], strong
+
+
+def _first_pass(block, depth, options, loc, num):
+    """Pass 1 of a chunk, labelled once: (its sides, which alone leave the worker: the labels
+    found there (sorted), their strong flags, and the top, bottom, left and right lines of
+    labels; its candidates, for pass 2)."""
     local, strong = _labels(_classes(block, depth, options, loc, num))
     lines = [_host(x) for x in (local[0], local[-1], local[:, 0], local[:, -1])]
     labels = np.unique(np.concatenate(lines))
     labels = labels[labels > 0]
-    return (tuple(loc[:2]), labels, _host(strong)[labels], *lines)
+    return (tuple(loc[:2]), labels, _host(strong)[labels], *lines), _candidates(local, strong)
+
+
+def _sides_of(first):
+    return first[0]
 
 
 def _joined_strong(sides, num) -> dict:
@@ -160,15 +175,26 @@ def _joined_strong(sides, num) -> dict:
             for loc, (labels, _) in by_loc.items()}
 
 
-def _edges(block, depth, options, joined_strong, block_info=None):
-    """Pass 2 of a chunk: its components again; edges where strong or joined to strong,
-    decided once a component and looked up per pixel."""
-    loc = block_info[None]["chunk-location"]
-    num = block_info[None]["num-chunks"]
-    local, edge = _labels(_classes(block, depth, options, loc, num))
-    xp = _xp(local)
-    edge[xp.asarray(joined_strong[tuple(loc[:2])])] = True
-    return xp.where(edge, np.uint8(255), np.uint8(0)).astype(np.uint8)[local]
+def _edges_of(first, joined_strong, loc):
+    """Pass 2 of a chunk, from its candidates: edges where their component holds a strong
+    pixel or is joined to one that does (decided once a component, set per candidate)."""
+    shape, at, label, strong = first[1]
+    xp = _xp(strong)
+    edge = strong.copy()
+    edge[xp.asarray(joined_strong[loc])] = True
+    out = xp.zeros(shape, np.uint8)
+    out.ravel()[at] = xp.where(edge[label], np.uint8(255), np.uint8(0))
+    return out
+
+
+def _assemble(firsts, joined_strong, chunks, meta):
+    """The chunks' edges (pass 2, lazily) as one dask array of these chunks."""
+    grid = np.empty([len(c) for c in chunks], dtype=object)
+    for loc in np.ndindex(*grid.shape):
+        shape = tuple(c[i] for c, i in zip(chunks, loc))
+        grid[loc] = da.from_delayed(dask.delayed(_edges_of)(firsts[loc], joined_strong, loc),
+                                    shape=shape, dtype=np.uint8, meta=meta)
+    return da.block(grid.tolist())
 
 
 def canny(array, low: float = 50, high: float = 150, aperture: int = 3, l2: bool = False,
@@ -223,13 +249,13 @@ def _run(array, h, options):
     # Pass 1: each chunk's side labels (small), joined in one task, all when the result is
     # computed: nothing runs here, as Dask users expect of a function returning an array.
     blocks = grown.to_delayed().reshape(num[0], num[1], -1)[:, :, 0]
-    sides = [dask.delayed(_border_lines)(blocks[i, j], h, options, (i, j), num)
-             for i in range(num[0]) for j in range(num[1])]
+    firsts = {(i, j): dask.delayed(_first_pass)(blocks[i, j], h, options, (i, j), num)
+              for i in range(num[0]) for j in range(num[1])}
+    sides = [dask.delayed(_sides_of)(f) for f in firsts.values()]
     joined_strong = dask.delayed(_joined_strong)(sides, num)
-    # Pass 2: each chunk again, its edges.
+    # Pass 2: each chunk's edges from its candidates (no second labelling).
     meta = _xp(array._meta).empty((0, 0), np.uint8)  # CuPy chunks give CuPy edges
-    return da.map_blocks(_edges, grown, h, options, joined_strong, dtype=np.uint8,
-                         chunks=plane, drop_axis=2 if array.ndim == 3 else None, meta=meta)
+    return _assemble(firsts, joined_strong, plane, meta)
 
 
 def _multiscales(attrs: dict) -> list:
@@ -381,13 +407,14 @@ def _faces(local):
     return (local[0], local[-1], local[:, 0], local[:, -1], local[:, :, 0], local[:, :, -1])
 
 
-def _volume_faces(block, depths, options, loc, num):
-    """Pass 1 of a chunk: its faces' labels (sorted), their strong flags, the six faces."""
+def _volume_first_pass(block, depths, options, loc, num):
+    """Pass 1 of a chunk, labelled once: (its faces' labels (sorted), their strong flags, the
+    six faces; its candidates, for pass 2)."""
     local, strong = _labels(_volume_classes(block, depths, options, loc, num), _TWENTY_SIX)
     faces = [_host(f) for f in _faces(local)]
     labels = np.unique(np.concatenate([f.ravel() for f in faces]))
     labels = labels[labels > 0]
-    return (tuple(loc), labels, _host(strong)[labels], *faces)
+    return (tuple(loc), labels, _host(strong)[labels], *faces), _candidates(local, strong)
 
 
 def _join_planes(comps, near, far):
@@ -432,16 +459,6 @@ def _volume_joined_strong(sides, num) -> dict:
             for loc, (first, labels, _) in by_loc.items()}
 
 
-def _volume_edges(block, depths, options, joined_strong, block_info=None):
-    """Pass 2 of a chunk: edges where its component is strong or joined to a strong one."""
-    loc = block_info[None]["chunk-location"]
-    num = block_info[None]["num-chunks"]
-    local, edge = _labels(_volume_classes(block, depths, options, loc, num), _TWENTY_SIX)
-    xp = _xp(local)
-    edge[xp.asarray(joined_strong[tuple(loc)])] = True
-    return xp.where(edge, np.uint8(255), np.uint8(0)).astype(np.uint8)[local]
-
-
 def _run_volume(array, variance, maximum_error, upper, lower, spacing):
     variance, maximum_error, spacing = _zyx(variance), _zyx(maximum_error), _zyx(spacing)
     options = dict(variance=variance, maximum_error=maximum_error, upper=float(upper),
@@ -458,12 +475,12 @@ def _run_volume(array, variance, maximum_error, upper, lower, spacing):
     grown = da.overlap.overlap(array, depth=dict(enumerate(depths)), boundary="none")
     num = tuple(len(c) for c in array.chunks)
     blocks = grown.to_delayed()
-    sides = [dask.delayed(_volume_faces)(blocks[i, j, k], depths, options, (i, j, k), num)
-             for i in range(num[0]) for j in range(num[1]) for k in range(num[2])]
+    firsts = {loc: dask.delayed(_volume_first_pass)(blocks[loc], depths, options, loc, num)
+              for loc in np.ndindex(*num)}
+    sides = [dask.delayed(_sides_of)(f) for f in firsts.values()]
     joined_strong = dask.delayed(_volume_joined_strong)(sides, num)
     meta = _xp(array._meta).empty((0, 0, 0), np.uint8)
-    return da.map_blocks(_volume_edges, grown, depths, options, joined_strong, dtype=np.uint8,
-                         chunks=array.chunks, meta=meta)
+    return _assemble(firsts, joined_strong, array.chunks, meta)
 
 
 # ---- sub-pixel curves ---------------------------------------------------------------------
