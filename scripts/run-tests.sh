@@ -44,7 +44,7 @@ bash scripts/build.sh -DEDGEL_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=all >out/b
   { cat out/build.log; exit 1; }
 bash scripts/check-cuda-build.sh build out/build.log
 
-stage "layers (includes follow src/'s layers)"
+stage "layers (includes and calls follow src/'s layers)"
 bash scripts/check-layers.sh
 
 stage "C tests"
