@@ -225,9 +225,14 @@ static void test_pieces_refusals(edgel_context *ctx)
     px[0] = 1, px[2] = INT32_MAX;
     CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_INVALID_ARGUMENT,
                  "outside 0 ..");
-    px[2] = EDGEL_MAX_TILED_DIMENSION - 1, py[1] = EDGEL_MAX_TILED_DIMENSION - 1;
+    /* a neighbour far from its point: refused (bands of columns, linked in parallel, would
+     * read and write outside their own points) */
+    px[2] = EDGEL_MAX_TILED_DIMENSION - 1;
+    CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "farther than two pixels");
+    nb[0] = nb[2] = -1, py[1] = EDGEL_MAX_TILED_DIMENSION - 1; /* the largest image's corners */
     CHECK(edgel_subpixel_chain_points(ctx, &p, &in, c) == EDGEL_OK);
-    px[2] = 2, py[1] = EDGEL_MAX_TILED_DIMENSION;
+    nb[0] = 1, nb[2] = 0, px[2] = 2, py[1] = EDGEL_MAX_TILED_DIMENSION;
     CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_INVALID_ARGUMENT,
                  "outside 0 ..");
     py[1] = 5, in.gx = NULL;

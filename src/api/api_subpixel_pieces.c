@@ -112,6 +112,17 @@ static edgel_status take_points(const edgel_subpixel_points *in, edgel_curves *c
                               "(%d, %d) are not indices of points", (long long)i,
                               (int)in->fwd[i], (int)in->bck[i]);
     }
+    /* (once every pixel is in range:) a neighbour lies within two pixels of its point, as the
+     * detector finds it; the parallel linking relies on it (bands of columns read and write
+     * only the points within reach of their own) */
+    for (int64_t i = 0; i < n; i++)
+        for (int e = 0; e < 2; e++) {
+            const int32_t k = e ? in->bck[i] : in->fwd[i];
+            if (k >= 0 && (abs(in->px[k] - in->px[i]) > 2 || abs(in->py[k] - in->py[i]) > 2))
+                return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "points: point %lld's %s "
+                                  "neighbour %d is farther than two pixels from it",
+                                  (long long)i, e ? "backward" : "forward", (int)k);
+        }
     /* (spans in 64 bits; within 2^20 columns and rows: a few MB of index at most) */
     const int32_t first = n ? in->px[0] : 0;
     *w = n ? (int)((int64_t)in->px[n - 1] - first + 1) : 1;
