@@ -113,8 +113,8 @@ edgel_status edgel_curves_copy(edgel_curves *curves, double *xy, double *gradien
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "threads %d is negative", (int)threads);
     EDGEL_TRY(edgel_curves_enter(curves));
     if (curves->on_device.device >= 0)
-        return edgel_curves_leave(curves, curves->on_device.copy(curves, xy, gradient, modulus, limits,
-                                                     closed));
+        return edgel_curves_leave(curves, curves->on_device.copy(curves, xy, gradient, modulus,
+                                                                 limits, closed));
     const int cores = edgel_host_cores();
     edgel_curves_copy_out(curves, xy, gradient, modulus, limits, closed,
                           threads == 0 || threads > cores ? cores : threads);

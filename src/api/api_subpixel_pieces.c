@@ -71,9 +71,9 @@ edgel_status edgel_curves_get_points(edgel_curves *curves, edgel_subpixel_points
                                "edgel_subpixel_points_default"));
     EDGEL_TRY(edgel_curves_enter(curves));
     if (!curves->has_points)
-        return edgel_curves_leave(curves, edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
-                                        "these curves hold no points: the last call on them "
-                                        "was not edgel_subpixel_find_points"));
+        return edgel_curves_leave(
+            curves, edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT, "these curves hold no points: the "
+                               "last call on them was not edgel_subpixel_find_points"));
     const edgel_point_list *a = &curves->all;
     full.count = (int64_t)a->count;
     full.x = a->x, full.y = a->y, full.gx = a->gx, full.gy = a->gy, full.modulus = a->mod;

@@ -112,7 +112,8 @@ static edgel_status stream_add_held(edgel_context *ctx, edgel_subpixel_stream *s
     if (st == EDGEL_OK) {
         st = edgel_subpixel_host_points(ctx, &s->p, piece, x0, 0, s->found);
         if (st == EDGEL_OK)
-            st = edgel_stream_state_add(s->state, s->found, x0, piece->width, edgel_subpixel_cpu_threads(ctx));
+            st = edgel_stream_state_add(s->state, s->found, x0, piece->width,
+                                        edgel_subpixel_cpu_threads(ctx));
         s->broken = st != EDGEL_OK;
     }
     return edgel_busy_leave(&s->busy, st);

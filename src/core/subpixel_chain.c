@@ -93,7 +93,8 @@ static void label_chains(void *arg, int t, int n)
         const int32_t root = edgel_uf_shared_find(parents(c), i);
         atomic_store_explicit(&parents(c)[i], root, memory_order_relaxed);
         c->bucket[i] = bucket_of(root, (int32_t)c->all.count);
-        row_bucket[i] = bucket_of(edgel_uf_shared_find(parents(c), c->row_order[i]), (int32_t)c->all.count);
+        row_bucket[i] = bucket_of(edgel_uf_shared_find(parents(c), c->row_order[i]),
+                                  (int32_t)c->all.count);
     }
 }
 
