@@ -221,7 +221,7 @@ static void test_pieces_refusals(edgel_context *ctx)
     nb[2] = 0, px[0] = -1;
     CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_INVALID_ARGUMENT,
                  "outside 0 ..");
-    /* coordinates far apart: refused, not tables over their span (2^31 columns took 4 GB) */
+    /* coordinates far apart: refused, not tables over their span */
     px[0] = 1, px[2] = INT32_MAX;
     CHECK_STATUS(edgel_subpixel_chain_points(ctx, &p, &in, c), EDGEL_ERROR_INVALID_ARGUMENT,
                  "outside 0 ..");

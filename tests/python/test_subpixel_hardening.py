@@ -1,6 +1,6 @@
-"""Sub-pixel contours under hostile use (issue 61): curves past --memory, bands that repeat
-the image many times over, views NumPy makes with a zero stride, inconsistent stream pieces,
-shifts past int32, error messages. Each case failed before its fix."""
+"""Sub-pixel contours under hostile use: curves past --memory, bands that repeat the image many
+times over, views NumPy makes with a zero stride, inconsistent stream pieces, shifts past
+int32, error messages."""
 import subprocess
 
 import numpy as np
@@ -20,9 +20,9 @@ def noise_pgm(path, n):  # (a square of noise: points at nearly every pixel)
 
 
 def test_contours_memory_bounds_the_curves(edgel_cmd, tmp_path):
-    """A noise image in bands made millions of points whatever --memory said (1.33 GB at
-    --memory 64M for 8192^2): the curves are held to half of --memory, and a run past it
-    stops with the count, writing nothing; with room it writes the same curves as whole."""
+    """A noise image in bands makes millions of points: the curves are held to half of
+    --memory, and a run past it stops with the count, writing nothing; with room it writes
+    the same curves as whole."""
     noise_pgm(tmp_path / "big.pgm", 2048)
     for memory in (32, 64):
         code, err, peak = run_peak(edgel_cmd, "contours", tmp_path / "big.pgm", "-o",
@@ -45,9 +45,8 @@ def test_contours_memory_bounds_the_curves(edgel_cmd, tmp_path):
 
 
 def test_bands_narrower_than_their_halo_refused(edgel_cmd, tmp_path):
-    """--band-columns 1 --sigma 100 wrote 283 MB of scratch for a 400 KB image: bands that
-    would write the image more than 4 times over (and 32 MB) are refused, naming the width
-    that works."""
+    """Bands narrower than their halos (--band-columns 1 --sigma 100) that would write the
+    image more than 4 times over (and 32 MB) are refused, naming the width that works."""
     a = np.random.default_rng(3).integers(0, 256, (40, 2000), dtype=np.uint8)
     (tmp_path / "in.pgm").write_bytes(b"P5\n2000 40\n255\n" + a.tobytes())
     r = run(edgel_cmd, "contours", tmp_path / "in.pgm", "-o", tmp_path / "o.txt",
@@ -69,8 +68,8 @@ def disk(h=48, w=40):
 
 
 def test_zero_stride_views_taken():
-    """a[:, None] (stride 0 along its one column) and a[None, :] were refused ("rows must hold
-    packed pixels") where edgel.canny takes them."""
+    """a[:, None] (stride 0 along its one column) and a[None, :] are taken, as edgel.canny
+    takes them."""
     col = np.linspace(0, 255, 64).astype(np.uint8)
     col[30:] = 255 - col[30:]
     for view in (col[:, None], col[None, :], np.broadcast_to(col[:, None], (64, 1))):
@@ -86,8 +85,8 @@ def test_zero_stride_views_taken():
 
 
 def test_inconsistent_stream_pieces_are_invalid_arguments():
-    """Pieces of two different images ended with EDGEL_ERROR_INTERNAL: the caller's mistake is
-    an invalid argument, and says so."""
+    """Pieces of two different images are the caller's mistake: an invalid argument that says
+    so, never an internal error."""
     a, b = disk(), np.ascontiguousarray(disk()[::-1, ::-1] // 3)
     rng = np.random.default_rng(0)
     kinds = set()

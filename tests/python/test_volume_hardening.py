@@ -1,8 +1,8 @@
-"""Hostile volume files through the command (issue 61): headers nifticlib cannot take, NRRD
-fields that other readers read differently, detached data files outside the header's folder,
-outputs that name a file the input reads, headers that claim more voxels than any volume holds,
-bricks past --memory, and scratch files that a killed process would leave. Each case failed
-before its fix."""
+"""Hostile volume files through the command: headers nifticlib cannot take, NRRD fields that
+other readers read differently, detached data files outside the header's folder, outputs that
+name a file the input reads, headers that claim more voxels than any volume holds, bricks past
+--memory, scratch files a killed process could leave, TIFF stacks of many pages or large tiles,
+full disks."""
 import os
 import shutil
 import signal
@@ -43,8 +43,8 @@ BASE = ["type: uchar", "dimension: 3", "sizes: 16 16 6"]
 @pytest.mark.parametrize("dim0", [2**32 + 3, -1, 0, 8, 2**62])
 @pytest.mark.parametrize("swap", [False, True])
 def test_nifti2_dim0_nifticlib_cannot_take(nifti_cmd, tmp_path, dim0, swap):
-    """A NIfTI-2 header whose dim[0] is outside 1..7 (in the file's byte order) made nifticlib
-    write past its copy of the header (SIGSEGV): refused before nifticlib sees it."""
+    """A NIfTI-2 header whose dim[0] is outside 1..7 (in the file's byte order), which makes
+    nifticlib write past its copy of the header, is refused before nifticlib sees it."""
     f = tmp_path / "in.nii"
     nib.save(nib.Nifti2Image(VOXELS.T.copy(), np.eye(4)), f)
     b = bytearray(f.read_bytes())
@@ -69,8 +69,9 @@ def test_nifti1_dims_past_the_limit(nifti_cmd, tmp_path):
 
 
 def test_nifti_missing_name_is_not_a_sibling(nifti_cmd, tmp_path):
-    """scan.nii missing, scan.nii.gz present: nifticlib would read scan.nii.gz for scan.nii,
-    and '-o scan.nii.gz' then replaced the input with its edges."""
+    """scan.nii missing, scan.nii.gz present: nifticlib would read scan.nii.gz for scan.nii
+    (and '-o scan.nii.gz' replace the input with its edges); the command reads the name given
+    or nothing."""
     nib.save(nib.Nifti1Image(VOXELS.T.copy(), np.eye(4)), tmp_path / "scan.nii.gz")
     before = (tmp_path / "scan.nii.gz").read_bytes()
     r = run(nifti_cmd, "detect", tmp_path / "scan.nii", "-o", tmp_path / "scan.nii.gz", *ITK)
@@ -80,8 +81,8 @@ def test_nifti_missing_name_is_not_a_sibling(nifti_cmd, tmp_path):
 
 @pytest.mark.parametrize("kind", ["nhdr", "mhd"])
 def test_output_naming_the_data_file_is_refused(edgel_cmd, tmp_path, kind):
-    """-o naming a detached header's data file replaced the input's voxels: the output is
-    compared with the files the input reads, not only with its header."""
+    """-o naming a detached header's data file is refused: the output is compared with the
+    files the input reads, not only with its header."""
     data = tmp_path / ("data.nrrd" if kind == "nhdr" else "data.mha")  # (the output's format)
     data.write_bytes(VOXELS.tobytes())
     if kind == "nhdr":
@@ -188,8 +189,8 @@ def test_data_files_confined_to_the_header_folder(edgel_cmd, tmp_path, kind):
 
 @pytest.mark.parametrize("encoding", ["raw", "gzip"])
 def test_voxel_bomb_refused_before_scratch(edgel_cmd, tmp_path, encoding):
-    """A header that claims 2^36 voxels was inflated into 512 MB of scratch before failing:
-    every layout is held to the library's voxel limit from its header."""
+    """A header that claims 2^36 voxels is refused from its header, before any scratch is
+    written: every layout is held to the library's voxel limit."""
     nrrd(tmp_path / "bomb.nrrd", ["type: uchar", "dimension: 3", "sizes: 65536 16 65536",
                                   f"encoding: {encoding}"], b"\x1f\x8b" + bytes(64))
     t = time.time()
@@ -201,8 +202,8 @@ def test_voxel_bomb_refused_before_scratch(edgel_cmd, tmp_path, encoding):
 
 
 def test_tile_keeps_the_memory_bound(edgel_cmd, tmp_path):
-    """--tile WxHxD chose bricks past --memory (1.48 GB at 64M): bricks whose work passes
-    --memory are refused, smaller ones run."""
+    """--tile WxHxD bricks whose work passes --memory are refused, smaller ones run within
+    it."""
     nrrd(tmp_path / "in.nrrd", ["type: uchar", "dimension: 3", "sizes: 256 256 64",
                                 "encoding: raw"], bytes(256 * 256 * 64))
     r = run(edgel_cmd, "detect", tmp_path / "in.nrrd", "-o", tmp_path / "out.nrrd", *ITK,
@@ -262,8 +263,8 @@ def tiff_stack(path, pages, **kw):
     dict(lzw=16), dict(compression="zlib", rowsperstrip=5),
     dict(compression="zlib", tile=(16, 16)), dict(lzw=3)])
 def test_compressed_stacks_in_bricks_equal_whole(edgel_cmd, tmp_path, kw):
-    """LZW and deflate strips of several rows could not be read from a brick's first row
-    ("page 0, row 5 cannot be read"): strips and tiles are decoded whole, then cut."""
+    """LZW and deflate strips of several rows, which cannot start mid-strip, are decoded whole
+    and cut: bricks of any size give the whole stack's edges."""
     rng = np.random.default_rng(3)
     z, y, x = np.mgrid[0:9, 0:37, 0:41]
     vol = (((x - 20) ** 2 + (y - 18) ** 2 + (z - 4) ** 2 * 4 < 120) * 180 +
@@ -289,8 +290,8 @@ def test_compressed_stacks_in_bricks_equal_whole(edgel_cmd, tmp_path, kw):
 
 
 def test_many_pages_read_in_linear_time(edgel_cmd, tmp_path):
-    """Pages were sought from the first directory each time: 8,000 tiny pages took 172 s.
-    Their directories are walked once: 20,000 pages take about a second."""
+    """The pages' directories are walked once, not sought from the first each time: 20,000
+    tiny pages take about a second."""
     tiff_stack(tmp_path / "in.tif", np.zeros((20000, 1, 1), np.uint8))
     t = time.time()
     r = run(edgel_cmd, "detect", tmp_path / "in.tif", "--volume", "-o", tmp_path / "out.tif",
@@ -300,9 +301,9 @@ def test_many_pages_read_in_linear_time(edgel_cmd, tmp_path):
 
 
 def test_stack_tile_larger_than_memory_refused(edgel_cmd, tmp_path):
-    """Pages of 16x4096 float in one 4096x4096 deflate tile (64 MB decoded, a small file) took
-    the tile's memory whatever --memory said, and with --tile every brick inflated the tile
-    again: refused where a tile passes a quarter of --memory, decoded once where it fits."""
+    """Pages of 16x4096 float in one 4096x4096 deflate tile (64 MB decoded, a small file):
+    refused before inflating where a tile passes a quarter of --memory, and where it fits
+    decoded once for all the bricks that share it."""
     a = np.zeros((3, 16, 4096), np.float32)
     a[:, :, 2000:] = 100
     tiff_stack(tmp_path / "in.tif", a, compression="zlib", tile=(4096, 4096))
@@ -310,7 +311,7 @@ def test_stack_tile_larger_than_memory_refused(edgel_cmd, tmp_path):
         code, err, peak = run_peak(edgel_cmd, "detect", tmp_path / "in.tif", "--volume", "-o",
                                    tmp_path / "out.tif", *ITK, "--memory", "64M", *tile)
         assert code == 1 and "tiles take 67 MB" in err, err
-        assert peak < 64, peak  # (it took the tile's 1 GB before)
+        assert peak < 64, peak  # (inflating the tile would take 1 GB)
         assert not (tmp_path / "out.tif").exists()
     t = time.time()
     r = run(edgel_cmd, "detect", tmp_path / "in.tif", "--volume", "-o", tmp_path / "out.tif",
@@ -335,8 +336,8 @@ def test_metaimage_colon_keys_read_as_itk_reads_them(edgel_cmd, tmp_path):
 
 @pytest.mark.parametrize("kind", ["nrrd", "mha"])
 def test_bad_spacings_not_copied_into_the_output(edgel_cmd, tmp_path, kind):
-    """'spacings: nan -1 0' was copied as it was into the output, which ITK then refused: the
-    output holds the spacing edgel used (1 for each bad value), which ITK reads."""
+    """'spacings: nan -1 0', which ITK refuses, is not copied into the output: it holds the
+    spacing edgel used (1 for each bad value), which ITK reads."""
     if kind == "nrrd":
         nrrd(tmp_path / "in.nrrd", BASE + ["encoding: raw", "spacings: nan -1 0"],
              VOXELS.tobytes())
@@ -367,8 +368,8 @@ def full_disk(tmp_path):
 
 
 def test_full_disk_named_as_such(nifti_cmd, tmp_path, full_disk):
-    """ENOSPC writing a .nii read as "encoder error", and on a compressed volume's scratch
-    copy as "compressed voxels damaged": both say the disk is full, and leave nothing."""
+    """A full disk under a .nii output or under a compressed volume's scratch copy is named
+    as such (not an encoder error or damaged voxels), and leaves nothing."""
     import gzip
     vol = np.random.default_rng(2).integers(0, 255, (60, 64, 64), dtype=np.uint8)
     nib.save(nib.Nifti1Image(vol.T.copy(), np.eye(4)), tmp_path / "in.nii")
@@ -385,8 +386,8 @@ def test_full_disk_named_as_such(nifti_cmd, tmp_path, full_disk):
 
 def test_mhd_written_back_as_mhd(edgel_cmd, tmp_path):
     """A .mhd input's edges go to a .mhd with its voxels in NAME.raw beside it (the input's
-    format, as the README promised; only .mha was written), whole and in bricks alike, read
-    by ITK with the input's spacing; a NAME.raw that is the input's voxels is refused."""
+    format), whole and in bricks alike, read by ITK with the input's spacing; a NAME.raw that
+    is the input's voxels is refused."""
     (tmp_path / "in.raw").write_bytes(VOXELS.tobytes())
     (tmp_path / "in.mhd").write_text("ObjectType = Image\nNDims = 3\nDimSize = 16 16 6\n"
                                      "ElementSpacing = 0.5 0.5 2\nElementType = MET_UCHAR\n"
