@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     data += HEADER;
     size -= HEADER;
     /* a frame: width, height, type byte, then its pixels' bytes (repeated to fill it) */
-    static uint8_t pixels[MAX_FRAMES][MAX_SIDE * MAX_SIDE * 8 + 64];
+    static uint8_t pixels[MAX_FRAMES][MAX_SIDE * (MAX_SIDE * 8 + 8)]; /* (odd frames: 8 more a row) */
     static const edgel_pixel_type types[] = {EDGEL_U8, EDGEL_U16, EDGEL_F32, EDGEL_F64,
                                              EDGEL_S16};
     edgel_image srcs[MAX_FRAMES];
