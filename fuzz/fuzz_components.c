@@ -1,6 +1,6 @@
 /* libFuzzer target, differential: a program of edgel_components calls read from the input
- * (adds with strong flags, joins of facing lines whose entries may be any node, none or out
- * of range, queries) against a plain relabelling union-find kept here: every call's status
+ * (adds with strong flags, joins of facing lines and planes whose entries may be any node,
+ * none or out of range, queries) against a plain relabelling union-find kept here: every call's status
  * (a refused join changes nothing) and every answer must agree. */
 #include "edgel.h"
 
@@ -63,22 +63,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 set_strong[n + k] = flags[k];
             }
             n += count;
-        } else if (op == 1) { /* join two lines of len entries */
+        } else if (op == 1) { /* join two faces of len entries: rows of cols */
             int64_t near[MAX_LINE], far[MAX_LINE];
+            const int rows = 1 + len % 3, cols = len / rows, count = rows * cols;
             int bad = 0;
-            for (int k = 0; k < len; k++) {
+            for (int k = 0; k < count; k++) {
                 near[k] = entry(i + k < size ? data[i + k] : 0, n);
-                far[k] = entry(i + len + k < size ? data[i + len + k] : 0, n);
+                far[k] = entry(i + count + k < size ? data[i + count + k] : 0, n);
                 bad |= near[k] >= n || far[k] >= n;
             }
-            i += 2 * (size_t)len;
-            const edgel_status st = edgel_components_join(c, near, far, len);
+            i += 2 * (size_t)count;
+            const edgel_status st = rows == 1 ? edgel_components_join(c, near, far, cols)
+                                              : edgel_components_join_faces(c, near, far, rows,
+                                                                            cols);
             if (st != (bad ? EDGEL_ERROR_INVALID_ARGUMENT : EDGEL_OK))
                 abort();
-            for (int k = 0; !bad && k < len; k++)
-                for (int j = k - 1; near[k] >= 0 && j <= k + 1; j++)
-                    if (j >= 0 && j < len && far[j] >= 0)
-                        ref_join((int)near[k], (int)far[j], n);
+            for (int k = 0; !bad && k < count; k++)
+                for (int r = k / cols - 1; near[k] >= 0 && r <= k / cols + 1; r++)
+                    for (int j = k % cols - 1; r >= 0 && r < rows && j <= k % cols + 1; j++)
+                        if (j >= 0 && j < cols && far[r * cols + j] >= 0)
+                            ref_join((int)near[k], (int)far[r * cols + j], n);
         } else { /* ask every node, and -1 */
             int64_t nodes[MAX_NODES + 1];
             uint8_t strong[MAX_NODES + 1];

@@ -470,14 +470,16 @@ EDGEL_API edgel_status edgel_canny_tiled_image(edgel_context *ctx,
 EDGEL_API edgel_status edgel_canny_tile_halo(const edgel_canny_params *params, int32_t *halo);
 
 /**
- * Cross-tile hysteresis, for drivers of their own (edgel.dask's; the tiled calls above use
- * the same code): a union-find over the components of candidates that touch tile borders.
- * A driver labels each tile's candidates (the suppressed stage's weak and strong pixels,
- * 8-connected), adds the components that reach the tile's sides as nodes (strong where one
- * holds a strong pixel), joins the two facing lines of nodes either side of each border, and
- * reads back which nodes' sets hold a strong node: those components are edges, with every
- * component that holds a strong pixel itself. Corners are joined by the full-length lines of
- * a border (the rows either side of a tile-row border over the whole width).
+ * Cross-chunk hysteresis, for drivers of their own (edgel.dask's; the tiled and bricked calls
+ * use the same code): a union-find over the components of candidates that touch chunk
+ * borders. A driver labels each chunk's candidates (the suppressed stage's weak and strong
+ * pixels, 8-connected in an image, 26 in a volume), adds the components that reach the
+ * chunk's sides as nodes (strong where one holds a strong pixel), joins the two facing faces
+ * of nodes either side of each border (a line of an image, a plane of a volume), and reads
+ * back which nodes' sets hold a strong node: those components are edges, with every component
+ * that holds a strong pixel itself. Edges and corners are joined by the full-length faces of
+ * a border (the rows either side of a tile-row border over the whole width; the slices either
+ * side of a layer border over the whole plane).
  *
  * An edgel_components object serves one thread at a time: a call while another thread's call
  * runs returns EDGEL_ERROR_CONTEXT_BUSY (nothing changes). Memory: 17 bytes a node.
@@ -499,10 +501,21 @@ EDGEL_API edgel_status edgel_components_add(edgel_components *components, int64_
  * Joins the nodes of two facing lines of `length` pixels either side of a border, in order
  * along it, where their pixels touch (8-connected): near[i] with far[i - 1], far[i] and
  * far[i + 1]. A negative entry is no component; others must be added nodes
- * (EDGEL_ERROR_INVALID_ARGUMENT, naming the first that is not, before any join).
+ * (EDGEL_ERROR_INVALID_ARGUMENT, naming the first that is not, before any join). It is
+ * edgel_components_join_faces with one row.
  */
 EDGEL_API edgel_status edgel_components_join(edgel_components *components, const int64_t *near,
                                              const int64_t *far, int64_t length);
+/**
+ * Joins the nodes of two facing faces of `rows` rows of `length` voxels either side of a
+ * border (row-major, rows in order across the border's plane) where their voxels touch
+ * (26-connected): near row r, entry i with far rows r - 1 to r + 1, entries i - 1 to i + 1.
+ * One row is a line of an image (8-connected). Entries as for edgel_components_join; rows *
+ * length entries each, at most 2^62 (EDGEL_ERROR_INVALID_SIZE).
+ */
+EDGEL_API edgel_status edgel_components_join_faces(edgel_components *components,
+                                                   const int64_t *near, const int64_t *far,
+                                                   int64_t rows, int64_t length);
 /**
  * strong[i] = 1 where node nodes[i]'s set holds a strong node, else 0 (0 for a negative
  * entry); nodes must be added ones, as for edgel_components_join.

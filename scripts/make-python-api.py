@@ -39,9 +39,7 @@ def render():
              "library's status name in `.status`, or Python's own where the caller's values "
              "are wrong (`ValueError`, `TypeError`).\n"]
     for module, names in ((edgel, edgel.__all__),
-                          (edgel.dask, [n for n in dir(edgel.dask) if not n.startswith("_")
-                                        and inspect.isfunction(getattr(edgel.dask, n))
-                                        and getattr(edgel.dask, n).__module__ == "edgel.dask"])):
+                          (edgel.dask, edgel.dask.__all__)):
         parts.append(f"## `{module.__name__}`\n")
         doc = inspect.getdoc(module)
         if module is edgel.dask and doc:

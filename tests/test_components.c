@@ -1,7 +1,8 @@
 /* Cross-tile hysteresis (edgel_components): joins across borders, corners included; the
  * driver's way (label each tile, add the components on its sides, join, read back) equals
- * hysteresis over the whole image on random classes and tilings; bad arguments are refused
- * before anything changes; one object under two threads gives each call OK or BUSY. */
+ * hysteresis over the whole image on random classes and tilings; facing planes join exactly
+ * where a brute-force 26-adjacency says; bad arguments are refused before anything changes;
+ * one object under two threads gives each call OK or BUSY. */
 #include "check.h"
 #include "edgel.h"
 #include "test_random.h"
@@ -98,6 +99,64 @@ static int tiled_equals_whole(int w, int h, int tw, int th, int density)
     return same;
 }
 
+/* Facing planes of `rows` x `len` random nodes joined by edgel_components_join_faces: each
+ * node's set is strong exactly where a brute-force union over the 26-adjacency (rows and
+ * entries one apart) says. */
+static int planes_join_as_brute_force(int rows, int len)
+{
+    const int n = rows * len;
+    int64_t *near = malloc(sizeof(int64_t) * (size_t)n), *far = malloc(sizeof(int64_t) * (size_t)n);
+    int64_t *all = malloc(sizeof(int64_t) * 2 * (size_t)n);
+    int *parent = malloc(sizeof(int) * 2 * (size_t)n);
+    uint8_t *strong = malloc(2 * (size_t)n), *got = malloc(2 * (size_t)n);
+    for (int i = 0; i < 2 * n; i++) {
+        strong[i] = next_random() % 100 < 15;
+        parent[i] = i;
+        all[i] = i;
+    }
+    for (int i = 0; i < n; i++) {
+        near[i] = next_random() % 100 < 30 ? i : -1;
+        far[i] = next_random() % 100 < 30 ? n + i : -1;
+    }
+    edgel_components *c = NULL;
+    int64_t first = -1;
+    int ok = edgel_components_create(&c) == EDGEL_OK &&
+             edgel_components_add(c, 2 * n, strong, &first) == EDGEL_OK &&
+             edgel_components_join_faces(c, near, far, rows, len) == EDGEL_OK &&
+             edgel_components_strong(c, all, 2 * n, got) == EDGEL_OK;
+    for (int r = 0; r < rows; r++)
+        for (int i = 0; i < len; i++)
+            for (int dr = -1; dr <= 1; dr++)
+                for (int di = -1; di <= 1; di++) {
+                    const int rr = r + dr, ii = i + di;
+                    if (rr < 0 || rr >= rows || ii < 0 || ii >= len || near[r * len + i] < 0 ||
+                        far[rr * len + ii] < 0)
+                        continue;
+                    int a = (int)near[r * len + i], b = (int)far[rr * len + ii];
+                    while (parent[a] != a)
+                        a = parent[a];
+                    while (parent[b] != b)
+                        b = parent[b];
+                    parent[a] = b;
+                }
+    uint8_t *set_strong = calloc(2 * (size_t)n, 1);
+    for (int i = 0; i < 2 * n; i++) {
+        int a = i;
+        while (parent[a] != a)
+            a = parent[a];
+        set_strong[a] |= strong[i];
+    }
+    for (int i = 0; ok && i < 2 * n; i++) {
+        int a = i;
+        while (parent[a] != a)
+            a = parent[a];
+        ok = got[i] == set_strong[a];
+    }
+    edgel_components_destroy(c);
+    free(near), free(far), free(all), free(parent), free(strong), free(got), free(set_strong);
+    return ok;
+}
+
 typedef struct hammer {
     edgel_components *c;
     int bad;
@@ -159,7 +218,16 @@ int main(void)
     CHECK_STATUS(edgel_components_add(NULL, 1, NULL, &first), EDGEL_ERROR_NULL_ARGUMENT,
                  "components");
     CHECK_STATUS(edgel_components_create(NULL), EDGEL_ERROR_NULL_ARGUMENT, "components");
+    CHECK_STATUS(edgel_components_join_faces(c, near, far, -1, 2), EDGEL_ERROR_INVALID_SIZE,
+                 "negative");
+    CHECK_STATUS(edgel_components_join_faces(c, near, far, (int64_t)1 << 40, (int64_t)1 << 40),
+                 EDGEL_ERROR_INVALID_SIZE, "out of range");
+    CHECK_STATUS(edgel_components_join_faces(c, bad, far, 1, 2), EDGEL_ERROR_INVALID_ARGUMENT,
+                 "near[1] = 6 is not a node");
+    CHECK_STATUS(edgel_components_join_faces(NULL, near, far, 1, 2), EDGEL_ERROR_NULL_ARGUMENT,
+                 "components");
     CHECK(edgel_components_join(c, NULL, NULL, 0) == EDGEL_OK); /* nothing to join */
+    CHECK(edgel_components_join_faces(c, NULL, NULL, 5, 0) == EDGEL_OK);
     CHECK(edgel_components_add(c, 0, NULL, &first) == EDGEL_OK && first == 6);
     edgel_components_destroy(c);
     edgel_components_destroy(NULL);
@@ -191,5 +259,15 @@ int main(void)
         }
     }
     CHECK(all);
+    int planes = 1;
+    for (int round = 0; round < 200; round++) {
+        const int rows = 1 + (int)(next_random() % 9), len = 1 + (int)(next_random() % 9);
+        if (!planes_join_as_brute_force(rows, len)) {
+            fprintf(stderr, "faces of %d rows of %d join otherwise than 26-adjacency\n", rows,
+                    len);
+            planes = 0;
+        }
+    }
+    CHECK(planes);
     return check_summary("components");
 }

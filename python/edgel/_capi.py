@@ -180,6 +180,9 @@ def _load() -> ctypes.CDLL:
                                          ctypes.POINTER(ctypes.c_int64)]
     lib.edgel_components_join.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                                           ctypes.c_int64]
+    lib.edgel_components_join_faces.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                                ctypes.c_void_p, ctypes.c_int64,
+                                                ctypes.c_int64]
     lib.edgel_components_strong.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64,
                                             ctypes.c_void_p]
     lib.edgel_volume_canny_params_init.argtypes = [ctypes.POINTER(_VolumeCannyParams),

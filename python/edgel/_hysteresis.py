@@ -1,5 +1,6 @@
-"""Cross-chunk hysteresis for drivers of their own (edgel.dask): the library's union-find over
-the components that touch chunk borders (edgel_components), which its tiled driver uses too."""
+"""Cross-chunk hysteresis for drivers of their own (edgel.dask): the library's union-find and
+face join over the components that touch chunk borders (edgel_components), which its tiled
+and bricked drivers use too."""
 from __future__ import annotations
 
 import ctypes
@@ -26,13 +27,15 @@ class _Components:
         return first.value
 
     def join(self, near: np.ndarray, far: np.ndarray) -> None:
-        """Joins two facing lines of nodes (-1: none) where their pixels touch (8-connected)."""
+        """Joins two facing faces of nodes (-1: none) where their pixels touch: lines
+        (8-connected) or planes of rows (26-connected), as edgel_components_join_faces."""
         near = np.ascontiguousarray(near, np.int64)
         far = np.ascontiguousarray(far, np.int64)
-        if near.shape != far.shape or near.ndim != 1:
-            raise ValueError(f"facing lines of {near.shape} and {far.shape} pixels")
-        _check(_lib.edgel_components_join(self._handle, near.ctypes.data, far.ctypes.data,
-                                          near.size))
+        if near.shape != far.shape or near.ndim not in (1, 2):
+            raise ValueError(f"facing faces of {near.shape} and {far.shape} pixels")
+        rows, length = (1, near.size) if near.ndim == 1 else near.shape
+        _check(_lib.edgel_components_join_faces(self._handle, near.ctypes.data,
+                                                far.ctypes.data, rows, length))
 
     def strong(self, nodes: np.ndarray) -> np.ndarray:
         """Whether each node's set holds a strong node (False for -1)."""

@@ -1,7 +1,7 @@
 /*
- * Cross-tile hysteresis for drivers of their own (edgel_components in edgel.h): the tiled
- * driver's union-find (core/union_find.c) behind a handle that checks its arguments and
- * serves one thread at a time.
+ * Cross-chunk hysteresis for drivers of their own (edgel_components in edgel.h): the chunked
+ * driver's union-find and face join (core/union_find.h) behind a handle that checks its
+ * arguments and serves one thread at a time.
  */
 #include "core/busy.h"
 #include "core/status.h"
@@ -87,16 +87,21 @@ edgel_status edgel_components_add(edgel_components *components, int64_t count,
 }
 
 static edgel_status join_held(edgel_components *c, const int64_t *near, const int64_t *far,
-                              int64_t length)
+                              int64_t rows, int64_t length)
 {
-    if (length < 0)
-        return edgel_fail(EDGEL_ERROR_INVALID_SIZE, "components: length %lld is negative",
+    if (rows < 0 || length < 0)
+        return edgel_fail(EDGEL_ERROR_INVALID_SIZE, "components: rows %lld or length %lld is "
+                          "negative", (long long)rows, (long long)length);
+    if (rows && length > ((int64_t)1 << 62) / rows)
+        return edgel_fail(EDGEL_ERROR_INVALID_SIZE, "components: faces of %lld rows of %lld "
+                          "are out of range (2^62 entries at most)", (long long)rows,
                           (long long)length);
-    if (length && (!near || !far))
+    const int64_t count = rows * length;
+    if (count && (!near || !far))
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "near or far is NULL");
-    EDGEL_TRY(check_nodes(c, near, length, "near"));
-    EDGEL_TRY(check_nodes(c, far, length, "far"));
-    edgel_nodes_join_faces(&c->n, near, far, length);
+    EDGEL_TRY(check_nodes(c, near, count, "near"));
+    EDGEL_TRY(check_nodes(c, far, count, "far"));
+    edgel_nodes_join_faces(&c->n, near, far, rows, length);
     return EDGEL_OK;
 }
 
@@ -104,7 +109,14 @@ edgel_status edgel_components_join(edgel_components *components, const int64_t *
                                    const int64_t *far, int64_t length)
 {
     EDGEL_TRY(enter(components));
-    return leave(components, join_held(components, near, far, length));
+    return leave(components, join_held(components, near, far, 1, length));
+}
+
+edgel_status edgel_components_join_faces(edgel_components *components, const int64_t *near,
+                                         const int64_t *far, int64_t rows, int64_t length)
+{
+    EDGEL_TRY(enter(components));
+    return leave(components, join_held(components, near, far, rows, length));
 }
 
 static edgel_status strong_held(edgel_components *c, const int64_t *nodes, int64_t count,

@@ -7,11 +7,11 @@
  *   1. the backend gives each tile's marks (core/backend.h, canny_marks): edges where the
  *      tile alone makes them, OPEN on the other candidates whose component inside the tile
  *      touches its sides, none elsewhere; only those open components are left to decide;
- *   2. each open component becomes a node of a union-find (core/union_find.c, which
- *      edgel_components exposes to drivers of their own), and an edge on a side the strong
- *      node 0; nodes on either side of each tile border are joined where their pixels touch
- *      (the rows above and below a tile-row border, full width, so corners are included; the
- *      columns beside a tile-column border, their rows and the rows either side);
+ *   2. each open component becomes a node of the chunked driver (core/chunks.h, whose face
+ *      join edgel_components exposes to drivers of their own), and an edge on a side the
+ *      strong node 0; nodes on either side of each tile border are joined where their pixels
+ *      touch (the columns beside a tile-column border; the rows above and below a tile-row
+ *      border, full width, so corners are included);
  *   3. each open component becomes edges when its set holds node 0, else nothing.
  * The host touches only the open components' pixels (core/tile_flood.c); the backend does the
  * rest in parallel, and on views a row's links overlap the next row's marks
@@ -23,6 +23,7 @@
  */
 #include "api/context.h"
 #include "core/backend.h"
+#include "core/chunks.h"
 #include "core/host_pool.h"
 #include "core/image.h"
 #include "core/itk_gaussian.h"
@@ -49,6 +50,7 @@ typedef struct tiled {
     int64_t w, h;
     int tw, th, halo, cn;
     edgel_pixel_type type;
+    edgel_chunk_grid g;               /* the image in tiles */
     int64_t tiles_x, tiles_y;
     uint8_t *region, *marks;          /* callbacks: a region, a tile's marks */
     uint8_t *sides;                   /* each tile of a row: its left, then right column */
@@ -58,8 +60,8 @@ typedef struct tiled {
     edgel_flood f;                    /* the numbering's (f.side: the current tile's sides) */
     edgel_side_nodes nodes;           /* the node of each side pixel of a tile, -1: none */
     int64_t *node_base;               /* the first node of each tile */
-    int64_t *row_above, *row_top, *row_bottom; /* node of each column, full width */
-    int64_t *col_right;               /* the last tile's right column */
+    edgel_chunk_faces faces;
+    int faces_h;                      /* the height of the tile whose sides are in nodes */
     edgel_nodes n;
 } tiled;
 
@@ -109,20 +111,14 @@ static edgel_status changed_source(void)
 static void tile_geometry(const tiled *t, int64_t tx, int64_t ty, int64_t *rx0, int64_t *ry0,
                           edgel_tile_rect *region, edgel_tile_rect *tile)
 {
-    const int64_t x0 = tx * t->tw, y0 = ty * t->th;
-    const int64_t x1 = x0 + t->tw < t->w ? x0 + t->tw : t->w;
-    const int64_t y1 = y0 + t->th < t->h ? y0 + t->th : t->h;
-    *rx0 = x0 - t->halo > 0 ? x0 - t->halo : 0;
-    *ry0 = y0 - t->halo > 0 ? y0 - t->halo : 0;
-    const int64_t rx1 = x1 + t->halo < t->w ? x1 + t->halo : t->w;
-    const int64_t ry1 = y1 + t->halo < t->h ? y1 + t->halo : t->h;
+    const int64_t index[3] = {tx, ty, 0};
+    edgel_chunk c;
+    edgel_chunk_at(&t->g, index, &c);
+    *rx0 = c.lo[0], *ry0 = c.lo[1];
     region->x = region->y = 0;
-    region->width = (int32_t)(rx1 - *rx0);
-    region->height = (int32_t)(ry1 - *ry0);
-    tile->x = (int32_t)(x0 - *rx0);
-    tile->y = (int32_t)(y0 - *ry0);
-    tile->width = (int32_t)(x1 - x0);
-    tile->height = (int32_t)(y1 - y0);
+    region->width = c.side[0], region->height = c.side[1];
+    tile->x = (int32_t)(c.start[0] - c.lo[0]), tile->y = (int32_t)(c.start[1] - c.lo[1]);
+    tile->width = c.length[0], tile->height = c.length[1];
 }
 
 /* A host view of the rectangle at (x, y) of `img`. */
@@ -262,8 +258,18 @@ static void decide_tiles(void *arg, int thread, int n)
     edgel_flood_free(&f);
 }
 
-/* Step 2 for tile (tx, ty) of marks `m`: its nodes, and the joins across the borders on its
- * left (the tile-row border above is joined once its row is done). */
+/* The node of a tile's side pixel (x, y) (edgel_chunk_node_at): from its side arrays. */
+static int64_t side_node(void *user, int32_t x, int32_t y, int32_t z)
+{
+    const tiled *t = user;
+    (void)z;
+    const edgel_side_nodes *sn = &t->nodes;
+    return y == 0 ? sn->top[x] : x == 0 ? sn->left[y] : y == t->faces_h - 1 ? sn->bottom[x]
+                                                                           : sn->right[y];
+}
+
+/* Step 2 for tile (tx, ty) of marks `m`: its nodes, joined across its borders with the tiles
+ * before it (core/chunks.h). */
 static edgel_status link_tile(tiled *t, int64_t tx, int64_t ty, const edgel_image *m)
 {
     const int cw = m->width, ch = m->height;
@@ -287,23 +293,12 @@ static edgel_status link_tile(tiled *t, int64_t tx, int64_t ty, const edgel_imag
         if (t->f.side[ch + y] == MARK_EDGE)
             sn->right[y] = 0;
     }
-    const int64_t x0 = tx * t->tw;
-    memcpy(t->row_top + x0, sn->top, sizeof(int64_t) * (size_t)cw);
-    memcpy(t->row_bottom + x0, sn->bottom, sizeof(int64_t) * (size_t)cw);
-    if (tx > 0) /* the last tile's right column */
-        edgel_nodes_join_faces(&t->n, sn->left, t->col_right, ch);
-    memcpy(t->col_right, sn->right, sizeof(int64_t) * (size_t)ch);
+    const int64_t index[3] = {tx, ty, 0};
+    edgel_chunk c;
+    edgel_chunk_at(&t->g, index, &c);
+    t->faces_h = ch;
+    edgel_chunk_faces_add(&t->faces, &c, side_node, t);
     return EDGEL_OK;
-}
-
-/* The tile-row border above row ty: columns x-1..x+1 over the full width. */
-static void link_rows(tiled *t, int64_t ty)
-{
-    if (ty > 0)
-        edgel_nodes_join_faces(&t->n, t->row_top, t->row_above, t->w);
-    int64_t *swap = t->row_above;
-    t->row_above = t->row_bottom;
-    t->row_bottom = swap;
 }
 
 /* From callbacks: steps 1 and 2 over all tiles, then each tile again, decided and written. */
@@ -315,7 +310,6 @@ static edgel_status run_callbacks(tiled *t)
             EDGEL_TRY(read_marks(t, tx, ty, &m));
             EDGEL_TRY(link_tile(t, tx, ty, &m));
         }
-        link_rows(t, ty);
     }
     const int64_t tiles = t->tiles_x * t->tiles_y;
     for (int64_t ty = 0; ty < t->tiles_y; ty++)
@@ -354,7 +348,6 @@ static edgel_status link_row(void *arg, int64_t i)
         t->f.side = t->side_of[first + tx];
         EDGEL_TRY(link_tile(t, tx, ty, &t->views[first + tx]));
     }
-    link_rows(t, ty);
     return EDGEL_OK;
 }
 
@@ -415,8 +408,8 @@ static void free_tiled(tiled *t)
     free(t->sides), free(t->side_of);
     edgel_flood_free(&t->f);
     free(t->nodes.top), free(t->nodes.bottom), free(t->nodes.left), free(t->nodes.right);
-    free(t->node_base), free(t->row_above), free(t->row_top), free(t->row_bottom);
-    free(t->col_right);
+    free(t->node_base);
+    edgel_chunk_faces_free(&t->faces);
     edgel_nodes_free(&t->n);
 }
 
@@ -424,18 +417,18 @@ static void free_tiled(tiled *t)
 static edgel_status start_tiled(tiled *t, int32_t tw, int32_t th)
 {
     t->tw = tw, t->th = th;
-    t->tiles_x = (t->w + tw - 1) / tw, t->tiles_y = (t->h + th - 1) / th;
+    const int64_t size[3] = {t->w, t->h, 1};
+    const int32_t chunk[3] = {tw, th, 1}, halo[3] = {t->halo, t->halo, 0};
+    edgel_chunk_grid_init(&t->g, size, chunk, halo);
+    t->tiles_x = t->g.count[0], t->tiles_y = t->g.count[1];
     t->nodes.top = malloc(sizeof(int64_t) * (size_t)tw);
     t->nodes.bottom = malloc(sizeof(int64_t) * (size_t)tw);
     t->nodes.left = malloc(sizeof(int64_t) * (size_t)th);
     t->nodes.right = malloc(sizeof(int64_t) * (size_t)th);
-    t->col_right = malloc(sizeof(int64_t) * (size_t)th);
     t->node_base = malloc(sizeof(int64_t) * (size_t)(t->tiles_x * t->tiles_y));
-    t->row_above = malloc(sizeof(int64_t) * (size_t)t->w);
-    t->row_top = malloc(sizeof(int64_t) * (size_t)t->w);
-    t->row_bottom = malloc(sizeof(int64_t) * (size_t)t->w);
-    if (!t->nodes.top || !t->nodes.bottom || !t->nodes.left || !t->nodes.right || !t->col_right || !t->node_base ||
-        !t->row_above || !t->row_top || !t->row_bottom || edgel_nodes_add(&t->n, 1, 0) != 0)
+    if (!t->nodes.top || !t->nodes.bottom || !t->nodes.left || !t->nodes.right ||
+        !t->node_base || !edgel_chunk_faces_init(&t->faces, &t->g, &t->n) ||
+        edgel_nodes_add(&t->n, 1, 0) != 0)
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "tiled Canny: out of memory for %dx%d tiles",
                           (int)tw, (int)th);
     return EDGEL_OK;

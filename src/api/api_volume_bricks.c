@@ -1,24 +1,21 @@
 /*
  * ITK's Canny on volumes of any size, in bricks (edgel_canny_volume_bricks): the 2-D tiled
- * driver's design (api_tiled.c) one dimension up. The suppressed stage is local: a brick's
- * classes (none, weak, strong) come exactly from a box of the brick and a halo per axis.
- * Hysteresis is global: an edge is every candidate of a 26-connected component of candidates
- * that holds a strong voxel. So:
- *   1. pass 1, brick by brick (x fastest, then y, then z): the brick's components
+ * driver's design (api_tiled.c) one dimension up, on the chunked driver (core/chunks.h).
+ * The suppressed stage is local: a brick's classes (none, weak, strong) come exactly from a
+ * box of the brick and a halo per axis. Hysteresis is global: an edge is every candidate of a
+ * 26-connected component of candidates that holds a strong voxel. So:
+ *   1. pass 1, brick by brick in the grid's walk: the brick's components
  *      (core/volume_labels.c); those that touch a face shared with another brick become
- *      nodes of a union-find (core/union_find.c), strong where they hold a strong voxel;
- *   2. facing planes of nodes are joined where their voxels touch: two bricks beside each
- *      other in x over their shared y-z face; the rows either side of a brick-row border
- *      over the volume's whole width and the layer's depth; the slices either side of a
- *      layer border over the whole width and height. A voxel touching another brick's
- *      across an edge or a corner is met by the widest of these joins that separates them;
- *   3. pass 2, brick by brick again: a component is edges when it holds a strong voxel or
+ *      nodes, strong where they hold a strong voxel, joined across the faces as the walk
+ *      goes (edgel_chunk_faces);
+ *   2. pass 2, brick by brick again: a component is edges when it holds a strong voxel or
  *      its node's set does.
  * Memory: a brick's box (source, suppressed stage, the backend's work), its labels, and
  * three planes of nodes.
  */
 #include "api/context.h"
 #include "core/backend.h"
+#include "core/chunks.h"
 #include "core/host_pool.h"
 #include "core/itk_gaussian.h"
 #include "core/itk_math.h"
@@ -35,10 +32,7 @@ typedef struct bricks {
     edgel_context *ctx;
     edgel_volume_canny_params p;
     const edgel_brick_io *io;
-    int64_t size[3];  /* the volume: x, y, z */
-    int32_t brick[3]; /* a brick's sides */
-    int32_t halo[3];
-    int64_t count[3]; /* bricks along each axis */
+    edgel_chunk_grid g; /* the volume in bricks */
     int32_t threads;  /* the context's host threads */
     void *box;        /* a brick and its halo: the source, the suppressed stage, the edges */
     float *suppressed;
@@ -48,9 +42,8 @@ typedef struct bricks {
     edgel_nodes nodes;
     int64_t *first_node; /* a brick's: its first node, and its numbers of labels and nodes */
     int32_t *label_count, *node_count;
-    int64_t *z_far, *z_near, *z_next; /* W x H: last slices before a layer, its first, its last */
-    int64_t *y_far, *y_near, *y_next; /* W x layer depth: likewise for brick rows */
-    int64_t *x_far, *x_near;          /* brick height x layer depth */
+    edgel_chunk_faces faces;
+    int32_t length[3]; /* the brick whose labels are held */
 } bricks;
 
 /* The halo along each axis: the Gaussian's radius at the axis's variance in voxels, one for
@@ -100,37 +93,24 @@ static edgel_status check_io(const edgel_brick_io *io, const int32_t brick[3])
     return EDGEL_OK;
 }
 
-/* The brick's box (inside the volume) along axis a: start and length. */
-static void brick_span(const bricks *b, int a, int64_t index, int64_t *start, int32_t *length)
-{
-    *start = index * b->brick[a];
-    const int64_t left = b->size[a] - *start;
-    *length = (int32_t)(left < b->brick[a] ? left : b->brick[a]);
-}
-
 /* Sizes and buffers; EDGEL_OK or a failure before any callback. */
 static edgel_status setup(bricks *b)
 {
+    const edgel_chunk_grid *g = &b->g;
     double box = 1.0, brick = 1.0;
     for (int a = 0; a < 3; a++) {
-        if (b->brick[a] > b->size[a])
-            b->brick[a] = (int32_t)b->size[a];
-        b->count[a] = (b->size[a] + b->brick[a] - 1) / b->brick[a];
-        const int64_t side = b->brick[a] + 2LL * b->halo[a];
-        box *= (double)(side < b->size[a] ? side : b->size[a]);
-        brick *= (double)b->brick[a];
+        const int64_t side = g->chunk[a] + 2LL * g->halo[a];
+        box *= (double)(side < g->size[a] ? side : g->size[a]);
+        brick *= (double)g->chunk[a];
     }
     if (brick >= (double)INT32_MAX || box > (double)EDGEL_MAX_VOXELS)
         return edgel_fail(EDGEL_ERROR_INVALID_ARGUMENT,
                           "bricks of %dx%dx%d voxels are too large (a brick below 2^31 voxels, "
                           "with its halo of %d, %d, %d at most EDGEL_MAX_VOXELS)",
-                          b->brick[0], b->brick[1], b->brick[2], b->halo[0], b->halo[1],
-                          b->halo[2]);
+                          g->chunk[0], g->chunk[1], g->chunk[2], g->halo[0], g->halo[1],
+                          g->halo[2]);
     const size_t boxes = (size_t)box, voxels = (size_t)brick;
-    const size_t plane = (size_t)b->size[0] * (size_t)b->size[1];
-    const size_t rows = (size_t)b->size[0] * (size_t)b->brick[2];
-    const size_t face = (size_t)b->brick[1] * (size_t)b->brick[2];
-    const size_t bricks_all = (size_t)(b->count[0] * b->count[1] * b->count[2]);
+    const size_t bricks_all = (size_t)edgel_chunk_grid_chunks(g);
     b->box = malloc(boxes * edgel_pixel_size(b->io->type));
     b->suppressed = malloc(boxes * sizeof(float));
     b->box_edges = malloc(boxes);
@@ -139,33 +119,22 @@ static edgel_status setup(bricks *b)
     b->first_node = malloc(bricks_all * sizeof(int64_t));
     b->label_count = malloc(bricks_all * sizeof(int32_t));
     b->node_count = malloc(bricks_all * sizeof(int32_t));
-    int64_t **planes[] = {&b->z_far, &b->z_near, &b->z_next};
-    int64_t **row_planes[] = {&b->y_far, &b->y_near, &b->y_next};
-    int ok = b->box && b->suppressed && b->box_edges && b->classes && b->out && b->first_node &&
-             b->label_count && b->node_count;
-    for (int i = 0; i < 3; i++) {
-        *planes[i] = malloc(plane * sizeof(int64_t));
-        *row_planes[i] = malloc(rows * sizeof(int64_t));
-        ok = ok && *planes[i] && *row_planes[i];
-    }
-    b->x_far = malloc(face * sizeof(int64_t));
-    b->x_near = malloc(face * sizeof(int64_t));
-    if (!ok || !b->x_far || !b->x_near)
+    if (!b->box || !b->suppressed || !b->box_edges || !b->classes || !b->out || !b->first_node ||
+        !b->label_count || !b->node_count || !edgel_chunk_faces_init(&b->faces, g, &b->nodes))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY,
                           "out of memory for bricks of %dx%dx%d voxels and their planes of "
-                          "nodes (%lldx%lld)", b->brick[0], b->brick[1], b->brick[2],
-                          (long long)b->size[0], (long long)b->size[1]);
+                          "nodes (%lldx%lld)", g->chunk[0], g->chunk[1], g->chunk[2],
+                          (long long)g->size[0], (long long)g->size[1]);
     return EDGEL_OK;
 }
 
 static void release(bricks *b)
 {
-    void *all[] = {b->box,        b->suppressed,  b->box_edges, b->classes, b->out,
-                   b->first_node, b->label_count, b->node_count, b->z_far,  b->z_near,
-                   b->z_next,     b->y_far,       b->y_near,    b->y_next,  b->x_far,
-                   b->x_near};
+    void *all[] = {b->box,        b->suppressed,  b->box_edges,  b->classes, b->out,
+                   b->first_node, b->label_count, b->node_count};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]);
+    edgel_chunk_faces_free(&b->faces);
     edgel_volume_labels_free(&b->labels);
     edgel_nodes_free(&b->nodes);
 }
@@ -191,72 +160,66 @@ static void classes_slice(void *arg, int z)
     }
 }
 
-/* The brick at (index[0], index[1], index[2]): its box read with the halo, its classes and
- * its components; start and length receive the brick's place. */
-static edgel_status compute(bricks *b, const int64_t index[3], int64_t start[3],
-                            int32_t length[3])
+/* Brick c: its box read with the halo, its classes and its components. */
+static edgel_status compute(bricks *b, const edgel_chunk *c)
 {
-    int64_t lo[3];
-    int32_t side[3];
-    for (int a = 0; a < 3; a++) {
-        brick_span(b, a, index[a], &start[a], &length[a]);
-        lo[a] = start[a] - b->halo[a] > 0 ? start[a] - b->halo[a] : 0;
-        const int64_t hi = start[a] + length[a] + b->halo[a];
-        side[a] = (int32_t)((hi < b->size[a] ? hi : b->size[a]) - lo[a]);
-    }
+    const int32_t *side = c->side, *length = c->length;
     const edgel_volume src = edgel_volume_host(b->box, side[0], side[1], side[2], b->io->type);
     const edgel_volume edges = edgel_volume_host(b->box_edges, side[0], side[1], side[2],
                                                  EDGEL_U8);
     const edgel_volume sup = edgel_volume_host(b->suppressed, side[0], side[1], side[2],
                                                EDGEL_F32);
     const edgel_volume_canny_stages stages = {NULL, &sup};
-    EDGEL_TRY(b->io->read(b->io->user, lo[0], lo[1], lo[2], &src));
+    EDGEL_TRY(b->io->read(b->io->user, c->lo[0], c->lo[1], c->lo[2], &src));
     /* the suppressed stage alone: thresholds no value passes leave the backend's hysteresis
      * nothing to follow (the classes come from the real ones below) */
     edgel_volume_canny_params none = b->p;
     none.upper_threshold = none.lower_threshold = INFINITY;
     EDGEL_TRY(b->ctx->ops->canny_volume(b->ctx->state, &none, &src, &edges, &stages));
-    classes_job job = {b, {start[0] - lo[0], start[1] - lo[1], start[2] - lo[2]},
-                       {side[0], side[1], side[2]}, {length[0], length[1], length[2]}};
+    classes_job job = {b,
+                       {c->start[0] - c->lo[0], c->start[1] - c->lo[1], c->start[2] - c->lo[2]},
+                       {side[0], side[1], side[2]},
+                       {length[0], length[1], length[2]}};
     edgel_host_parallel_for(b->threads, length[2], classes_slice, &job);
     if (!edgel_volume_labels_run(&b->labels, b->classes, length[0], length[1], length[2],
                                  b->threads))
         return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for a brick's components");
+    memcpy(b->length, length, sizeof b->length);
     return EDGEL_OK;
 }
 
-/* The label of voxel (x, y, z) of a brick of `length`. */
-static int32_t label_at(const bricks *b, const int32_t length[3], int32_t x, int32_t y,
-                        int32_t z)
+/* The label of voxel (x, y, z) of the brick held. */
+static int32_t label_at(const bricks *b, int32_t x, int32_t y, int32_t z)
 {
-    return b->labels.label[((size_t)z * length[1] + (size_t)y) * length[0] + (size_t)x];
+    return b->labels.label[((size_t)z * b->length[1] + (size_t)y) * b->length[0] + (size_t)x];
 }
 
-static int64_t node_at(const bricks *b, const int32_t length[3], int32_t x, int32_t y,
-                       int32_t z)
+/* The node of voxel (x, y, z) of the brick held (edgel_chunk_node_at). */
+static int64_t node_at(void *user, int32_t x, int32_t y, int32_t z)
 {
-    return b->labels.node[label_at(b, length, x, y, z)];
+    const bricks *b = user;
+    return b->labels.node[label_at(b, x, y, z)];
 }
 
-/* Marks with node 0 (a placeholder) the labels that touch a face shared with another
- * brick, then numbers them from `first` in label order; returns how many. */
-static int32_t number_nodes(bricks *b, const int64_t index[3], const int32_t length[3],
-                            int64_t first)
+/* Marks with node 0 (a placeholder) the labels of brick c that touch a face shared with
+ * another brick, then numbers them from `first` in label order; returns how many. */
+static int32_t number_nodes(bricks *b, const edgel_chunk *c, int64_t first)
 {
     int64_t *node = b->labels.node;
+    const int64_t *index = c->index, *count = b->g.count;
     node[0] = -1;
-    const int32_t w = length[0], h = length[1], d = length[2];
+    const int32_t w = c->length[0], h = c->length[1], d = c->length[2];
     for (int32_t z = 0; z < d; z++)
         for (int32_t y = 0; y < h; y++) {
             const int inner_face = (index[2] > 0 && z == 0) ||
-                                   (index[2] < b->count[2] - 1 && z == d - 1) ||
+                                   (index[2] < count[2] - 1 && z == d - 1) ||
                                    (index[1] > 0 && y == 0) ||
-                                   (index[1] < b->count[1] - 1 && y == h - 1);
+                                   (index[1] < count[1] - 1 && y == h - 1);
             const int32_t step = inner_face ? 1 : (w > 1 ? w - 1 : 1);
             for (int32_t x = 0; x < w; x += step) {
                 const int side = inner_face || (index[0] > 0 && x == 0) ||
-                                 (index[0] < b->count[0] - 1 && x == w - 1);
-                const int32_t l = label_at(b, length, x, y, z);
+                                 (index[0] < count[0] - 1 && x == w - 1);
+                const int32_t l = label_at(b, x, y, z);
                 if (side && l)
                     node[l] = 0;
             }
@@ -267,61 +230,21 @@ static int32_t number_nodes(bricks *b, const int64_t index[3], const int32_t len
     return n;
 }
 
-/* Joins two facing planes of `rows` rows of `length` nodes where their voxels touch
- * (26-connected): each row with the far rows one before, level and one after. */
-static void join_planes(edgel_nodes *n, const int64_t *near, const int64_t *far, int64_t rows,
-                        int64_t length)
+/* Pass 1 for brick c: its nodes, joined across its faces to the bricks before it. */
+static edgel_status first_pass(bricks *b, const edgel_chunk *c)
 {
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t d = -1; d <= 1; d++)
-            if (r + d >= 0 && r + d < rows)
-                edgel_nodes_join_faces(n, near + r * length, far + (r + d) * length, length);
-}
-
-/* Pass 1 for one brick: its nodes, and its faces into the planes (joined where complete). */
-static edgel_status first_pass(bricks *b, const int64_t index[3], size_t at)
-{
-    int64_t start[3];
-    int32_t length[3];
-    EDGEL_TRY(compute(b, index, start, length));
+    EDGEL_TRY(compute(b, c));
     const int64_t first = b->nodes.count;
-    const int32_t n = number_nodes(b, index, length, first);
+    const int32_t n = number_nodes(b, c, first);
     for (int32_t l = 1; l <= b->labels.count; l++)
         if (b->labels.node[l] >= 0 &&
             edgel_nodes_add(&b->nodes, b->labels.strong[l], 0) != b->labels.node[l])
             return edgel_fail(EDGEL_ERROR_OUT_OF_MEMORY, "out of memory for the components "
                               "that cross bricks");
-    b->first_node[at] = first, b->label_count[at] = b->labels.count, b->node_count[at] = n;
-
-    const int32_t w = length[0], h = length[1], d = length[2];
-    const int64_t W = b->size[0];
-    for (int32_t y = 0; y < h; y++) /* the first and last slices */
-        for (int32_t x = 0; x < w; x++) {
-            const size_t p = (size_t)(start[1] + y) * (size_t)W + (size_t)(start[0] + x);
-            b->z_near[p] = node_at(b, length, x, y, 0);
-            b->z_next[p] = node_at(b, length, x, y, d - 1);
-        }
-    for (int32_t z = 0; z < d; z++) /* the first and last rows */
-        for (int32_t x = 0; x < w; x++) {
-            const size_t p = (size_t)z * (size_t)W + (size_t)(start[0] + x);
-            b->y_near[p] = node_at(b, length, x, 0, z);
-            b->y_next[p] = node_at(b, length, x, h - 1, z);
-        }
-    for (int32_t z = 0; z < d; z++) /* the first column, joined to the brick before's last */
-        for (int32_t y = 0; y < h; y++)
-            b->x_near[(size_t)z * h + y] = node_at(b, length, 0, y, z);
-    if (index[0] > 0)
-        join_planes(&b->nodes, b->x_near, b->x_far, d, h);
-    for (int32_t z = 0; z < d; z++)
-        for (int32_t y = 0; y < h; y++)
-            b->x_far[(size_t)z * h + y] = node_at(b, length, w - 1, y, z);
+    b->first_node[c->at] = first, b->label_count[c->at] = b->labels.count;
+    b->node_count[c->at] = n;
+    edgel_chunk_faces_add(&b->faces, c, node_at, b);
     return EDGEL_OK;
-}
-
-static void swap(int64_t **a, int64_t **b)
-{
-    int64_t *t = *a;
-    *a = *b, *b = t;
 }
 
 typedef struct edges_job {
@@ -340,61 +263,43 @@ static void edges_slice(void *arg, int z)
         out[i] = label[i] && edge[label[i]] ? 255 : 0;
 }
 
-/* Pass 2 for one brick: its edges, to the caller. */
-static edgel_status second_pass(bricks *b, const int64_t index[3], size_t at)
+/* Pass 2 for brick c: its edges, to the caller. */
+static edgel_status second_pass(bricks *b, const edgel_chunk *c)
 {
-    int64_t start[3];
-    int32_t length[3];
-    EDGEL_TRY(compute(b, index, start, length));
-    const int32_t n = b->labels.count == b->label_count[at]
-                          ? number_nodes(b, index, length, b->first_node[at])
+    EDGEL_TRY(compute(b, c));
+    const int32_t n = b->labels.count == b->label_count[c->at]
+                          ? number_nodes(b, c, b->first_node[c->at])
                           : -1;
-    if (n != b->node_count[at])
+    if (n != b->node_count[c->at])
         return edgel_fail(EDGEL_ERROR_IO, "the brick at (%lld, %lld, %lld) read other voxels "
-                          "the second time (its components differ)", (long long)start[0],
-                          (long long)start[1], (long long)start[2]);
+                          "the second time (its components differ)", (long long)c->start[0],
+                          (long long)c->start[1], (long long)c->start[2]);
     uint8_t *edge = b->labels.strong; /* a label: 1 where its component is edges */
     for (int32_t l = 1; l <= b->labels.count; l++) {
         const int64_t node = b->labels.node[l];
         edge[l] |= node >= 0 && b->nodes.strong[edgel_nodes_find(&b->nodes, node)];
     }
-    const int32_t slice = length[0] * length[1];
-    edges_job job = {b, slice};
+    const int32_t *length = c->length;
+    edges_job job = {b, length[0] * length[1]};
     edgel_host_parallel_for(b->threads, length[2], edges_slice, &job);
     const edgel_volume out = edgel_volume_host(b->out, length[0], length[1], length[2],
                                                EDGEL_U8);
-    return b->io->write(b->io->user, start[0], start[1], start[2], &out);
+    return b->io->write(b->io->user, c->start[0], c->start[1], c->start[2], &out);
 }
 
 static edgel_status run(bricks *b)
 {
     EDGEL_TRY(setup(b));
-    const int64_t W = b->size[0], H = b->size[1];
-    size_t at = 0;
-    for (int64_t k = 0; k < b->count[2]; k++) {
-        int64_t z0;
-        int32_t depth;
-        brick_span(b, 2, k, &z0, &depth);
-        for (int64_t j = 0; j < b->count[1]; j++) {
-            for (int64_t i = 0; i < b->count[0]; i++, at++) {
-                const int64_t index[3] = {i, j, k};
-                EDGEL_TRY(first_pass(b, index, at));
-            }
-            if (j > 0)
-                join_planes(&b->nodes, b->y_near, b->y_far, depth, W);
-            swap(&b->y_far, &b->y_next);
-        }
-        if (k > 0)
-            join_planes(&b->nodes, b->z_near, b->z_far, H, W);
-        swap(&b->z_far, &b->z_next);
+    const int64_t chunks = edgel_chunk_grid_chunks(&b->g);
+    edgel_chunk c;
+    for (int64_t at = 0; at < chunks; at++) {
+        edgel_chunk_nth(&b->g, at, &c);
+        EDGEL_TRY(first_pass(b, &c));
     }
-    at = 0;
-    for (int64_t k = 0; k < b->count[2]; k++)
-        for (int64_t j = 0; j < b->count[1]; j++)
-            for (int64_t i = 0; i < b->count[0]; i++, at++) {
-                const int64_t index[3] = {i, j, k};
-                EDGEL_TRY(second_pass(b, index, at));
-            }
+    for (int64_t at = 0; at < chunks; at++) {
+        edgel_chunk_nth(&b->g, at, &c);
+        EDGEL_TRY(second_pass(b, &c));
+    }
     return EDGEL_OK;
 }
 
@@ -405,9 +310,10 @@ static edgel_status bricks_held(edgel_context *ctx, const edgel_volume_canny_par
     b.ctx = ctx, b.io = io;
     EDGEL_TRY(edgel_volume_canny_params_read(params, &b.p));
     EDGEL_TRY(check_io(io, brick));
-    b.size[0] = io->width, b.size[1] = io->height, b.size[2] = io->depth;
-    memcpy(b.brick, brick, sizeof b.brick);
-    halo_of(&b.p, b.halo);
+    const int64_t size[3] = {io->width, io->height, io->depth};
+    int32_t halo[3];
+    halo_of(&b.p, halo);
+    edgel_chunk_grid_init(&b.g, size, brick, halo);
     EDGEL_TRY(edgel_context_threads(ctx, &b.threads));
     const edgel_status st = run(&b);
     release(&b);

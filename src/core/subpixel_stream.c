@@ -11,10 +11,13 @@
  * (subpixel_chain.c): its curves are made at once, each keyed by the point that lists it in
  * memory order (y * width + x). The final chains' points and the points no chain holds
  * leave; what is held is a band, a few columns before it and the chains still open. At the
- * end the curves are put in the order of their keys, which is the reference's.
+ * end the curves are put in the order of their keys, which is the reference's. The bands are
+ * a grid of one row of the chunked driver (core/chunks.h), whose axis arithmetic gives the
+ * columns a band computes exactly.
  */
 #include "core/subpixel_stream.h"
 
+#include "core/chunks.h"
 #include "core/host_pool.h"
 #include "core/status.h"
 #include "core/subpixel_chain.h"
@@ -136,9 +139,9 @@ int64_t edgel_stream_state_points(const edgel_stream_state *s)
 void edgel_stream_state_own(const edgel_stream_state *s, int64_t x0, int32_t piece_width,
                             int32_t *own_lo, int32_t *own_hi)
 {
-    const int64_t end = x0 + piece_width;
-    *own_lo = (int32_t)(x0 == 0 ? 0 : x0 + s->halo < s->width ? x0 + s->halo : s->width);
-    *own_hi = (int32_t)(end >= s->width ? s->width : end - s->halo > 0 ? end - s->halo : 0);
+    int64_t lo, hi;
+    edgel_chunk_axis_own(s->width, x0, piece_width, s->halo, &lo, &hi);
+    *own_lo = (int32_t)lo, *own_hi = (int32_t)hi;
 }
 
 /* ---- a band in ------------------------------------------------------------------------ */

@@ -17,8 +17,8 @@ void edgel_nodes_join(edgel_nodes *n, int64_t a, int64_t b)
         n->strong[n->parent[joined]] |= n->strong[joined];
 }
 
-void edgel_nodes_join_faces(edgel_nodes *n, const int64_t *near, const int64_t *far,
-                            int64_t length)
+/* One row of a face: near[i] with far[i - 1], far[i] and far[i + 1]. */
+static void join_rows(edgel_nodes *n, const int64_t *near, const int64_t *far, int64_t length)
 {
     for (int64_t i = 0; i < length; i++) {
         if (near[i] < 0)
@@ -26,6 +26,15 @@ void edgel_nodes_join_faces(edgel_nodes *n, const int64_t *near, const int64_t *
         for (int64_t j = i > 0 ? i - 1 : 0; j <= i + 1 && j < length; j++)
             edgel_nodes_join(n, near[i], far[j]);
     }
+}
+
+void edgel_nodes_join_faces(edgel_nodes *n, const int64_t *near, const int64_t *far,
+                            int64_t rows, int64_t length)
+{
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t d = -1; d <= 1; d++)
+            if (r + d >= 0 && r + d < rows)
+                join_rows(n, near + r * length, far + (r + d) * length, length);
 }
 
 int64_t edgel_nodes_add(edgel_nodes *n, int strong, int32_t seed)

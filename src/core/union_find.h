@@ -1,9 +1,8 @@
 /* Internal: the host's one union-find. Sets are joined towards their lowest index and paths
  * are halved as they are walked; int32 and int64 parents (edgel_uf32_*, edgel_uf64_*), and
  * int32 parents that threads join at once (edgel_uf_shared_*: the sub-pixel chains).
- * On it, the nodes of cross-tile and cross-brick hysteresis over the components that touch
- * chunk borders (the tiled driver, api_tiled.c; bricks, api_volume_bricks.c;
- * edgel_components, api_components.c): a node per component with a strong flag (the set
+ * On it, the nodes of cross-chunk hysteresis over the components that touch chunk borders
+ * (the chunked driver, core/chunks.h; edgel_components, api_components.c): a node per component with a strong flag (the set
  * holds an edge pixel) and a seed pixel inside its tile. */
 #ifndef EDGEL_CORE_UNION_FIND_H
 #define EDGEL_CORE_UNION_FIND_H
@@ -89,11 +88,13 @@ int64_t edgel_nodes_find(edgel_nodes *n, int64_t a);
 /* Joins the sets of a and b (nothing where either is negative: no node); the root keeps the
  * strong flag of both. */
 void edgel_nodes_join(edgel_nodes *n, int64_t a, int64_t b);
-/* Joins the nodes of two facing lines of `length` pixels either side of a tile border where
- * their pixels touch, 8-connected: near[i] with far[i - 1], far[i] and far[i + 1]; a negative
+/* The one face join: joins the nodes of two facing faces either side of a chunk border where
+ * their pixels touch. A face is `rows` rows of `length` pixels (a tile's side: one row; a
+ * brick's face: a plane), in order along the border; near row r, entry i meets far rows r - 1
+ * to r + 1, entries i - 1 to i + 1 (8-connected across a line, 26 across a plane). A negative
  * entry is no component. */
 void edgel_nodes_join_faces(edgel_nodes *n, const int64_t *near, const int64_t *far,
-                            int64_t length);
+                            int64_t rows, int64_t length);
 /* A new node in a set of its own; its index, or -1 when out of memory. */
 int64_t edgel_nodes_add(edgel_nodes *n, int strong, int32_t seed);
 void edgel_nodes_free(edgel_nodes *n);

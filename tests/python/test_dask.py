@@ -137,10 +137,10 @@ def test_itk_volumes_any_chunking_equal_whole(seed):
 
 
 def test_volume_faces_join_26_connected():
-    """Two facing planes of nodes joined as the volume path joins chunk faces: a node's set is
-    strong exactly where a brute-force 26-adjacency (rows and columns one apart) says so."""
+    """Two facing planes of nodes joined by the library's face join, as the volume path joins
+    chunk faces: a node's set is strong exactly where a brute-force 26-adjacency (rows and
+    columns one apart) says so."""
     from edgel._hysteresis import _Components
-    from edgel.dask import _join_planes
     rng = np.random.default_rng(45)
     for _ in range(30):
         rows, cols = (int(v) for v in rng.integers(1, 9, 2))
@@ -151,7 +151,7 @@ def test_volume_faces_join_26_connected():
         strong = rng.random(2 * rows * cols) < 0.15
         comps = _Components()
         comps.add(strong)
-        _join_planes(comps, near, far)
+        comps.join(near, far)
         parent = list(range(2 * rows * cols))
 
         def find(a):
