@@ -5,7 +5,12 @@
 
 #include <stdio.h>
 
+/* One suite of several files defines EDGEL_CHECK_SHARED and, in one file, the counters. */
+#ifdef EDGEL_CHECK_SHARED
+extern int check_passed, check_failed;
+#else
 static int check_passed, check_failed;
+#endif
 
 #define CHECK(cond)                                                                 \
     do {                                                                            \
@@ -29,7 +34,7 @@ static int check_passed, check_failed;
         CHECK(ok_);                                                                          \
     } while (0)
 
-static int check_summary(const char *suite)
+static inline int check_summary(const char *suite)
 {
     printf("%s: %d passed, %d failed\n", suite, check_passed, check_failed);
     return check_failed ? 1 : 0;

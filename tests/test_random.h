@@ -4,9 +4,14 @@
 
 #include <stdint.h>
 
+/* One suite of several files (EDGEL_CHECK_SHARED, check.h) shares one state. */
+#ifdef EDGEL_CHECK_SHARED
+extern uint32_t test_rng_state;
+#else
 static uint32_t test_rng_state = 12345;
+#endif
 
-static uint32_t next_random(void)
+static inline uint32_t next_random(void)
 {
     test_rng_state ^= test_rng_state << 13;
     test_rng_state ^= test_rng_state >> 17;
