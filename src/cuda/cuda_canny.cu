@@ -28,6 +28,14 @@
 #include "cuda/cuda_kernels.cuh"
 #include "cuda/cuda_launch.cuh"
 
+/* Device copies of the intermediate results of one frame, for host calls with stages. */
+struct stage_buffers {
+    size_t pixels;
+    int16_t *dx, *dy;
+    int32_t *mag;
+    uint8_t *sup;
+};
+
 /* The hysteresis arrays of a workspace for w x h frames. */
 static canny_bits bits_of(const workspace *ws, int w, int h)
 {
@@ -254,16 +262,23 @@ static device_stages device_stage_pointers(const edgel_canny_stages *s)
     return d;
 }
 
-/* Device buffers for the stages of a frame of `px` pixels. */
-static edgel_status ensure_stage_buffers(stage_buffers *b, size_t px)
+void release_stage_buffers(stage_buffers *b)
 {
-    if (b->pixels >= px)
-        return EDGEL_OK;
     cudaFree(b->dx);
     cudaFree(b->dy);
     cudaFree(b->mag);
     cudaFree(b->sup);
     memset(b, 0, sizeof *b);
+}
+
+/* Device buffers for the stages of a frame of `px` pixels. */
+static edgel_status ensure_stage_buffers(edgel_cuda_state *s, size_t px)
+{
+    EDGEL_TRY(feature_state(&s->stages, "the stages' buffers"));
+    stage_buffers *b = s->stages;
+    if (b->pixels >= px)
+        return EDGEL_OK;
+    release_stage_buffers(b);
     CUDA_TRY(cudaMalloc(&b->dx, px * 2));
     CUDA_TRY(cudaMalloc(&b->dy, px * 2));
     CUDA_TRY(cudaMalloc(&b->mag, px * 4));
@@ -278,12 +293,12 @@ static edgel_status complete_gradient_stages(edgel_cuda_state *s, device_stages 
 {
     if (!d->out.dx == !d->out.dy)
         return EDGEL_OK;
-    EDGEL_TRY(ensure_stage_buffers(&s->stages, px));
+    EDGEL_TRY(ensure_stage_buffers(s, px));
     if (!d->out.dx) {
-        d->out.dx = s->stages.dx;
+        d->out.dx = s->stages->dx;
         d->out.dx_pitch = (size_t)w * 2;
     } else {
-        d->out.dy = s->stages.dy;
+        d->out.dy = s->stages->dy;
         d->out.dy_pitch = (size_t)w * 2;
     }
     return EDGEL_OK;
@@ -395,8 +410,8 @@ static edgel_status host_stages(edgel_cuda_state *s, host_slot *slot,
                                 const edgel_canny_stages *stages, device_stages *ds, size_t px,
                                 int w)
 {
-    stage_buffers *b = &s->stages;
-    EDGEL_TRY(ensure_stage_buffers(b, px));
+    EDGEL_TRY(ensure_stage_buffers(s, px));
+    stage_buffers *b = s->stages;
     memset(ds, 0, sizeof *ds);
     if (stages->dx || stages->dy) {
         ds->out.dx = b->dx;

@@ -110,6 +110,14 @@ extern "C" edgel_status edgel_cuda_create(int device, int threads, edgel_cuda_st
     return EDGEL_OK;
 }
 
+/* A feature's memory released with `release`, then its state. */
+template <typename T> static void release_feature(T *b, void (*release)(T *))
+{
+    if (b)
+        release(b);
+    free(b);
+}
+
 extern "C" void edgel_cuda_destroy(edgel_cuda_state *s)
 {
     if (!s)
@@ -129,16 +137,13 @@ extern "C" void edgel_cuda_destroy(edgel_cuda_state *s)
         if (h->stream)
             cudaStreamDestroy(h->stream);
     }
-    cudaFree(s->stages.dx);
-    cudaFree(s->stages.dy);
-    cudaFree(s->stages.mag);
-    cudaFree(s->stages.sup);
-    free_itk_buffers(&s->itk);
-    free_skimage_buffers(&s->skimage);
-    free_marks_buffers(&s->marks);
-    free_filter_buffers(&s->filter);
-    free_subpixel_buffers(&s->subpixel);
-    free_volume_buffers(&s->volume);
+    release_feature(s->stages, release_stage_buffers);
+    release_feature(s->itk, release_itk_buffers);
+    release_feature(s->skimage, release_skimage_buffers);
+    release_feature(s->marks, release_marks_buffers);
+    release_feature(s->filter, release_filter_buffers);
+    release_feature(s->subpixel, release_subpixel_buffers);
+    release_feature(s->volume, release_volume_buffers);
     for (edgel_cuda_state *lane : s->subpixel_lanes)
         edgel_cuda_destroy(lane);
     if (s->own_stream)

@@ -27,6 +27,40 @@
 #include "core/filter_math.h"
 #include "core/image.h"
 
+/* The convolution engine's device memory (see cuda_filter.cu). Taps (taps, kx, ky) live in
+ * a ring of FILTER_SLOTS device buffers filled from pinned ones, so that an upload waits only
+ * for the call that used its slot FILTER_SLOTS calls earlier; a call with the taps of the
+ * previous call uploads nothing. Also: row-pass results, the FFT method's tile grids and
+ * spectra, one tile's kernel spectrum of the current taps, and the cuFFT plans of the last
+ * few tilings. */
+#define FILTER_SLOTS 4
+#define FFT_PLANS 3
+struct filter_buffers {
+    float *taps[FILTER_SLOTS], *pinned[FILTER_SLOTS];
+    cudaEvent_t done[FILTER_SLOTS]; /* after the last call that used the slot */
+    int slot;                       /* holds the current taps */
+    unsigned version;               /* of the current taps; 0: none yet */
+    float *rows;                    /* separable row pass */
+    size_t rows_bytes;
+    float *real;                    /* FFT: a batch of tile grids, their spectra */
+    void *spec, *kspec;             /* kspec: one tile's kernel spectrum */
+    size_t fft_cells;               /* real values real and spec hold */
+    size_t kspec_cells;
+    unsigned kspec_version;         /* of the taps in kspec, for kspec_nx x kspec_ny tiles */
+    int kspec_nx, kspec_ny;
+    void *tiles_info;               /* fft_tiles on the device: the callbacks' caller info */
+    struct fft_plans {              /* cuFFT plans of the last FFT_PLANS tilings */
+        int nx, ny, batch;          /* nx 0: unused */
+        int fused;                  /* fwd and inv carry the callbacks */
+        int fwd, inv, kernel;       /* cufftHandle: the batch's R2C and C2R, one tile's R2C */
+        unsigned used;              /* call counter when last used */
+    } plans[FFT_PLANS];
+    unsigned calls;
+    int callbacks_failed; /* a plan with callbacks could not be made: plain plans from then on */
+    int wanted_nx, wanted_ny, wanted_batch, wanted_calls; /* the tiling whose callbacks the
+                                                             last calls wanted, and how many */
+};
+
 #define FT 32     /* output tile width of the direct kernel (blockDim.x) */
 #define FTH 64    /* its height */
 #define FROWS 8   /* its blockDim.y: each thread takes FTH / FROWS rows */
@@ -129,7 +163,7 @@ __global__ void fft_store(fft_tiles t, const float *real, unsigned values)
 /* The callbacks' caller information, written in stream order before each batch. */
 __global__ void fft_set_tiles(fft_tiles *info, fft_tiles t) { *info = t; }
 
-void free_filter_buffers(filter_buffers *b)
+void release_filter_buffers(filter_buffers *b)
 {
     for (int i = 0; i < FILTER_SLOTS; i++) {
         cudaFree(b->taps[i]);
@@ -557,7 +591,8 @@ extern "C" edgel_status edgel_cuda_filter(edgel_cuda_state *s, const edgel_filte
     g.src_pitch = f.src_pitch;
     g.dst = f.dst;
     g.dst_pitch = f.dst_pitch;
-    filter_buffers *b = &s->filter;
+    EDGEL_TRY(feature_state(&s->filter, "the convolution engine's buffers"));
+    filter_buffers *b = s->filter;
     EDGEL_TRY(upload_taps(b, p, stream));
     if (p->method == EDGEL_CONV_DIRECT)
         EDGEL_TRY(run_direct(g, b->taps[b->slot], stream));

@@ -15,6 +15,13 @@
 #include "core/itk_gaussian.h"
 #include "core/itk_math.h"
 
+/* Float images of the itk preset (see cuda_itk.cu). */
+struct itk_buffers {
+    size_t pixels;
+    float *smoothed, *sup; /* sup: the suppressed stage of host calls */
+    uint8_t *classes, *edges;
+};
+
 struct itk_taps {
     int radius;
     double c[2 * EDGEL_ITK_MAX_RADIUS + 1];
@@ -105,7 +112,7 @@ __global__ void itk_edges_to_float(const uint8_t *in, float *out, size_t out_pit
         in[(size_t)y * w + x] ? 1.0f : 0.0f;
 }
 
-void free_itk_buffers(itk_buffers *b)
+void release_itk_buffers(itk_buffers *b)
 {
     cudaFree(b->smoothed);
     cudaFree(b->sup);
@@ -118,13 +125,18 @@ static edgel_status ensure_itk_buffers(itk_buffers *b, size_t px)
 {
     if (b->pixels >= px)
         return EDGEL_OK;
-    free_itk_buffers(b);
+    release_itk_buffers(b);
     CUDA_TRY(cudaMalloc(&b->smoothed, px * sizeof(float)));
     CUDA_TRY(cudaMalloc(&b->sup, px * sizeof(float)));
     CUDA_TRY(cudaMalloc(&b->classes, px));
     CUDA_TRY(cudaMalloc(&b->edges, px));
     b->pixels = px;
     return EDGEL_OK;
+}
+
+uint8_t *itk_last_classes(edgel_cuda_state *s)
+{
+    return s->itk ? s->itk->classes : NULL;
 }
 
 /* A stage from a packed device buffer into a view (host or device). */
@@ -151,7 +163,8 @@ extern "C" edgel_status edgel_cuda_canny_itk(edgel_cuda_state *s, const edgel_ca
     const int on_host = call.on_host;
     cudaStream_t stream = call.stream;
     workspace *ws = call.ws;
-    itk_buffers *b = &s->itk;
+    EDGEL_TRY(feature_state(&s->itk, "the itk preset's buffers"));
+    itk_buffers *b = s->itk;
     EDGEL_TRY(ensure_itk_buffers(b, px));
     staged_frame f;
     EDGEL_TRY(stage_frame_in(call, src, edges, &f));

@@ -16,6 +16,15 @@
 
 #include <string.h>
 
+/* ITK's Canny on volumes (cuda_itk_volume.cu): the source (host calls), two float volumes,
+ * the classes, the edges or a stage on their way to the host, the taps, the growth flag. */
+struct volume_buffers {
+    uint8_t *src, *map, *out, *kernels;
+    float *a, *b;
+    uint64_t *labels; /* the hysteresis's union-find (32-bit entries below 2^32 voxels) */
+    size_t src_cap, map_cap, out_cap, kernels_cap, a_cap, b_cap, labels_cap;
+};
+
 namespace {
 
 constexpr int BLOCK = 256;
@@ -240,7 +249,7 @@ edgel_status check_device(const edgel_cuda_state *s, const edgel_volume *v, cons
 
 } // namespace
 
-void free_volume_buffers(volume_buffers *b)
+void release_volume_buffers(volume_buffers *b)
 {
     cudaFree(b->src), cudaFree(b->a), cudaFree(b->b), cudaFree(b->map), cudaFree(b->out);
     cudaFree(b->kernels), cudaFree(b->labels);
@@ -259,7 +268,8 @@ extern "C" edgel_status edgel_cuda_canny_volume(edgel_cuda_state *s,
     for (const edgel_volume *v : {src, edges, smoothed, sup_view})
         EDGEL_TRY(check_device(s, v, "volumes"));
     const cudaStream_t stream = on_host ? s->slots[0].stream : s->stream;
-    volume_buffers *b = &s->volume;
+    EDGEL_TRY(feature_state(&s->volume, "the volumes' buffers"));
+    volume_buffers *b = s->volume;
     const geometry g = {src->width, src->height, src->depth};
     const size_t n = g.voxels(), item = edgel_pixel_size(src->type);
     kernels k;

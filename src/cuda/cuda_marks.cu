@@ -19,6 +19,27 @@
 #include "core/status.h"
 #include "cuda/cuda_internal.h"
 
+/* The tiled driver's marks (cuda_marks.cu): two region, marks and side buffers, the region's
+ * classes and edges, three tile-sized work maps; events between its three streams. A call
+ * returns with its copies under way (`pending`); the next call, or the wait, finishes it. */
+struct marks_buffers {
+    uint8_t *region[2], *marks[2], *sides[2], *classes, *edges, *work;
+    size_t region_bytes[2], marks_bytes[2], sides_bytes[2], classes_bytes, edges_bytes, work_bytes;
+    uint8_t *host_sides; /* page-locked, two calls' halves: side columns come down unwaited */
+    size_t host_sides_bytes;
+    cudaEvent_t up[2], worked[2], down[2], call_done[2];
+    int events_made;
+    unsigned tiles, calls;      /* tiles and calls so far: their buffers alternate */
+    int pending;                /* the last call's copies may still run */
+    int pending_call;           /* its call_done event */
+    int pending_count;          /* its tiles, their side arrays and heights */
+    uint8_t **pending_sides;
+    int *pending_heights;
+    int pending_cap;
+    const uint8_t *pending_from; /* its half of host_sides, a tile every pending_step bytes */
+    size_t pending_step;
+};
+
 /* A tile's classes as the class hysteresis reads them (EDGEL_MAP_* bytes, rows `out_pitch`
  * apart, a multiple of 4): as they are, and with the candidates on the tile's sides strong.
  * `suppressed`: the source holds the opencv preset's suppressed stage (EDGEL_SUPPRESSED_*
@@ -113,7 +134,7 @@ static edgel_status ensure_marks_buffers(marks_buffers *m, size_t region_bytes, 
     return EDGEL_OK;
 }
 
-void free_marks_buffers(marks_buffers *m)
+void release_marks_buffers(marks_buffers *m)
 {
     for (int i = 0; i < 2; i++) {
         cudaFree(m->region[i]);
@@ -146,19 +167,19 @@ static edgel_status region_classes(edgel_cuda_state *s, const edgel_canny_params
     src.data = (void *)d_region;
     src.pitch = edgel_row_bytes(region);
     src.memory = EDGEL_MEMORY_DEVICE;
-    edgel_image edges = {s->marks.edges, rw, rh, (size_t)rw, EDGEL_U8, 1, EDGEL_MEMORY_DEVICE};
+    edgel_image edges = {s->marks->edges, rw, rh, (size_t)rw, EDGEL_U8, 1, EDGEL_MEMORY_DEVICE};
     if (p->preset == EDGEL_PRESET_ITK) { /* (its edges are a small part of its time) */
         EDGEL_TRY(edgel_cuda_canny_itk(s, p, &src, &edges, NULL));
-        *classes = s->itk.classes; /* its classes, packed */
+        *classes = itk_last_classes(s); /* its classes, packed */
         return EDGEL_OK;
     }
-    edgel_image sup = {s->marks.classes, rw, rh, (size_t)rw, EDGEL_U8, 1, EDGEL_MEMORY_DEVICE};
+    edgel_image sup = {s->marks->classes, rw, rh, (size_t)rw, EDGEL_U8, 1, EDGEL_MEMORY_DEVICE};
     edgel_canny_stages stages;
     memset(&stages, 0, sizeof stages);
     stages.suppressed = &sup;
     edges.data = NULL; /* the stages only: no hysteresis over the region */
     EDGEL_TRY(edgel_cuda_canny(s, p, &src, &edges, 1, &stages));
-    *classes = s->marks.classes;
+    *classes = s->marks->classes;
     return EDGEL_OK;
 }
 
@@ -170,7 +191,7 @@ static edgel_status tile_marks(edgel_cuda_state *s, const uint8_t *classes, size
     cudaStream_t stream = s->stream;
     const int w = t->width, h = t->height;
     const size_t p4 = marks_pitch(w), n = p4 * h;
-    uint8_t *alone = s->marks.work, *seeded = alone + n, *e_alone = seeded + n, *e_sides = e_alone + n;
+    uint8_t *alone = s->marks->work, *seeded = alone + n, *e_alone = seeded + n, *e_sides = e_alone + n;
     const uint8_t *tile = classes + (size_t)t->y * pitch + (size_t)t->x;
     const dim3 block(32, 8), grid((unsigned)((p4 / 4 + 31) / 32), (h + 7) / 8);
     tile_classes<<<grid, block, 0, stream>>>(tile, pitch, suppressed, alone, seeded, p4, w, h);
@@ -187,7 +208,7 @@ static edgel_status marks_item(edgel_cuda_state *s, const edgel_canny_params *p,
                                const edgel_image *region, const edgel_tile_rect *tile,
                                const edgel_image *marks, uint8_t *sides, int b)
 {
-    marks_buffers *m = &s->marks;
+    marks_buffers *m = s->marks;
     cudaStream_t up = s->slots[0].stream, down = s->slots[1].stream;
     const size_t row = edgel_row_bytes(region);
     /* up: once the work two tiles ago has read this buffer */
@@ -233,8 +254,8 @@ static bool marks_fit(const marks_buffers *m, size_t region_bytes, size_t region
  * `drop` (after a failure), every stream waited for and nothing handed over. */
 static edgel_status finish_pending(edgel_cuda_state *s, bool drop)
 {
-    marks_buffers *m = &s->marks;
-    if (!m->pending)
+    marks_buffers *m = s->marks;
+    if (!m || !m->pending)
         return EDGEL_OK;
     m->pending = 0;
     cudaError_t e = drop ? cudaSuccess : cudaEventSynchronize(m->call_done[m->pending_call]);
@@ -293,7 +314,8 @@ extern "C" edgel_status edgel_cuda_canny_marks(edgel_cuda_state *s, const edgel_
                                                uint8_t *const *sides, int count)
 {
     ON_DEVICE(s->device);
-    marks_buffers *m = &s->marks;
+    EDGEL_TRY(feature_state(&s->marks, "the tiled driver's buffers"));
+    marks_buffers *m = s->marks;
     size_t region_bytes = 0, region_px = 0, tile_px = 0, tile_h = 0;
     for (int i = 0; i < count; i++) {
         const size_t rpx = (size_t)regions[i].width * regions[i].height;

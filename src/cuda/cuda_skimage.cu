@@ -27,6 +27,20 @@
 #include "core/params.h"
 #include "core/skimage_math.h"
 
+/* The skimage preset's double images, classes, mask copy and sort space, and its Gaussian's
+ * weights with a host copy of the last ones uploaded (see cuda_skimage.cu). */
+struct skimage_buffers {
+    size_t pixels;
+    double *a, *b, *c, *d, *e;
+    uint8_t *classes, *mask;
+    void *sort_tmp;
+    size_t sort_bytes;
+    double *weights, *host_weights;
+    int radius, weight_slots;
+    double *ones; /* the ones-mask's passes, two doubles a row (sk_vertical) */
+    size_t ones_rows;
+};
+
 /* What every kernel reads: the frame's geometry and the Gaussian. */
 struct sk_geometry {
     int w, h, r, f32, mode, bleed;
@@ -343,7 +357,7 @@ static void free_images(skimage_buffers *b)
     b->pixels = 0;
 }
 
-void free_skimage_buffers(skimage_buffers *b)
+void release_skimage_buffers(skimage_buffers *b)
 {
     free_images(b);
     cudaFree(b->ones);
@@ -462,7 +476,8 @@ extern "C" edgel_status edgel_cuda_canny_skimage(edgel_cuda_state *s, const edge
     const frame_call call = frame_call_of(s, src);
     const int on_host = call.on_host;
     cudaStream_t stream = call.stream;
-    skimage_buffers *b = &s->skimage;
+    EDGEL_TRY(feature_state(&s->skimage, "the skimage preset's buffers"));
+    skimage_buffers *b = s->skimage;
     const int r = edgel_skimage_radius(p->sigma);
     double low, high;
     EDGEL_TRY(edgel_skimage_thresholds(p, src->type, &low, &high));

@@ -9,7 +9,7 @@
  */
 #include <cub/cub.cuh>
 
-#include "cuda/cuda_internal.h"
+#include "cuda/cuda_subpixel.cuh"
 
 #include "core/host_pool.h"
 #include "core/curves.h"
@@ -392,7 +392,7 @@ edgel_status copy_points_down(subpixel_buffers *b, cudaStream_t stream, edgel_cu
 
 } // namespace
 
-void free_subpixel_buffers(subpixel_buffers *b)
+void release_subpixel_buffers(subpixel_buffers *b)
 {
     for (double *d : {b->image, b->pass, b->kernel, b->x, b->y, b->gx, b->gy, b->mod, b->fwd_s,
                       b->bck_s})
@@ -402,7 +402,7 @@ void free_subpixel_buffers(subpixel_buffers *b)
         cudaFree(i);
     cudaFree(b->src), cudaFree(b->axis), cudaFree(b->scan_tmp);
     cudaFreeHost(b->staging);
-    free_subpixel_chain_buffers(&b->chain);
+    release_subpixel_chain_buffers(&b->chain);
     memset(b, 0, sizeof *b);
 }
 
@@ -422,7 +422,8 @@ edgel_status subpixel_curves(edgel_cuda_state *s, const edgel_subpixel_params *p
                                                      "sub-pixel edges: out of memory");
     if (!call.on_host)
         EDGEL_TRY(check_view_device(s, src, "input"));
-    subpixel_buffers *b = &s->subpixel;
+    EDGEL_TRY(feature_state(&s->subpixel, "the sub-pixel detector's buffers"));
+    subpixel_buffers *b = s->subpixel;
     const size_t row_bytes = edgel_row_bytes(src), pixels = (size_t)w * h;
     const int chunks = (h + COUNT_ROWS - 1) / COUNT_ROWS;
     const size_t counts = (size_t)w * chunks;

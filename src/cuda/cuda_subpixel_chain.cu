@@ -18,7 +18,7 @@
  */
 #include <cub/cub.cuh>
 
-#include "cuda/cuda_internal.h"
+#include "cuda/cuda_subpixel.cuh"
 #include "cuda/cuda_union_find.cuh"
 
 #include "core/curves.h"
@@ -363,7 +363,7 @@ int bits_for(int64_t n)
 
 } // namespace
 
-void free_subpixel_chain_buffers(subpixel_chain_buffers *b)
+void release_subpixel_chain_buffers(subpixel_chain_buffers *b)
 {
     cudaFree(b->block), cudaFree(b->tmp);
     memset(b, 0, sizeof *b);
