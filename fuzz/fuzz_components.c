@@ -2,6 +2,7 @@
  * (adds with strong flags, joins of facing lines and planes whose entries may be any node,
  * none or out of range, queries) against a plain relabelling union-find kept here: every call's status
  * (a refused join changes nothing) and every answer must agree. */
+#define EDGEL_EXPERIMENTAL /* edgel_components, the sub-pixel pieces */
 #include "edgel.h"
 
 #include <stdint.h>

@@ -6,6 +6,7 @@
  * (edgel_subpixel_chain_points): the curves must equal edgel_subpixel_edges' on the whole
  * image, array for array. */
 #include "fuzz_file.h" /* first: it asks for _GNU_SOURCE */
+#define EDGEL_EXPERIMENTAL /* edgel_components, the sub-pixel pieces */
 #include "edgel.h"
 #include "fuzz_input.h"
 

@@ -4,6 +4,7 @@
  * where a brute-force 26-adjacency says; bad arguments are refused before anything changes;
  * one object under two threads gives each call OK or BUSY. */
 #include "check.h"
+#define EDGEL_EXPERIMENTAL /* edgel_components, the sub-pixel pieces */
 #include "edgel.h"
 #include "test_random.h"
 

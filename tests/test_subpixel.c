@@ -3,6 +3,7 @@
  * the curves object's reuse, one object under two threads, tiny images, and the same curves
  * at every thread count. (Conformance with the reference program: test_subpixel.py.) */
 #include "check.h"
+#define EDGEL_EXPERIMENTAL /* edgel_components, the sub-pixel pieces */
 #include "edgel.h"
 #include "test_random.h"
 
