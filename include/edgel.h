@@ -5,6 +5,11 @@
  *  - Every function returns an edgel_status. EDGEL_OK is 0; on failure a message for the
  *    calling thread is available from edgel_last_error() until the next failing call.
  *  - The library never prints and never exits.
+ *  - Statuses: each function's comment ends with the failures it reports ("Fails:", named
+ *    without their EDGEL_ERROR_ prefix). Besides those, every call on a context reports
+ *    NULL_ARGUMENT for a NULL context and CONTEXT_BUSY while another call holds it, on a
+ *    CUDA context DEVICE where the GPU runtime fails, and every call that allocates
+ *    OUT_OF_MEMORY.
  *  - Thread safety: see edgel_context below (one thread at a time a context, detected).
  *  - Handles are opaque. edgel_*_destroy(NULL) is a no-op.
  *  - Images are views: the caller owns the memory. Rows are `pitch` bytes apart, pixels are
@@ -186,14 +191,24 @@ typedef struct edgel_context edgel_context;
 EDGEL_API void edgel_context_options_init(edgel_context_options *options, size_t struct_size);
 #define edgel_context_options_default(options) \
     edgel_context_options_init((options), sizeof *(options))
-/** options may be NULL for the defaults. */
+/**
+ * options may be NULL for the defaults.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (threads, device or backend out of range),
+ * BACKEND_UNAVAILABLE (CUDA not built in, or no such device), DEVICE.
+ */
 EDGEL_API edgel_status edgel_context_create(edgel_backend backend,
                                             const edgel_context_options *options,
                                             edgel_context **out);
 EDGEL_API void edgel_context_destroy(edgel_context *ctx);
-/** The backend the context runs on (never EDGEL_BACKEND_AUTO). */
+/**
+ * The backend the context runs on (never EDGEL_BACKEND_AUTO).
+ * Fails: NULL_ARGUMENT.
+ */
 EDGEL_API edgel_status edgel_context_backend(const edgel_context *ctx, edgel_backend *out);
-/** Worker threads the CPU backend uses (after resolving 0 = all cores). */
+/**
+ * Worker threads the CPU backend uses (after resolving 0 = all cores).
+ * Fails: NULL_ARGUMENT.
+ */
 EDGEL_API edgel_status edgel_context_threads(const edgel_context *ctx, int32_t *out);
 
 /**
@@ -203,15 +218,20 @@ EDGEL_API edgel_status edgel_context_threads(const edgel_context *ctx, int32_t *
  * stream of yours, or a synchronisation. Calls on device images return as soon as the work
  * is queued (no host wait); calls on host images wait for their own results. CPU contexts:
  * EDGEL_OK, no effect.
+ * Fails: as every call on a context.
  */
 EDGEL_API edgel_status edgel_context_set_stream(edgel_context *ctx, void *stream);
-/** Waits until all work queued by the context has finished (no-op on the CPU). */
+/**
+ * Waits until all work queued by the context has finished (no-op on the CPU).
+ * Fails: as every call on a context (DEVICE: an earlier call's queued work failed).
+ */
 EDGEL_API edgel_status edgel_context_synchronize(edgel_context *ctx);
 /**
  * Sizes the context's workspaces for frames up to width x height with up to `channels`
  * channels, in batches of up to `batch` frames. Afterwards calls within those sizes allocate
  * nothing (on the GPU: no cudaMalloc, no host synchronisation beyond the documented ones).
  * Without it, workspaces grow on first use.
+ * Fails: INVALID_SIZE (a side or the pixels past the limits), INVALID_ARGUMENT (channels, batch).
  */
 EDGEL_API edgel_status edgel_context_reserve(edgel_context *ctx, int32_t width, int32_t height,
                                              int32_t channels, int32_t batch);
@@ -282,7 +302,10 @@ typedef struct edgel_canny_params {
 EDGEL_API void edgel_canny_params_init(edgel_canny_params *params, size_t struct_size);
 #define edgel_canny_params_default(params) edgel_canny_params_init((params), sizeof *(params))
 /** EDGEL_OK when every value of `params` is in its documented range, else the status and
- * message a Canny call with them would give (for checking options before any work). */
+ * message a Canny call with them would give (for checking options before any work).
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (a value out of range, NaN included; an unknown preset,
+ * blur or aperture), UNSUPPORTED (a combination its preset does not take).
+ */
 EDGEL_API edgel_status edgel_canny_params_check(const edgel_canny_params *params);
 
 /*
@@ -323,6 +346,9 @@ typedef struct edgel_canny_stages {
  * edges may not overlap unless they are the same 1-channel view of one type. Host images
  * past EDGEL_MAX_DIMENSION a side or EDGEL_MAX_PIXELS run in tiles (edgel_canny_tiled_image:
  * u8 edges apart from src, no stages), with the same bytes.
+ * Fails: NULL_ARGUMENT, INVALID_SIZE, INVALID_PITCH, INVALID_ARGUMENT (a parameter out of range,
+ * views that overlap), UNSUPPORTED (a pixel type, channel count or memory kind it does not take);
+ * a host image past the whole-image limits, edgel_canny_tiled_image's.
  */
 EDGEL_API edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params *params,
                                    const edgel_image *src, const edgel_image *edges,
@@ -333,6 +359,9 @@ EDGEL_API edgel_status edgel_canny(edgel_context *ctx, const edgel_canny_params 
  * f64, its edges u8 (255/0) or bool (1/0). edgel_canny_masked is edgel_canny with
  * skimage.feature.canny's `mask` (u8 or bool, 1 channel, the input's size and memory;
  * non-zero = take part); mask NULL is edgel_canny. Other presets take no mask.
+ * Fails: edgel_canny's, and for the mask NULL_ARGUMENT, INVALID_SIZE (another size than the
+ * input's), UNSUPPORTED (a type other than u8 or bool, channels, another preset than skimage),
+ * INVALID_ARGUMENT (a mask that overlaps the edges).
  */
 EDGEL_API edgel_status edgel_canny_masked(edgel_context *ctx, const edgel_canny_params *params,
                                           const edgel_image *src, const edgel_image *mask,
@@ -341,9 +370,12 @@ EDGEL_API edgel_status edgel_canny_masked(edgel_context *ctx, const edgel_canny_
 
 /**
  * Canny from caller-supplied gradients (cv::Canny(dx, dy, edges, low, high, L2)): dx and dy
- * are s16 with 1, 3 or 4 channels, same size and channels. opencv preset only; uses the thresholds and
- * l2_gradient of `params` (no /16 for aperture 7). `stages` may be NULL; its gray, smoothed,
- * dx and dy members are ignored.
+ * are s16 with 1, 3 or 4 channels, same size and channels. opencv preset only; uses the
+ * thresholds and l2_gradient of `params` (no /16 for aperture 7). `stages` may be NULL; its
+ * gray, smoothed, dx and dy members are ignored.
+ * Fails: NULL_ARGUMENT, INVALID_SIZE, INVALID_PITCH, INVALID_ARGUMENT (a parameter out of range,
+ * views that overlap), UNSUPPORTED (a pixel type, channel count or memory kind it does not take);
+ * INVALID_SIZE also for dx and dy of different sizes or channels.
  */
 EDGEL_API edgel_status edgel_canny_gradients(edgel_context *ctx, const edgel_canny_params *params,
                                              const edgel_image *dx, const edgel_image *dy,
@@ -370,6 +402,8 @@ typedef enum edgel_auto_rule {
  * for quantiles). `src` is a host view (u8, 1, 3 or 4 channels); params' own thresholds are
  * ignored (quantiles: they are the quantiles). Set the results in params and call edgel_canny
  * for the edges of cv2.Canny with those thresholds.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (an unknown rule), UNSUPPORTED (a preset other than
+ * opencv; a colour image without its gray rule), and edgel_canny's view statuses.
  */
 EDGEL_API edgel_status edgel_canny_auto_thresholds(edgel_context *ctx,
                                                    const edgel_canny_params *params,
@@ -382,11 +416,15 @@ EDGEL_API edgel_status edgel_canny_auto_thresholds(edgel_context *ctx,
  * several per launch, host frames streamed through pinned buffers with copies overlapping
  * compute; each size in turn. Results equal `count` single calls. A frame of another kind
  * than frame 0 is refused, naming it (EDGEL_ERROR_INVALID_SIZE).
+ * Fails: NULL_ARGUMENT, INVALID_SIZE, INVALID_PITCH, INVALID_ARGUMENT (a parameter out of range,
+ * views that overlap), UNSUPPORTED (a pixel type, channel count or memory kind it does not take);
+ * INVALID_ARGUMENT (count below 1, frames that overlap); a frame's failure is named by its index.
  */
 EDGEL_API edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_params *params,
                                          const edgel_image *srcs, const edgel_image *edges,
                                          int32_t count);
 
+#define EDGEL_MAX_BATCH_CONTEXTS 64
 /**
  * edgel_canny_batch spread over several contexts at once, typically one a GPU of the host
  * (contexts[i] created with options.device = i), frames of any sizes as there: the frames
@@ -398,15 +436,19 @@ EDGEL_API edgel_status edgel_canny_batch(edgel_context *ctx, const edgel_canny_p
  * one already in a call on another thread, or one listed twice, is refused before any work.
  * On a failure the status and message of the first share that failed are returned (the
  * message names the share's frames and its context) and other shares stop early.
+ * Fails: NULL_ARGUMENT (a context), INVALID_ARGUMENT (ncontexts out of range, a context listed
+ * twice, device frames given to several GPUs), and edgel_canny_batch's, named by the context.
  */
-#define EDGEL_MAX_BATCH_CONTEXTS 64
 EDGEL_API edgel_status edgel_canny_batch_multi(edgel_context *const *contexts,
                                                int32_t ncontexts,
                                                const edgel_canny_params *params,
                                                const edgel_image *srcs, const edgel_image *edges,
                                                int32_t count);
 
-/** CUDA devices present (0 in a build without CUDA, or with no driver or device). */
+/**
+ * CUDA devices present (0 in a build without CUDA, or with no driver or device).
+ * Fails: NULL_ARGUMENT.
+ */
 EDGEL_API edgel_status edgel_cuda_device_count(int32_t *count);
 
 /* ---- images of any size: Canny in tiles ---------------------------------------------------- */
@@ -444,6 +486,10 @@ typedef struct edgel_tile_io {
  * call with EDGEL_ERROR_IO (tiles already written may then be wrong; nothing else is
  * harmed). Both presets, any of their options; the edges come as u8 255/0 (for the itk
  * preset too).
+ * Fails: NULL_ARGUMENT (io or a callback), INVALID_SIZE (the image or the tiles past their
+ * limits), INVALID_ARGUMENT (parameters, channels), UNSUPPORTED (the skimage preset; a type the
+ * preset does not take), IO (the source gave other pixels the second time), and a callback's own
+ * status as it returned it.
  */
 EDGEL_API edgel_status edgel_canny_tiled(edgel_context *ctx, const edgel_canny_params *params,
                                          const edgel_tile_io *io, int32_t tile_width,
@@ -456,6 +502,9 @@ EDGEL_API edgel_status edgel_canny_tiled(edgel_context *ctx, const edgel_canny_p
  * labels' marks between tiles, so each tile is computed once. edgel_canny calls this with
  * tiles of its choice for host images past EDGEL_MAX_DIMENSION or EDGEL_MAX_PIXELS. On a CUDA
  * context page-locked views are copied by DMA, overlapped with the work.
+ * Fails: NULL_ARGUMENT, INVALID_SIZE, INVALID_PITCH, INVALID_ARGUMENT (a parameter out of range,
+ * views that overlap), UNSUPPORTED (a pixel type, channel count or memory kind it does not take);
+ * UNSUPPORTED also for the skimage preset.
  */
 EDGEL_API edgel_status edgel_canny_tiled_image(edgel_context *ctx,
                                                const edgel_canny_params *params,
@@ -467,6 +516,7 @@ EDGEL_API edgel_status edgel_canny_tiled_image(edgel_context *ctx,
  * classes before hysteresis exact (for drivers of their own, such as edgel.dask's). The
  * suppressed stage of a region of tile and halo, cropped to the tile, equals the whole
  * image's there.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT, UNSUPPORTED (the skimage preset).
  */
 EDGEL_API edgel_status edgel_canny_tile_halo(const edgel_canny_params *params, int32_t *halo);
 
@@ -505,6 +555,9 @@ EDGEL_API void edgel_subpixel_params_init(edgel_subpixel_params *params, size_t 
  */
 typedef struct edgel_curves edgel_curves;
 
+/**
+ * Fails: NULL_ARGUMENT.
+ */
 EDGEL_API edgel_status edgel_curves_create(edgel_curves **curves);
 /** Releases it and its memory (NULL is accepted). */
 EDGEL_API void edgel_curves_destroy(edgel_curves *curves);
@@ -520,6 +573,8 @@ typedef enum edgel_curves_place {
  * Where the next calls of edgel_subpixel_edges on a CUDA context put their curves (a CPU
  * context's, and the other calls', are always in host memory). EDGEL_ERROR_INVALID_ARGUMENT
  * for another value; EDGEL_ERROR_CONTEXT_BUSY while a call on `curves` runs.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (an unknown place), CONTEXT_BUSY (the curves are in
+ * another call).
  */
 EDGEL_API edgel_status edgel_curves_set_place(edgel_curves *curves, edgel_curves_place place);
 
@@ -545,7 +600,10 @@ typedef struct edgel_curves_view {
 EDGEL_API void edgel_curves_view_init(edgel_curves_view *view, size_t struct_size);
 #define edgel_curves_view_default(view) edgel_curves_view_init((view), sizeof *(view))
 
-/** Fills `view` (its struct_size set) with what `curves` holds now. */
+/**
+ * Fills `view` (its struct_size set) with what `curves` holds now.
+ * Fails: NULL_ARGUMENT, CONTEXT_BUSY (the curves are in another call).
+ */
 EDGEL_API edgel_status edgel_curves_get(edgel_curves *curves, edgel_curves_view *view);
 
 /**
@@ -555,6 +613,8 @@ EDGEL_API edgel_status edgel_curves_get(edgel_curves *curves, edgel_curves_view 
  * of them may be NULL (not copied). For a result kept past the next call on `curves`. A
  * result in device memory is copied by the CUDA runtime into arrays in host or device memory
  * (`threads` unused); the call returns when the copies are done.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (threads negative; arrays that overlap), CONTEXT_BUSY
+ * (the curves are in another call).
  */
 EDGEL_API edgel_status edgel_curves_copy(edgel_curves *curves, double *xy, double *gradient,
                                          double *modulus, int64_t *limits, uint8_t *closed,
@@ -569,6 +629,9 @@ EDGEL_API edgel_status edgel_curves_copy(edgel_curves *curves, double *xy, doubl
  * call returns with the curves, in host memory or, after edgel_curves_set_place(curves,
  * EDGEL_CURVES_ON_DEVICE), in device memory. The result is the same on every backend and at
  * every thread count.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (sigma or thresholds out of range), INVALID_SIZE,
+ * INVALID_PITCH, UNSUPPORTED (a pixel type or channel count it does not take), CONTEXT_BUSY (the
+ * curves are in another call).
  */
 EDGEL_API edgel_status edgel_subpixel_edges(edgel_context *ctx,
                                             const edgel_subpixel_params *params,
@@ -584,6 +647,8 @@ EDGEL_API edgel_status edgel_subpixel_edges(edgel_context *ctx,
  * stream, and before what is queued there next. Every curves[i] is a distinct object; each
  * is held for the whole call. On a failure, the status and message of the lowest failing
  * frame (the message names it) and no curves in any of them.
+ * Fails: edgel_subpixel_edges' for each frame (named by its index); INVALID_ARGUMENT (count
+ * negative, a curves object listed twice).
  */
 EDGEL_API edgel_status edgel_subpixel_edges_batch(edgel_context *ctx,
                                                   const edgel_subpixel_params *params,
@@ -612,12 +677,21 @@ EDGEL_API int32_t edgel_subpixel_halo(double sigma);
  */
 typedef struct edgel_subpixel_stream edgel_subpixel_stream;
 
+/**
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (a size past EDGEL_MAX_TILED_DIMENSION, parameters out of
+ * range).
+ */
 EDGEL_API edgel_status edgel_subpixel_stream_create(const edgel_subpixel_params *params,
                                                     int64_t width, int64_t height,
                                                     edgel_subpixel_stream **stream);
 /** Releases it and its memory (NULL is accepted). */
 EDGEL_API void edgel_subpixel_stream_destroy(edgel_subpixel_stream *stream);
-/** Adds a piece starting at column x0 (see above), on the context's CPU threads. */
+/**
+ * Adds a piece starting at column x0 (see above), on the context's CPU threads.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (a piece out of place: see above; a stream that failed or
+ * finished), UNSUPPORTED (a device piece), CONTEXT_BUSY (the stream is in another call), and
+ * edgel_subpixel_edges' view statuses.
+ */
 EDGEL_API edgel_status edgel_subpixel_stream_add(edgel_context *ctx,
                                                  edgel_subpixel_stream *stream,
                                                  const edgel_image *piece, int64_t x0);
@@ -630,7 +704,10 @@ EDGEL_API int64_t edgel_subpixel_stream_columns(const edgel_subpixel_stream *str
 EDGEL_API int64_t edgel_subpixel_stream_points(const edgel_subpixel_stream *stream);
 #define EDGEL_SUBPIXEL_STREAM_POINT_BYTES 96
 /** Once every column is in: the curves into `curves`, as edgel_subpixel_edges gives them
- * (once: the stream lets them go). */
+ * (once: the stream lets them go).
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (columns not yet added; a stream that failed or
+ * finished), CONTEXT_BUSY (the stream or the curves are in another call).
+ */
 EDGEL_API edgel_status edgel_subpixel_stream_finish(edgel_context *ctx,
                                                     edgel_subpixel_stream *stream,
                                                     edgel_curves *curves);
@@ -673,6 +750,8 @@ EDGEL_API void edgel_refine_params_init(edgel_refine_params *params, size_t stru
  * start at 0, decrease or end elsewhere than `points` (EDGEL_ERROR_INVALID_SIZE), a closed
  * curve whose last point differs from its first, parameters out of range
  * (EDGEL_ERROR_INVALID_ARGUMENT).
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (parameters out of range; a closed curve whose ends
+ * differ), INVALID_SIZE (counts and limits that disagree, too many points).
  */
 EDGEL_API edgel_status edgel_curves_refine(edgel_context *ctx, const edgel_refine_params *params,
                                            int64_t points, int64_t curves, const double *xy,
@@ -736,6 +815,9 @@ typedef struct edgel_volume_canny_stages {
  * and on the GPU. On a CPU context: host volumes, on its threads. On a CUDA context: host or
  * device volumes (all of a call's views of one kind) on the GPU, after the work queued on
  * the context's stream; the call waits for its result. src and edges may not overlap.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (parameters out of range, NaN thresholds, volumes that
+ * overlap), INVALID_SIZE, INVALID_PITCH, UNSUPPORTED (a voxel type it does not take; device
+ * volumes on a CPU context).
  */
 EDGEL_API edgel_status edgel_canny_volume(edgel_context *ctx,
                                           const edgel_volume_canny_params *params,
@@ -777,6 +859,9 @@ typedef struct edgel_brick_io {
  * bytes a voxel), never the volume. Every brick is computed twice (its labels are not kept) and
  * must read the same voxels both times: a source that changes in between is detected where a
  * brick's components differ and ends the call with EDGEL_ERROR_IO.
+ * Fails: NULL_ARGUMENT (io or a callback), INVALID_ARGUMENT (the volume's or the bricks' sizes out
+ * of range, parameters), UNSUPPORTED (a voxel type), IO (a brick read other voxels the second
+ * time), and a callback's own status as it returned it.
  */
 EDGEL_API edgel_status edgel_canny_volume_bricks(edgel_context *ctx,
                                                  const edgel_volume_canny_params *params,
@@ -787,6 +872,7 @@ EDGEL_API edgel_status edgel_canny_volume_bricks(edgel_context *ctx,
  * The halo a brick needs for `params` along x, y and z (voxels on each side): the suppressed
  * stage of a box of brick and halo, cropped to the brick, equals the whole volume's there
  * (for drivers of their own, such as edgel.dask's).
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT.
  */
 EDGEL_API edgel_status edgel_canny_volume_halo(const edgel_volume_canny_params *params,
                                                int32_t halo[3]);
@@ -797,12 +883,18 @@ EDGEL_API edgel_status edgel_canny_volume_halo(const edgel_volume_canny_params *
  * CUDA context device views run on the GPU, queued on the context's stream (the call returns
  * without waiting, as edgel_canny on device views). */
 
-/** cv2.cvtColor RGB(A)->GRAY or BGR(A)->GRAY for u8; `gray` is u8 x1. */
+/**
+ * cv2.cvtColor RGB(A)->GRAY or BGR(A)->GRAY for u8; `gray` is u8 x1.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (an unknown order, views that overlap), INVALID_SIZE,
+ * INVALID_PITCH, UNSUPPORTED.
+ */
 EDGEL_API edgel_status edgel_to_gray(edgel_context *ctx, edgel_gray order, const edgel_image *src,
                                      const edgel_image *gray);
 /**
  * Gaussian blur of u8 (any channel count), equal to cv2.GaussianBlur(src, (ksize, ksize),
  * sigma) with the default border (reflect-101). ksize 0 derives the size from sigma.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (the kernel's size or sigma, views that overlap),
+ * INVALID_SIZE, INVALID_PITCH, UNSUPPORTED.
  */
 EDGEL_API edgel_status edgel_gaussian_blur(edgel_context *ctx, const edgel_image *src,
                                            const edgel_image *dst, int32_t ksize, double sigma);
@@ -832,7 +924,9 @@ typedef struct edgel_filter_params {
 EDGEL_API void edgel_filter_params_init(edgel_filter_params *params, size_t struct_size);
 #define edgel_filter_params_default(params) edgel_filter_params_init((params), sizeof *(params))
 /** EDGEL_OK when every value of `params` is in its documented range (anchors are checked
- * against the kernel by the call), else the status and message a call would give. */
+ * against the kernel by the call), else the status and message a call would give.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (an unknown method or border, a value out of range).
+ */
 EDGEL_API edgel_status edgel_filter_params_check(const edgel_filter_params *params);
 
 /**
@@ -850,18 +944,27 @@ EDGEL_API edgel_status edgel_filter_params_check(const edgel_filter_params *para
  * multiply-adds in float over the non-zero taps, row by row), so it is identical to
  * cv2.filter2D wherever OpenCV filters directly (kernels of fewer than 130 taps); auto picks
  * it there. The other methods round their own float results.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (parameters, views that overlap, kernel values that are
+ * not finite), INVALID_SIZE (the kernel's sides), INVALID_PITCH, UNSUPPORTED (types the method
+ * does not take).
  */
 EDGEL_API edgel_status edgel_filter2d(edgel_context *ctx, const edgel_filter_params *params,
                                       const edgel_image *src, const edgel_image *dst,
                                       const edgel_image *kernel);
 
-/** edgel_filter2d with the kernel ky * kx (kx: kw values along x, ky: kh values along y). */
+/**
+ * edgel_filter2d with the kernel ky * kx (kx: kw values along x, ky: kh values along y).
+ * Fails: edgel_filter2d's.
+ */
 EDGEL_API edgel_status edgel_sep_filter2d(edgel_context *ctx, const edgel_filter_params *params,
                                           const edgel_image *src, const edgel_image *dst,
                                           const float *kx, int32_t kw, const float *ky,
                                           int32_t kh);
 
-/** The method edgel_filter2d would use for these arguments (never EDGEL_CONV_AUTO). */
+/**
+ * The method edgel_filter2d would use for these arguments (never EDGEL_CONV_AUTO).
+ * Fails: edgel_filter2d's.
+ */
 EDGEL_API edgel_status edgel_filter2d_method(edgel_context *ctx, const edgel_filter_params *params,
                                              const edgel_image *src, const edgel_image *dst,
                                              const edgel_image *kernel, edgel_conv_method *out);
@@ -871,122 +974,13 @@ EDGEL_API edgel_status edgel_filter2d_method(edgel_context *ctx, const edgel_fil
 /* The pieces a driver of its own builds on, whose form may still change between minor
  * releases (as zstd fences its unstable API behind ZSTD_STATIC_LINKING_ONLY): they follow the
  * library's internals (the chunked driver's nodes, the sub-pixel detector's points), which
- * the work on speed is still changing. Define EDGEL_EXPERIMENTAL before including edgel.h to
- * use them; their symbols are exported all the same (the Python module reaches them, and
- * edgel.dask is built on them). Everything above this section is stable: its meaning and its
- * ABI hold within a major version. */
+ * the work on speed is still changing. Define EDGEL_EXPERIMENTAL before including edgel.h, or
+ * include edgel_experimental.h, which declares them. Their symbols are exported all the same
+ * (the Python module reaches them, and edgel.dask is built on them). Everything above this
+ * section is stable: its meaning and its ABI hold within a major version. */
 #ifdef EDGEL_EXPERIMENTAL
-
-/**
- * Cross-chunk hysteresis, for drivers of their own (edgel.dask's; the tiled and bricked calls
- * use the same code): a union-find over the components of candidates that touch chunk
- * borders. A driver labels each chunk's candidates (the suppressed stage's weak and strong
- * pixels, 8-connected in an image, 26 in a volume), adds the components that reach the
- * chunk's sides as nodes (strong where one holds a strong pixel), joins the two facing faces
- * of nodes either side of each border (a line of an image, a plane of a volume), and reads
- * back which nodes' sets hold a strong node: those components are edges, with every component
- * that holds a strong pixel itself. Edges and corners are joined by the full-length faces of
- * a border (the rows either side of a tile-row border over the whole width; the slices either
- * side of a layer border over the whole plane).
- *
- * An edgel_components object serves one thread at a time: a call while another thread's call
- * runs returns EDGEL_ERROR_CONTEXT_BUSY (nothing changes). Memory: 17 bytes a node.
- */
-typedef struct edgel_components edgel_components;
-
-/** A new, empty set of nodes in *components (NULL on failure). */
-EDGEL_API edgel_status edgel_components_create(edgel_components **components);
-/** Releases it (NULL is accepted). */
-EDGEL_API void edgel_components_destroy(edgel_components *components);
-/**
- * Adds `count` nodes (0 or more), node i strong where strong[i] is not 0 (strong may be NULL
- * for none strong); *first receives the first's index (the others follow it). Indices start
- * at 0 and grow by one a node; at most 2^40 nodes in all.
- */
-EDGEL_API edgel_status edgel_components_add(edgel_components *components, int64_t count,
-                                            const uint8_t *strong, int64_t *first);
-/**
- * Joins the nodes of two facing lines of `length` pixels either side of a border, in order
- * along it, where their pixels touch (8-connected): near[i] with far[i - 1], far[i] and
- * far[i + 1]. A negative entry is no component; others must be added nodes
- * (EDGEL_ERROR_INVALID_ARGUMENT, naming the first that is not, before any join). It is
- * edgel_components_join_faces with one row.
- */
-EDGEL_API edgel_status edgel_components_join(edgel_components *components, const int64_t *near,
-                                             const int64_t *far, int64_t length);
-/**
- * Joins the nodes of two facing faces of `rows` rows of `length` voxels either side of a
- * border (row-major, rows in order across the border's plane) where their voxels touch
- * (26-connected): near row r, entry i with far rows r - 1 to r + 1, entries i - 1 to i + 1.
- * One row is a line of an image (8-connected). Entries as for edgel_components_join; rows *
- * length entries each, at most 2^62 (EDGEL_ERROR_INVALID_SIZE).
- */
-EDGEL_API edgel_status edgel_components_join_faces(edgel_components *components,
-                                                   const int64_t *near, const int64_t *far,
-                                                   int64_t rows, int64_t length);
-/**
- * strong[i] = 1 where node nodes[i]'s set holds a strong node, else 0 (0 for a negative
- * entry); nodes must be added ones, as for edgel_components_join.
- */
-EDGEL_API edgel_status edgel_components_strong(edgel_components *components,
-                                               const int64_t *nodes, int64_t count,
-                                               uint8_t *strong);
-
-/* Sub-pixel curves of images of any size, in pieces (edgel.dask does this). A piece's edge
- * points and each one's best neighbours depend on the pixels within edgel_subpixel_halo(sigma)
- * of it alone; only the chaining needs all points at once, and needs the points alone. So:
- * cut the image into pieces, each with a halo of that many pixels on its sides inside the
- * image; find each piece's points (edgel_subpixel_find_points, with the piece's place in the
- * image); keep those whose pixel lies in the piece without its halo, their neighbours
- * renamed to indices into the list of all kept points, listed in the reference's order (by
- * pixel: x, then y); chain them (edgel_subpixel_chain_points). The curves are then
- * edgel_subpixel_edges' on the whole image, point for point, in its order. */
-
-/**
- * Edge points, unchained: positions, gradients, pixels, and each point's best forward and
- * backward neighbours (indices into the same arrays, -1 for none) with their scores. As a
- * view of an edgel_curves (valid until its next call) or as input to
- * edgel_subpixel_chain_points (the caller's arrays).
- */
-typedef struct edgel_subpixel_points {
-    uint32_t struct_size; /* set by edgel_subpixel_points_default */
-    int64_t count;
-    const double *x, *y, *gx, *gy, *modulus;
-    const int32_t *px, *py; /* the pixel: in the piece (a view), in the whole image (input) */
-    const int32_t *fwd, *bck;
-    const double *fwd_score, *bck_score;
-} edgel_subpixel_points;
-
-EDGEL_API void edgel_subpixel_points_init(edgel_subpixel_points *points, size_t struct_size);
-#define edgel_subpixel_points_default(points) \
-    edgel_subpixel_points_init((points), sizeof *(points))
-
-/**
- * The edge points of the host image `src` (as edgel_subpixel_edges takes it), a piece that
- * starts at (x0, y0) of a larger image: positions are in the larger image's frame, pixels in
- * the piece's. Into `curves`, which then holds no curves; edgel_curves_get_points reads them.
- * Runs on the CPU (with every core on a CUDA context).
- */
-EDGEL_API edgel_status edgel_subpixel_find_points(edgel_context *ctx,
-                                                  const edgel_subpixel_params *params,
-                                                  const edgel_image *src, int64_t x0,
-                                                  int64_t y0, edgel_curves *curves);
-/** The points the last edgel_subpixel_find_points on `curves` found. */
-EDGEL_API edgel_status edgel_curves_get_points(edgel_curves *curves,
-                                               edgel_subpixel_points *view);
-/**
- * The curves of `points` (all of an image's, in the reference's order: by pixel, x then y,
- * no pixel twice, each pixel's coordinates 0 .. EDGEL_MAX_TILED_DIMENSION - 1; neighbours
- * indices into them) with `params`' thresholds (its sigma is not used) into `curves`, on the
- * context's threads: what edgel_subpixel_edges gives for the image they came from. The
- * points are copied. EDGEL_ERROR_INVALID_ARGUMENT for points out of order or range.
- */
-EDGEL_API edgel_status edgel_subpixel_chain_points(edgel_context *ctx,
-                                                   const edgel_subpixel_params *params,
-                                                   const edgel_subpixel_points *points,
-                                                   edgel_curves *curves);
-
-#endif /* EDGEL_EXPERIMENTAL */
+#include "edgel_experimental.h"
+#endif
 
 #ifdef __cplusplus
 }

@@ -58,8 +58,8 @@ for o in $objects; do
   layer=$(sed -E 's|.*/src/([a-z]+)/.*|\1|' <<<"$o")
   nm -g --defined-only "$o" 2>/dev/null | awk -v l="$layer" 'NF == 3 { print $3, l }'
 done | sort -u >"$defs"
-# the public API: what include/edgel.h declares
-grep -oE 'EDGEL_API [^(]*\b(edgel_[a-z0-9_]+) *\(' include/edgel.h |
+# the public API: what include/edgel.h and its experimental section declare
+cat include/edgel.h include/edgel_experimental.h | grep -oE 'EDGEL_API [^(]*\b(edgel_[a-z0-9_]+) *\(' |
   sed -E 's/.*\b(edgel_[a-z0-9_]+) *\($/\1 public/' >>"$defs"
 calls_bad=0
 for o in $objects; do

@@ -1,0 +1,148 @@
+/*
+ * edgel's experimental section (include/edgel.h says what it is): the pieces a driver of its
+ * own builds on, whose form may still change between minor releases. Included by edgel.h
+ * where EDGEL_EXPERIMENTAL is defined; including this file defines it.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef EDGEL_EXPERIMENTAL_H
+#define EDGEL_EXPERIMENTAL_H
+
+#ifndef EDGEL_EXPERIMENTAL
+#define EDGEL_EXPERIMENTAL
+#endif
+#include "edgel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Cross-chunk hysteresis, for drivers of their own (edgel.dask's; the tiled and bricked calls
+ * use the same code): a union-find over the components of candidates that touch chunk
+ * borders. A driver labels each chunk's candidates (the suppressed stage's weak and strong
+ * pixels, 8-connected in an image, 26 in a volume), adds the components that reach the
+ * chunk's sides as nodes (strong where one holds a strong pixel), joins the two facing faces
+ * of nodes either side of each border (a line of an image, a plane of a volume), and reads
+ * back which nodes' sets hold a strong node: those components are edges, with every component
+ * that holds a strong pixel itself. Edges and corners are joined by the full-length faces of
+ * a border (the rows either side of a tile-row border over the whole width; the slices either
+ * side of a layer border over the whole plane).
+ *
+ * An edgel_components object serves one thread at a time: a call while another thread's call
+ * runs returns EDGEL_ERROR_CONTEXT_BUSY (nothing changes). Memory: 17 bytes a node.
+ */
+typedef struct edgel_components edgel_components;
+
+/**
+ * A new, empty set of nodes in *components (NULL on failure).
+ * Fails: NULL_ARGUMENT.
+ */
+EDGEL_API edgel_status edgel_components_create(edgel_components **components);
+/** Releases it (NULL is accepted). */
+EDGEL_API void edgel_components_destroy(edgel_components *components);
+/**
+ * Adds `count` nodes (0 or more), node i strong where strong[i] is not 0 (strong may be NULL
+ * for none strong); *first receives the first's index (the others follow it). Indices start
+ * at 0 and grow by one a node; at most 2^40 nodes in all.
+ * Fails: NULL_ARGUMENT, INVALID_SIZE (count negative or past 2^40 in all), CONTEXT_BUSY.
+ */
+EDGEL_API edgel_status edgel_components_add(edgel_components *components, int64_t count,
+                                            const uint8_t *strong, int64_t *first);
+/**
+ * Joins the nodes of two facing lines of `length` pixels either side of a border, in order
+ * along it, where their pixels touch (8-connected): near[i] with far[i - 1], far[i] and
+ * far[i + 1]. A negative entry is no component; others must be added nodes
+ * (EDGEL_ERROR_INVALID_ARGUMENT, naming the first that is not, before any join). It is
+ * edgel_components_join_faces with one row.
+ * Fails: NULL_ARGUMENT, INVALID_SIZE, INVALID_ARGUMENT (an entry that is not a node),
+ * CONTEXT_BUSY.
+ */
+EDGEL_API edgel_status edgel_components_join(edgel_components *components, const int64_t *near,
+                                             const int64_t *far, int64_t length);
+/**
+ * Joins the nodes of two facing faces of `rows` rows of `length` voxels either side of a
+ * border (row-major, rows in order across the border's plane) where their voxels touch
+ * (26-connected): near row r, entry i with far rows r - 1 to r + 1, entries i - 1 to i + 1.
+ * One row is a line of an image (8-connected). Entries as for edgel_components_join; rows *
+ * length entries each, at most 2^62 (EDGEL_ERROR_INVALID_SIZE).
+ * Fails: edgel_components_join's.
+ */
+EDGEL_API edgel_status edgel_components_join_faces(edgel_components *components,
+                                                   const int64_t *near, const int64_t *far,
+                                                   int64_t rows, int64_t length);
+/**
+ * strong[i] = 1 where node nodes[i]'s set holds a strong node, else 0 (0 for a negative
+ * entry); nodes must be added ones, as for edgel_components_join.
+ * Fails: NULL_ARGUMENT, INVALID_SIZE, INVALID_ARGUMENT (an entry that is not a node),
+ * CONTEXT_BUSY.
+ */
+EDGEL_API edgel_status edgel_components_strong(edgel_components *components,
+                                               const int64_t *nodes, int64_t count,
+                                               uint8_t *strong);
+
+/* Sub-pixel curves of images of any size, in pieces (edgel.dask does this). A piece's edge
+ * points and each one's best neighbours depend on the pixels within edgel_subpixel_halo(sigma)
+ * of it alone; only the chaining needs all points at once, and needs the points alone. So:
+ * cut the image into pieces, each with a halo of that many pixels on its sides inside the
+ * image; find each piece's points (edgel_subpixel_find_points, with the piece's place in the
+ * image); keep those whose pixel lies in the piece without its halo, their neighbours
+ * renamed to indices into the list of all kept points, listed in the reference's order (by
+ * pixel: x, then y); chain them (edgel_subpixel_chain_points). The curves are then
+ * edgel_subpixel_edges' on the whole image, point for point, in its order. */
+
+/**
+ * Edge points, unchained: positions, gradients, pixels, and each point's best forward and
+ * backward neighbours (indices into the same arrays, -1 for none) with their scores. As a
+ * view of an edgel_curves (valid until its next call) or as input to
+ * edgel_subpixel_chain_points (the caller's arrays).
+ */
+typedef struct edgel_subpixel_points {
+    uint32_t struct_size; /* set by edgel_subpixel_points_default */
+    int64_t count;
+    const double *x, *y, *gx, *gy, *modulus;
+    const int32_t *px, *py; /* the pixel: in the piece (a view), in the whole image (input) */
+    const int32_t *fwd, *bck;
+    const double *fwd_score, *bck_score;
+} edgel_subpixel_points;
+
+EDGEL_API void edgel_subpixel_points_init(edgel_subpixel_points *points, size_t struct_size);
+#define edgel_subpixel_points_default(points) \
+    edgel_subpixel_points_init((points), sizeof *(points))
+
+/**
+ * The edge points of the host image `src` (as edgel_subpixel_edges takes it), a piece that
+ * starts at (x0, y0) of a larger image: positions are in the larger image's frame, pixels in
+ * the piece's. Into `curves`, which then holds no curves; edgel_curves_get_points reads them.
+ * Runs on the CPU (with every core on a CUDA context).
+ * Fails: edgel_subpixel_edges' (host images only: UNSUPPORTED for a device one).
+ */
+EDGEL_API edgel_status edgel_subpixel_find_points(edgel_context *ctx,
+                                                  const edgel_subpixel_params *params,
+                                                  const edgel_image *src, int64_t x0,
+                                                  int64_t y0, edgel_curves *curves);
+/**
+ * The points the last edgel_subpixel_find_points on `curves` found.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (curves that hold no points), CONTEXT_BUSY.
+ */
+EDGEL_API edgel_status edgel_curves_get_points(edgel_curves *curves,
+                                               edgel_subpixel_points *view);
+/**
+ * The curves of `points` (all of an image's, in the reference's order: by pixel, x then y,
+ * no pixel twice, each pixel's coordinates 0 .. EDGEL_MAX_TILED_DIMENSION - 1; neighbours
+ * indices into them) with `params`' thresholds (its sigma is not used) into `curves`, on the
+ * context's threads: what edgel_subpixel_edges gives for the image they came from. The
+ * points are copied. EDGEL_ERROR_INVALID_ARGUMENT for points out of order or range.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (points out of order or range, thresholds), CONTEXT_BUSY
+ * (the curves are in another call).
+ */
+EDGEL_API edgel_status edgel_subpixel_chain_points(edgel_context *ctx,
+                                                   const edgel_subpixel_params *params,
+                                                   const edgel_subpixel_points *points,
+                                                   edgel_curves *curves);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EDGEL_EXPERIMENTAL_H */
