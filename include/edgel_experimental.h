@@ -141,6 +141,109 @@ EDGEL_API edgel_status edgel_subpixel_chain_points(edgel_context *ctx,
                                                    const edgel_subpixel_points *points,
                                                    edgel_curves *curves);
 
+/* ---- fits: lines, circles and ellipses -------------------------------------------------- */
+
+/*
+ * Fits of a line, a circle or an ellipse to points (a curve's, a piece of one, the caller's
+ * own), as HALCON's fit_line_contour_xld, fit_circle_contour_xld and fit_ellipse_contour_xld
+ * fit contours. Each starts from an algebraic fit (a line: total least squares; a circle:
+ * Taubin's, or Kasa's; an ellipse: Fitzgibbon's direct fit, in Halir and Flusser's stable
+ * form), which the geometric fit then refines so that the points' orthogonal distances are
+ * least (Levenberg-Marquardt steps), and gives its parameters' standard deviations. Robust
+ * weights (Huber's or Tukey's) are recomputed over `iterations` rounds from each point's
+ * distance to the last fit, on a scale of `clipping_factor` times the distances' robust spread
+ * (their median over 0.6745): Huber's weigh points beyond it down, Tukey's drop them. The
+ * first and last `clip_ends` points are left out. Host arrays; no context: the fits run on
+ * the calling thread, and any thread may call them at once.
+ */
+typedef enum edgel_fit_weight {
+    EDGEL_FIT_PLAIN = 0, /* every point alike */
+    EDGEL_FIT_HUBER = 1,
+    EDGEL_FIT_TUKEY = 2
+} edgel_fit_weight;
+
+typedef enum edgel_fit_algebraic {
+    EDGEL_FIT_TAUBIN = 0, /* circles: Taubin's fit (default; nearly unbiased) */
+    EDGEL_FIT_KASA = 1    /* circles: Kasa's (biased inwards on short arcs) */
+} edgel_fit_algebraic;
+
+typedef struct edgel_fit_params {
+    uint32_t struct_size;        /* set by edgel_fit_params_default */
+    int32_t geometric;           /* 1 (default): refine by orthogonal distances; 0: algebraic */
+    edgel_fit_weight weight;     /* default EDGEL_FIT_PLAIN */
+    int32_t iterations;          /* robust rounds, 1 .. 100 (default 5) */
+    double clipping_factor;      /* the robust scale in spreads, > 0 (default 2.0, HALCON's) */
+    int32_t clip_ends;           /* points left out at each end, >= 0 (default 0) */
+    edgel_fit_algebraic algebraic; /* circles: default EDGEL_FIT_TAUBIN */
+} edgel_fit_params;
+
+/* The largest coordinate a fit takes (either sign): their squares and sums stay far inside
+ * double's range. */
+#define EDGEL_FIT_MAX_COORDINATE 1e12
+
+EDGEL_API void edgel_fit_params_init(edgel_fit_params *params, size_t struct_size);
+#define edgel_fit_params_default(params) edgel_fit_params_init((params), sizeof *(params))
+
+/* What every fit gives besides its shape: its points' distances (the kept ones, unweighted),
+ * and how many it kept. */
+typedef struct edgel_fit_quality {
+    double rms, max_distance;
+    int64_t kept;
+} edgel_fit_quality;
+
+/* A line: its normal form nx * x + ny * y = distance (|n| = 1, distance >= 0), and the first
+ * and last kept points projected onto it. */
+typedef struct edgel_line_fit {
+    double nx, ny, distance;
+    double x0, y0, x1, y1;
+    edgel_fit_quality quality;
+} edgel_line_fit;
+
+/* A circle, and the arc its kept points span: from start to end angle, counter-clockwise in
+ * the image's axes (x right, y down: angles grow from x towards y), in [0, 2 pi) and
+ * (start, start + 2 pi]. Standard deviations: geometric fits alone (else 0). */
+typedef struct edgel_circle_fit {
+    double cx, cy, radius;
+    double start_angle, end_angle;
+    double sd_cx, sd_cy, sd_radius;
+    edgel_fit_quality quality;
+} edgel_circle_fit;
+
+/* An ellipse: centre, half axes a >= b, the angle of a's axis (from x towards y, in
+ * (-pi/2, pi/2]), the arc as for circles (angles of the points about the centre), and for
+ * geometric fits the standard deviations. */
+typedef struct edgel_ellipse_fit {
+    double cx, cy, a, b, angle;
+    double start_angle, end_angle;
+    double sd_cx, sd_cy, sd_a, sd_b, sd_angle;
+    edgel_fit_quality quality;
+} edgel_ellipse_fit;
+
+/**
+ * The line through points (x[i], y[i]), i < n (at least 2 kept); kept (NULL: not asked), n
+ * entries: 1 for each point the fit kept, else 0.
+ * Fails: NULL_ARGUMENT, INVALID_SIZE (too few points, n past 2^40), INVALID_ARGUMENT
+ * (parameters out of range, a coordinate not finite or past EDGEL_FIT_MAX_COORDINATE,
+ * coincident points).
+ */
+EDGEL_API edgel_status edgel_fit_line(const double *x, const double *y, int64_t n,
+                                      const edgel_fit_params *params, edgel_line_fit *out,
+                                      uint8_t *kept);
+/**
+ * The circle through the points (at least 3 kept), as edgel_fit_line.
+ * Fails: edgel_fit_line's; INVALID_ARGUMENT also for collinear points.
+ */
+EDGEL_API edgel_status edgel_fit_circle(const double *x, const double *y, int64_t n,
+                                        const edgel_fit_params *params, edgel_circle_fit *out,
+                                        uint8_t *kept);
+/**
+ * The ellipse through the points (at least 5 kept), as edgel_fit_line.
+ * Fails: edgel_fit_line's; INVALID_ARGUMENT also for points no ellipse fits (on a line).
+ */
+EDGEL_API edgel_status edgel_fit_ellipse(const double *x, const double *y, int64_t n,
+                                         const edgel_fit_params *params, edgel_ellipse_fit *out,
+                                         uint8_t *kept);
+
 #ifdef __cplusplus
 }
 #endif

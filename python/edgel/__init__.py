@@ -29,6 +29,7 @@ from ._capi import (MIN_VERSION_NUMBER, EdgelError, EdgelMemoryError, EdgelTypeE
                     EdgelValueError, __version__, library_version)
 from ._config import show_config
 from ._context import Context, cuda_device_count
+from ._fit import CircleFit, EllipseFit, LineFit, fit_circle, fit_ellipse, fit_line
 from ._filters import filter2d, filter2d_method, gaussian_blur, sep_filter2d, to_gray
 from ._itk import canny_itk
 from ._skimage import canny_skimage
@@ -41,4 +42,5 @@ __all__ = ["__version__", "EdgelError", "EdgelValueError", "EdgelTypeError", "Ed
            "auto_thresholds", "canny_batch", "cuda_device_count", "canny_gradients", "to_gray",
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version",
            "show_config", "subpixel_edges", "subpixel_edges_batch", "refine_curves", "Curves",
-           "SubpixelStream", "MIN_VERSION_NUMBER"]
+           "SubpixelStream", "fit_line", "fit_circle", "fit_ellipse", "LineFit", "CircleFit",
+           "EllipseFit", "MIN_VERSION_NUMBER"]

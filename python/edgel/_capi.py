@@ -80,6 +80,37 @@ class _RefineParams(ctypes.Structure):
                 ("tolerance", ctypes.c_double)]
 
 
+class _FitParams(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("geometric", ctypes.c_int32),
+                ("weight", ctypes.c_int), ("iterations", ctypes.c_int32),
+                ("clipping_factor", ctypes.c_double), ("clip_ends", ctypes.c_int32),
+                ("algebraic", ctypes.c_int)]
+
+
+class _FitQuality(ctypes.Structure):
+    _fields_ = [("rms", ctypes.c_double), ("max_distance", ctypes.c_double),
+                ("kept", ctypes.c_int64)]
+
+
+def _doubles(*names):
+    return [(n, ctypes.c_double) for n in names]
+
+
+class _LineFit(ctypes.Structure):
+    _fields_ = _doubles("nx", "ny", "distance", "x0", "y0", "x1", "y1") + \
+        [("quality", _FitQuality)]
+
+
+class _CircleFit(ctypes.Structure):
+    _fields_ = _doubles("cx", "cy", "radius", "start_angle", "end_angle", "sd_cx", "sd_cy",
+                        "sd_radius") + [("quality", _FitQuality)]
+
+
+class _EllipseFit(ctypes.Structure):
+    _fields_ = _doubles("cx", "cy", "a", "b", "angle", "start_angle", "end_angle", "sd_cx",
+                        "sd_cy", "sd_a", "sd_b", "sd_angle") + [("quality", _FitQuality)]
+
+
 _DOUBLES = ctypes.POINTER(ctypes.c_double)
 
 
@@ -215,6 +246,13 @@ def _load() -> ctypes.CDLL:
                                       ctypes.c_int32]
     lib.edgel_refine_params_init.argtypes = [ctypes.POINTER(_RefineParams), ctypes.c_size_t]
     lib.edgel_refine_params_init.restype = None
+    lib.edgel_fit_params_init.argtypes = [ctypes.POINTER(_FitParams), ctypes.c_size_t]
+    lib.edgel_fit_params_init.restype = None
+    for name, out in (("line", _LineFit), ("circle", _CircleFit), ("ellipse", _EllipseFit)):
+        getattr(lib, "edgel_fit_" + name).argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                                     ctypes.c_int64,
+                                                     ctypes.POINTER(_FitParams),
+                                                     ctypes.POINTER(out), ctypes.c_void_p]
     lib.edgel_curves_refine.argtypes = [ctypes.c_void_p, ctypes.POINTER(_RefineParams),
                                         ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p,
                                         ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
