@@ -16,7 +16,8 @@ Methods, each on its own points of the scene's edge (the longest curve or contou
                  and plain fits otherwise);
   edgel refined  the same points through edgel.refine_curves (sigma 1, the image's blur 1,
                  window 20), then the same fits;
-  opencv         cv2.Canny (u8: 20 and 60; the 16-bit image scaled to u8 first), the longest
+  opencv         cv2.GaussianBlur (sigma 1) and cv2.Canny (20 and 60) on u8 (the 16-bit image
+                 scaled to u8 first), the longest
                  contour of cv2.findContours (CHAIN_APPROX_NONE), cv2.fitEllipse (a circle's
                  radius: the mean half axis) or cv2.fitLine (DIST_HUBER);
   scikit-image   skimage.measure.find_contours at the mid level, the longest contour,
@@ -104,7 +105,7 @@ def refined_points(img):
 def opencv_points(img):
     import cv2
     u8 = img if img.dtype == np.uint8 else (img >> 8).astype(np.uint8)
-    edges = cv2.Canny(u8, 20, 60)
+    edges = cv2.Canny(cv2.GaussianBlur(u8, (0, 0), 1.0), 20, 60)
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     return longest([c.reshape(-1, 2).astype(np.float64) for c in contours])
 
