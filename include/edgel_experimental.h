@@ -244,6 +244,79 @@ EDGEL_API edgel_status edgel_fit_ellipse(const double *x, const double *y, int64
                                          const edgel_fit_params *params, edgel_ellipse_fit *out,
                                          uint8_t *kept);
 
+/* ---- segmentation: curves into lines, circular and elliptic arcs ------------------------- */
+
+/*
+ * Curves split into pieces of three kinds, as HALCON's segment_contours_xld splits contours:
+ * each curve's points (moving-averaged over 2 * smooth + 1 points for the split alone) are
+ * cut into a polygon whose sides leave no point farther than split_distance from their chord
+ * (Ramer-Douglas-Peucker), then consecutive sides are merged while one line, or (as the mode
+ * allows) one circle or ellipse, fits their points within max_distance (the largest
+ * orthogonal distance of an algebraic fit); a piece is a line where a line fits it, else the
+ * arc that fits it. A closed curve stays whole where one circle or ellipse fits it. Each
+ * piece is fitted (geometric, plain weights) and keeps its curve, its points and its kind.
+ */
+typedef enum edgel_segment_mode {
+    EDGEL_SEGMENT_LINES = 0,
+    EDGEL_SEGMENT_LINES_CIRCLES = 1, /* default */
+    EDGEL_SEGMENT_LINES_ELLIPSES = 2 /* circles too, where a circle fits as well as an ellipse */
+} edgel_segment_mode;
+
+typedef struct edgel_segment_params {
+    uint32_t struct_size;    /* set by edgel_segment_params_default */
+    edgel_segment_mode mode; /* default EDGEL_SEGMENT_LINES_CIRCLES */
+    int32_t smooth;          /* half the moving average's points, 0 .. 50 (default 2) */
+    double split_distance;   /* the polygon's tolerance, > 0 (default 1.0 px) */
+    double max_distance;     /* a piece's tolerance, > 0 (default 0.5 px) */
+} edgel_segment_params;
+
+EDGEL_API void edgel_segment_params_init(edgel_segment_params *params, size_t struct_size);
+#define edgel_segment_params_default(params) \
+    edgel_segment_params_init((params), sizeof *(params))
+
+typedef enum edgel_piece_kind {
+    EDGEL_PIECE_LINE = 0,
+    EDGEL_PIECE_CIRCLE = 1,
+    EDGEL_PIECE_ELLIPSE = 2
+} edgel_piece_kind;
+
+/* A piece: curve `curve`'s points first .. first + count - 1 (indices into the view's
+ * arrays), its kind, and its fit (the member of its kind). */
+typedef struct edgel_piece {
+    int64_t curve, first, count;
+    edgel_piece_kind kind;
+    edgel_line_fit line;
+    edgel_circle_fit circle;
+    edgel_ellipse_fit ellipse;
+} edgel_piece;
+
+/* The pieces of a segmentation, owned by the object and reused by its next one. An
+ * edgel_segments serves one call at a time (another thread's call while one runs: BUSY). */
+typedef struct edgel_segments edgel_segments;
+
+/**
+ * Fails: NULL_ARGUMENT.
+ */
+EDGEL_API edgel_status edgel_segments_create(edgel_segments **segments);
+EDGEL_API void edgel_segments_destroy(edgel_segments *segments);
+/**
+ * The pieces of every curve of `curves` (host arrays: a view of an edgel_curves, or the
+ * caller's own points, limits and closed flags, a closed curve's first point repeated at its
+ * end or not) into `out`, curve by curve in order.
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (parameters out of range, limits that do not rise
+ * from 0, a coordinate not finite or past EDGEL_FIT_MAX_COORDINATE), UNSUPPORTED (device
+ * arrays), CONTEXT_BUSY (out is in another call).
+ */
+EDGEL_API edgel_status edgel_segment_curves(const edgel_curves_view *curves,
+                                            const edgel_segment_params *params,
+                                            edgel_segments *out);
+/**
+ * The pieces `segments` holds (valid until its next segmentation or its destruction).
+ * Fails: NULL_ARGUMENT, CONTEXT_BUSY.
+ */
+EDGEL_API edgel_status edgel_segments_get(edgel_segments *segments, const edgel_piece **pieces,
+                                          int64_t *count);
+
 #ifdef __cplusplus
 }
 #endif

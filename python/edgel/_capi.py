@@ -111,6 +111,18 @@ class _EllipseFit(ctypes.Structure):
                         "sd_cy", "sd_a", "sd_b", "sd_angle") + [("quality", _FitQuality)]
 
 
+class _SegmentParams(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("mode", ctypes.c_int),
+                ("smooth", ctypes.c_int32), ("split_distance", ctypes.c_double),
+                ("max_distance", ctypes.c_double)]
+
+
+class _Piece(ctypes.Structure):
+    _fields_ = [("curve", ctypes.c_int64), ("first", ctypes.c_int64), ("count", ctypes.c_int64),
+                ("kind", ctypes.c_int), ("line", _LineFit), ("circle", _CircleFit),
+                ("ellipse", _EllipseFit)]
+
+
 _DOUBLES = ctypes.POINTER(ctypes.c_double)
 
 
@@ -253,6 +265,15 @@ def _load() -> ctypes.CDLL:
                                                      ctypes.c_int64,
                                                      ctypes.POINTER(_FitParams),
                                                      ctypes.POINTER(out), ctypes.c_void_p]
+    lib.edgel_segment_params_init.argtypes = [ctypes.POINTER(_SegmentParams), ctypes.c_size_t]
+    lib.edgel_segment_params_init.restype = None
+    lib.edgel_segments_create.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+    lib.edgel_segments_destroy.argtypes = [ctypes.c_void_p]
+    lib.edgel_segments_destroy.restype = None
+    lib.edgel_segment_curves.argtypes = [ctypes.POINTER(_CurvesView),
+                                         ctypes.POINTER(_SegmentParams), ctypes.c_void_p]
+    lib.edgel_segments_get.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.POINTER(_Piece)),
+                                       ctypes.POINTER(ctypes.c_int64)]
     lib.edgel_curves_refine.argtypes = [ctypes.c_void_p, ctypes.POINTER(_RefineParams),
                                         ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p,
                                         ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]

@@ -14,14 +14,8 @@
 
 void edgel_fit_params_init(edgel_fit_params *params, size_t struct_size)
 {
-    edgel_fit_params full = {0};
-    full.struct_size = sizeof full;
-    full.geometric = 1;
-    full.weight = EDGEL_FIT_PLAIN;
-    full.iterations = 5;
-    full.clipping_factor = 2.0;
-    full.clip_ends = 0;
-    full.algebraic = EDGEL_FIT_TAUBIN;
+    edgel_fit_params full;
+    edgel_fit_defaults(&full);
     edgel_grown_init(params, struct_size, &full, sizeof full);
 }
 
@@ -32,7 +26,7 @@ static edgel_status check_fit(const double *x, const double *y, int64_t n,
 {
     if (!x || !y || !out)
         return edgel_fail(EDGEL_ERROR_NULL_ARGUMENT, "fit: x, y or out is NULL");
-    edgel_fit_params_init(p, sizeof *p);
+    edgel_fit_defaults(p);
     if (params)
         EDGEL_TRY(edgel_grown_read(params, p, sizeof *p, FIT_PARAMS_FIRST_SIZE, "fit params",
                                    "edgel_fit_params_default"));

@@ -7,6 +7,18 @@
 
 #define PI 3.14159265358979323846
 
+void edgel_fit_defaults(edgel_fit_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->struct_size = sizeof *p;
+    p->geometric = 1;
+    p->weight = EDGEL_FIT_PLAIN;
+    p->iterations = 5;
+    p->clipping_factor = 2.0;
+    p->clip_ends = 0;
+    p->algebraic = EDGEL_FIT_TAUBIN;
+}
+
 /* ---- small dense algebra ---------------------------------------------------------------- */
 
 /* Solves the k x k system a x = b (k <= 5) by Gaussian elimination with partial pivoting, b

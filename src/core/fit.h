@@ -17,6 +17,9 @@ typedef enum edgel_fit_outcome {
     EDGEL_FIT_NO_MEMORY = 2
 } edgel_fit_outcome;
 
+/* The fits' defaults (edgel_fit_params_default's), struct_size included. */
+void edgel_fit_defaults(edgel_fit_params *p);
+
 /* Fits of points (x[i], y[i]) i < n, checked: finite, enough of them, parameters in range.
  * kept[i] (when not NULL) receives 1 for the points the fit kept (inside the clipped ends,
  * weight above 0), else 0. */
