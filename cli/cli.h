@@ -3,7 +3,8 @@
 #define EDGEL_CLI_H
 
 #include <stddef.h>
-#include "edgel.h"
+#include "edgel_experimental.h" /* (edgel contours --segment) */
+#include "io/curves_io.h"
 
 enum { EXIT_OK = 0, EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
 
@@ -92,6 +93,12 @@ extern const char CONTOURS_HELP[];
 /* Every help text as a man page on stdout (edgel --man). */
 int cmd_man(const char *main_help);
 
+/* The curves of `v` segmented with `params` (edgel_segment_curves) and the pieces written to
+ * `path` (.json, .svg or .dxf: io/pieces_io.h; contours_segment.c); EDGEL_OK or a status with the message in
+ * edgel_last_error() or edgel_io_last_error() (`*io` set for the latter). */
+edgel_status contours_write_pieces(const char *path, const edgel_curves_view *v,
+                                   const edgel_segment_params *params,
+                                   const edgel_curves_meta *meta, int *io);
 /* edgel contours in bands of `columns` columns (0: as --memory allows) of `input` (PNG,
  * PGM/PPM, TIFF; read a row at a time into a scratch file beside `output`): the whole
  * image's curves into `curves`, its size into width and height. A failure's message is

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "io/curves_io.h"
 #include "io/image_io.h"
+#include "io/pieces_io.h"
 #include "io/row_stream.h"
 
 #include <math.h>
@@ -30,6 +31,7 @@ const char CONTOURS_HELP[] =
     "  .npz       numpy.load: points (N, 2), limits (M + 1), closed (M), gradient (N, 2),\n"
     "             modulus (N); curve k is points[limits[k]:limits[k + 1]]\n"
     "  .pdf       the curves as black lines on a page the image's size (devernay's -p)\n"
+    "  .dxf       with --segment: the pieces as CAD entities (LINE, ARC, CIRCLE, ELLIPSE)\n"
     "\n"
     "The reference's own flags work as it has them: -t T (= -o T.txt), -s, -h, -l, and\n"
     "-g G (its SVG: black polylines alone), -p P (its PDF), -w W (their line width, default\n"
@@ -47,6 +49,9 @@ const char CONTOURS_HELP[] =
     "                     pixels; default 0, sharp)\n"
     "  --refine-window N  with --refine: neighbours on each side of a point fitted with it,\n"
     "                     2 to 4096 (default 20): more averages more noise, rounds corners more\n"
+    "  --segment MODE     split the curves into pieces and write those instead (.json,\n"
+    "                     .svg or .dxf): MODE lines, lines_circles or lines_ellipses; each\n"
+    "                     piece fitted (docs/subpixel.md, \"Pieces\")\n"
     "  --backend auto|cpu|cuda   cuda: points and chains on the GPU (bands: on the CPU's\n"
     "                     cores); the same curves either way (default auto)\n"
     "  --threads N        CPU threads, 0 = all cores (default); the same curves at any N\n"
@@ -69,7 +74,8 @@ const char CONTOURS_HELP[] =
     "examples:\n"
     "  edgel contours part.png -o part.svg --sigma 1 --high 15 --low 5\n"
     "  edgel contours image.pgm -o out.txt -s 1 -h 15 -l 5   (devernay's own flags too)\n"
-    "  edgel contours gauge.png -o gauge.json -s 1 -h 15 -l 5 --refine --blur 1\n";
+    "  edgel contours gauge.png -o gauge.json -s 1 -h 15 -l 5 --refine --blur 1\n"
+    "  edgel contours part.png -o part.dxf -s 1 -h 15 -l 5 --refine --segment lines_circles\n";
 
 enum { WORK_BYTES_PER_PIXEL = 66 };
 
@@ -80,7 +86,8 @@ typedef struct contours_options {
     edgel_subpixel_params params;
     edgel_refine_params refine;
     edgel_backend backend;
-    int threads, quiet, band_columns, refined;
+    int threads, quiet, band_columns, refined, segmented;
+    edgel_segment_params segment;
     size_t memory;
 } contours_options;
 
@@ -101,13 +108,15 @@ static int parse(int argc, char **argv, contours_options *o)
     memset(o, 0, sizeof *o);
     edgel_subpixel_params_default(&o->params);
     edgel_refine_params_default(&o->refine);
+    edgel_segment_params_default(&o->segment);
     o->backend = EDGEL_BACKEND_AUTO;
     o->memory = cli_default_memory();
     o->line_width = 1.3;
     static const char *const with_value[] = {"-o", "--output", "--sigma", "-s", "--high", "-h",
                                              "--low", "-l", "--backend", "--threads",
                                              "--memory", "-t", "--band-columns", "--blur",
-                                             "--refine-window", "-g", "-p", "-w"};
+                                             "--refine-window", "-g", "-p", "-w",
+                                             "--segment"};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help"))
@@ -159,6 +168,16 @@ static int parse(int argc, char **argv, contours_options *o)
                 return usage("--refine-window wants 2 to %d points, not '%s'",
                              EDGEL_REFINE_MAX_WINDOW, v);
             o->refined = 1;
+        } else if (!strcmp(a, "--segment")) {
+            static const char *const modes[] = {"lines", "lines_circles", "lines_ellipses"};
+            int m = 0;
+            while (m < 3 && strcmp(v, modes[m]))
+                m++;
+            if (m == 3)
+                return usage("--segment wants lines, lines_circles or lines_ellipses, not '%s'",
+                             v);
+            o->segment.mode = (edgel_segment_mode)m;
+            o->segmented = 1;
         } else if (!strcmp(a, "--band-columns") &&
                    !cli_parse_int(v, 1, 1 << 20, &o->band_columns)) {
             return usage("--band-columns wants 1 to %d columns, not '%s'", 1 << 20, v);
@@ -175,8 +194,12 @@ static int parse(int argc, char **argv, contours_options *o)
     if (!(o->refine.blur >= 0.0 && o->refine.blur <= EDGEL_SUBPIXEL_MAX_SIGMA))
         return usage("--blur %g must be in [0, %g]", o->refine.blur, EDGEL_SUBPIXEL_MAX_SIGMA);
     o->refine.sigma = o->params.sigma;
-    if (o->output && edgel_curves_format_for_path(o->output) == EDGEL_CURVES_UNKNOWN)
-        return usage("%s: write .txt, .svg, .json, .geojson, .npz or .pdf", o->output);
+    if (o->segmented && (!o->output || !edgel_pieces_format_known(o->output)))
+        return usage("--segment writes its pieces as .json, .svg or .dxf (-o OUT)");
+    if (!o->segmented && o->output &&
+        edgel_curves_format_for_path(o->output) == EDGEL_CURVES_UNKNOWN)
+        return usage("%s: write .txt, .svg, .json, .geojson, .npz or .pdf (.dxf with "
+                     "--segment)", o->output);
     const char *outs[] = {o->output, o->svg_lines, o->pdf};
     for (int k = 0; k < 3; k++)
         if (outs[k] && cli_same_file(o->input, outs[k]))
@@ -293,7 +316,10 @@ static int write_result(const contours_options *o, edgel_context *ctx, edgel_cur
     const edgel_curves_meta meta = {(int)width, (int)height, o->params.sigma, o->params.high,
                                     o->params.low, background, o->line_width};
     edgel_status st = EDGEL_OK;
-    if (rc == EXIT_OK && o->output != o->svg_lines && o->output != o->pdf)
+    int io = 1;
+    if (rc == EXIT_OK && o->segmented)
+        st = contours_write_pieces(o->output, &v, &o->segment, &meta, &io);
+    else if (rc == EXIT_OK && o->output != o->svg_lines && o->output != o->pdf)
         st = edgel_curves_write(o->output, &v, &meta);
     if (rc == EXIT_OK && st == EDGEL_OK && o->svg_lines)
         st = edgel_curves_write_as(o->svg_lines, EDGEL_CURVES_SVG_LINES, &v, &meta);
@@ -304,7 +330,8 @@ static int write_result(const contours_options *o, edgel_context *ctx, edgel_cur
     if (rc != EXIT_OK)
         return rc;
     if (st != EDGEL_OK)
-        return fail("writing", st, edgel_io_last_error());
+        return fail(io ? "writing" : "segmenting", st, io ? edgel_io_last_error()
+                                                          : edgel_last_error());
     if (!o->quiet) {
         int64_t closed = 0;
         for (int64_t k = 0; k < v.curves; k++)
@@ -407,7 +434,7 @@ int cmd_contours(int argc, char **argv)
     if (loud)
         fprintf(stderr, "edgel contours: %lld curves at %.1f s; writing\n", (long long)v.curves,
                 seconds() - start);
-    const int svg = edgel_curves_format_for_path(o.output) == EDGEL_CURVES_SVG;
+    const int svg = edgel_curves_format_for_path(o.output) == EDGEL_CURVES_SVG; /* (pieces too) */
     if (svg && !background_of(&in, &bg)) {
         rc = fail("memory", EDGEL_ERROR_OUT_OF_MEMORY, edgel_io_last_error());
         goto done;

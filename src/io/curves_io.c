@@ -53,8 +53,7 @@ static void write_base64(FILE *f, const unsigned char *p, size_t n)
     }
 }
 
-/* The background as a PNG data URI; 0 when it cannot be encoded. */
-static int write_background(FILE *f, const edgel_image *img)
+int edgel_svg_background(FILE *f, const edgel_image *img)
 {
     char *png = NULL;
     size_t size = 0;
@@ -87,7 +86,7 @@ static int write_svg(FILE *f, const edgel_curves_view *v, const edgel_curves_met
                "</title>\n",
             m->width, m->height, m->width, m->height, (long long)v->curves, m->sigma,
             m->high, m->low);
-    if (m->background && !write_background(f, m->background))
+    if (m->background && !edgel_svg_background(f, m->background))
         return 0;
     /* lines about a pixel wide at 700 pixels, wider on larger images (at most 2.5), each
      * curve in the next of eight colours that tell neighbours apart */

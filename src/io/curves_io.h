@@ -6,6 +6,8 @@
 
 #include "edgel.h"
 
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -39,6 +41,10 @@ edgel_status edgel_curves_write(const char *path, const edgel_curves_view *curve
 edgel_status edgel_curves_write_as(const char *path, edgel_curves_format format,
                                    const edgel_curves_view *curves,
                                    const edgel_curves_meta *meta);
+
+/* An SVG's background: the image (u8 gray) as a PNG data URI, dimmed over black so that
+ * coloured lines stand out on it; 0 when it cannot be encoded. */
+int edgel_svg_background(FILE *f, const edgel_image *img);
 
 #ifdef __cplusplus
 }

@@ -95,3 +95,35 @@ def test_own_points_and_refusals():
         edgel.segment_curves([arc], max_distance=0)
     with pytest.raises(ValueError, match="flags"):
         edgel.segment_curves([arc], closed=[True, False])
+
+
+def test_command_writes_pieces_as_dxf_json_and_svg(tmp_path, edgel_cmd):
+    ezdxf = pytest.importorskip("ezdxf")
+    import json
+    import subprocess
+    from PIL import Image
+    img = ndimage.gaussian_filter(render(140, rounded(20.3, 15.7, 110.2, 80.6, 14)), 1.0)
+    png = tmp_path / "part.png"
+    Image.fromarray(np.clip(np.rint(img), 0, 255).astype(np.uint8)).save(png)
+    args = ["-s", "1", "-h", "15", "-l", "5", "--segment", "lines_circles"]
+    for ext in ("dxf", "json", "svg"):
+        subprocess.run([edgel_cmd, "contours", str(png), "-o", str(tmp_path / f"p.{ext}"), *args],
+                       check=True, capture_output=True)
+    entities = list(ezdxf.readfile(tmp_path / "p.dxf").modelspace())
+    assert sorted(e.dxftype() for e in entities) == ["ARC"] * 4 + ["LINE"] * 4
+    for e in entities:  # DXF's y runs up: the image's y negated
+        if e.dxftype() == "ARC":
+            assert e.dxf.radius == pytest.approx(14, abs=0.3)
+            # a corner's quarter: the arc runs round the outside of the part
+            mid = math.radians((e.dxf.start_angle + (e.dxf.end_angle - e.dxf.start_angle) % 360 / 2))
+            x, y = e.dxf.center[0] + math.cos(mid), -(e.dxf.center[1] + math.sin(mid))
+            assert x < 20.3 + 14 or x > 110.2 - 14
+            assert y < 15.7 + 14 or y > 80.6 - 14
+    pieces = json.loads((tmp_path / "p.json").read_text())["pieces"]
+    assert [p["kind"] for p in pieces].count("line") == 4
+    svg = (tmp_path / "p.svg").read_text()
+    assert svg.count("<line ") == 4 and svg.count("<path ") == 4
+    bad = subprocess.run([edgel_cmd, "contours", str(png), "-o", str(tmp_path / "p.txt"), *args],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and ".json, .svg or .dxf" in bad.stderr
+    assert not (tmp_path / "p.txt").exists()
