@@ -22,9 +22,12 @@ Methods, each on its own points of the scene's edge (the longest curve or contou
                  radius: the mean half axis) or cv2.fitLine (DIST_HUBER);
   scikit-image   skimage.measure.find_contours at the mid level, the longest contour,
                  CircleModel, EllipseModel or LineModelND.
+Calipers: bars 5 and 12 px wide at random angles and offsets, edgel.measure_pairs across them
+(half length 20, half width 5, sigma 1, threshold 10, x256 at 16 bits); the peers have none.
 Errors against the truth, RMS over the trials: a circle's centre distance and radius; an
 ellipse's half axes (both, pooled) and the angle of its major axis; a line's offset at the
-image's centre and its angle. Prints a Markdown table."""
+image's centre and its angle; a caliper's first edge and its width. Prints a Markdown
+table."""
 import argparse
 import datetime
 import math
@@ -179,7 +182,40 @@ def errors(kind, truth, got):
 
 
 SCENES = [("circle", r) for r in (8, 13, 21, 34)] + [("ellipse", b) for b in (24, 15, 8)] + \
-    [("line", None)]
+    [("line", None)] + [("caliper", w) for w in (5.0, 12.0)]
+
+
+def caliper_scene(width, rng, size=80):
+    """A bright bar of `width` at a random angle and offset, and the measure rectangle across
+    it (half length 20, half width 5)."""
+    t = rng.uniform(-math.pi, math.pi)
+    nx, ny = math.cos(t), math.sin(t)
+    c = (size - 1) / 2
+    o1 = rng.uniform(-3, 3) - width / 2
+
+    def inside(x, y):
+        d = (x - c) * nx + (y - c) * ny
+        return (d > o1) & (d < o1 + width)
+    return render(size, inside), {"t": t, "c": c, "o1": o1, "width": width}
+
+
+def measure_caliper(width, snr, bits, trials, seed):
+    rng = np.random.default_rng(seed)
+    pos, widths = [], []
+    for _ in range(trials):
+        clean, truth = caliper_scene(width, rng)
+        img = noisy(clean, snr, bits, rng)
+        k = 256.0 if bits == 16 else 1.0
+        pairs = edgel.measure_pairs(img, (truth["c"], truth["c"], truth["t"], 20, 5), 1.0,
+                                    10.0 * k)
+        if len(pairs) != 1:
+            pos.append(math.inf), widths.append(math.inf)
+            continue
+        first, _, w = pairs[0]
+        off = (first["x"] - truth["c"]) * math.cos(truth["t"]) + \
+            (first["y"] - truth["c"]) * math.sin(truth["t"])
+        pos.append(off - truth["o1"]), widths.append(w - truth["width"])
+    return tuple(math.sqrt(np.mean(np.square(v))) for v in (pos, widths))
 METHODS = {"edgel": edgel_points, "edgel refined": refined_points, "opencv": opencv_points,
            "scikit-image": skimage_points}
 
@@ -206,12 +242,13 @@ def measure_scene(kind, param, snr, bits, trials, seed):
 
 def label(kind, param):
     return {"circle": f"disk r={param}", "ellipse": f"ellipse 30 x {param}",
-            "line": "edge, 100 px"}[kind]
+            "line": "edge, 100 px", "caliper": f"bar {param:g} px, caliper"}[kind]
 
 
 def metric(kind):
     return {"circle": "centre / radius (px)", "ellipse": "half axes (px) / angle (deg)",
-            "line": "offset (px) / angle (deg)"}[kind]
+            "line": "offset (px) / angle (deg)",
+            "caliper": "edge position / width (px)"}[kind]
 
 
 def main():
@@ -228,8 +265,12 @@ def main():
     for kind, param in SCENES:
         for snr in NOISE:
             for bits in BITS:
-                r = measure_scene(kind, param, snr, bits, args.trials, args.seed)
-                cells = [f"{r[m][0]:.4f} / {r[m][1]:.4f}" for m in METHODS]
+                if kind == "caliper":  # (the peers have no caliper)
+                    e = measure_caliper(param, snr, bits, args.trials, args.seed)
+                    cells = [f"{e[0]:.4f} / {e[1]:.4f}", "-", "-", "-"]
+                else:
+                    r = measure_scene(kind, param, snr, bits, args.trials, args.seed)
+                    cells = [f"{r[m][0]:.4f} / {r[m][1]:.4f}" for m in METHODS]
                 print(f"| {label(kind, param)} | {'none' if snr is None else f'{snr} dB'} | "
                       f"{bits} | {metric(kind)} | " + " | ".join(cells) + " |", flush=True)
 

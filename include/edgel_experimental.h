@@ -317,6 +317,56 @@ EDGEL_API edgel_status edgel_segment_curves(const edgel_curves_view *curves,
 EDGEL_API edgel_status edgel_segments_get(edgel_segments *segments, const edgel_piece **pieces,
                                           int64_t *count);
 
+/* ---- calipers: edges along a measure rectangle ------------------------------------------- */
+
+/*
+ * A caliper, as HALCON's measure_pos and Cognex's Caliper: the image's grey values sampled
+ * along the length of a rectangle (Lanczos-2 interpolation, a sample a pixel), averaged across
+ * its width, smoothed with the derivative of a Gaussian along the profile; an edge is each
+ * extremum of that derivative whose magnitude reaches the threshold, placed to a fraction of
+ * a sample by the Gaussian through the extremum and its two neighbours (a parabola where they
+ * do not share a sign). Pixel centres at integers; samples beyond the image take its nearest
+ * pixel.
+ */
+typedef struct edgel_measure_rect {
+    double cx, cy;      /* the centre */
+    double angle;       /* the length axis's direction, radians from x towards y */
+    double half_length; /* the profile runs from -half_length to +half_length, 1 .. 2^20 */
+    double half_width;  /* averaged from -half_width to +half_width across, 0 .. 2^10 */
+} edgel_measure_rect;
+
+typedef struct edgel_measure_params {
+    uint32_t struct_size; /* set by edgel_measure_params_default */
+    double sigma;         /* the Gaussian derivative's sigma in samples, 0.4 .. 100 (default 1) */
+    double threshold;     /* the least |derivative| of an edge, in grey levels a sample, >= 0
+                           * (default 20) */
+    int32_t transition;   /* 0: every edge (default); 1: dark to bright along the profile;
+                           * -1: bright to dark */
+} edgel_measure_params;
+
+EDGEL_API void edgel_measure_params_init(edgel_measure_params *params, size_t struct_size);
+#define edgel_measure_params_default(params) \
+    edgel_measure_params_init((params), sizeof *(params))
+
+typedef struct edgel_measure_edge {
+    double x, y;      /* its position in the image */
+    double distance;  /* along the profile, from its start (-half_length) */
+    double amplitude; /* the smoothed derivative there: > 0 dark to bright along the profile */
+} edgel_measure_edge;
+
+/**
+ * The edges along `rect` in the host image `src` (1 channel, u8, u16 or f32) in the order of
+ * the profile, at most `capacity` of them into `edges`; *count receives how many there are
+ * (more than capacity: call again with room for all).
+ * Fails: NULL_ARGUMENT, INVALID_ARGUMENT (the rectangle or the parameters out of range or
+ * not finite), INVALID_SIZE, INVALID_PITCH, UNSUPPORTED (a pixel type, channels or device
+ * memory).
+ */
+EDGEL_API edgel_status edgel_measure_pos(const edgel_image *src, const edgel_measure_rect *rect,
+                                         const edgel_measure_params *params,
+                                         edgel_measure_edge *edges, int64_t capacity,
+                                         int64_t *count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,7 @@ from ._config import show_config
 from ._context import Context, cuda_device_count
 from ._fit import CircleFit, EllipseFit, LineFit, fit_circle, fit_ellipse, fit_line
 from ._segment import Piece, segment_curves
+from ._measure import measure_pairs, measure_pos
 from ._filters import filter2d, filter2d_method, gaussian_blur, sep_filter2d, to_gray
 from ._itk import canny_itk
 from ._skimage import canny_skimage
@@ -44,4 +45,5 @@ __all__ = ["__version__", "EdgelError", "EdgelValueError", "EdgelTypeError", "Ed
            "gaussian_blur", "filter2d", "sep_filter2d", "filter2d_method", "library_version",
            "show_config", "subpixel_edges", "subpixel_edges_batch", "refine_curves", "Curves",
            "SubpixelStream", "fit_line", "fit_circle", "fit_ellipse", "LineFit", "CircleFit",
-           "EllipseFit", "segment_curves", "Piece", "MIN_VERSION_NUMBER"]
+           "EllipseFit", "segment_curves", "Piece", "measure_pos", "measure_pairs",
+           "MIN_VERSION_NUMBER"]

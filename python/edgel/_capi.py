@@ -123,6 +123,16 @@ class _Piece(ctypes.Structure):
                 ("ellipse", _EllipseFit)]
 
 
+class _MeasureRect(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_double) for n in ("cx", "cy", "angle", "half_length",
+                                                "half_width")]
+
+
+class _MeasureParams(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("sigma", ctypes.c_double),
+                ("threshold", ctypes.c_double), ("transition", ctypes.c_int32)]
+
+
 _DOUBLES = ctypes.POINTER(ctypes.c_double)
 
 
@@ -274,6 +284,11 @@ def _load() -> ctypes.CDLL:
                                          ctypes.POINTER(_SegmentParams), ctypes.c_void_p]
     lib.edgel_segments_get.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.POINTER(_Piece)),
                                        ctypes.POINTER(ctypes.c_int64)]
+    lib.edgel_measure_params_init.argtypes = [ctypes.POINTER(_MeasureParams), ctypes.c_size_t]
+    lib.edgel_measure_params_init.restype = None
+    lib.edgel_measure_pos.argtypes = [_IMG_P, ctypes.POINTER(_MeasureRect),
+                                      ctypes.POINTER(_MeasureParams), ctypes.c_void_p,
+                                      ctypes.c_int64, ctypes.POINTER(ctypes.c_int64)]
     lib.edgel_curves_refine.argtypes = [ctypes.c_void_p, ctypes.POINTER(_RefineParams),
                                         ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p,
                                         ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
