@@ -241,8 +241,10 @@ def measure_scene(kind, param, snr, bits, trials, seed):
 
 
 def label(kind, param):
+    if kind == "caliper":
+        return f"bar {param:g} px, caliper"
     return {"circle": f"disk r={param}", "ellipse": f"ellipse 30 x {param}",
-            "line": "edge, 100 px", "caliper": f"bar {param:g} px, caliper"}[kind]
+            "line": "edge, 100 px"}[kind]
 
 
 def metric(kind):
