@@ -35,21 +35,10 @@ sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "tests" / "python"))
 
 import edgel  # noqa: E402
+from scenes import BRIGHT, DARK, render  # noqa: E402,F401  (tests/python/scenes.py)
 
-DARK, BRIGHT, SAMPLES = 80.0, 180.0, 16
 RADII = [2, 3, 5, 8, 13, 21, 34, math.inf]
 NOISE = [None, 30, 20]
-
-
-def render(size, inside):
-    """An anti-aliased image: each pixel the fraction of its SAMPLES^2 samples inside."""
-    offs = (np.arange(SAMPLES) + 0.5) / SAMPLES - 0.5
-    yy, xx = np.mgrid[0:size, 0:size].astype(np.float64)
-    cover = np.zeros((size, size))
-    for dy in offs:
-        for dx in offs:
-            cover += inside(xx + dx, yy + dy)
-    return DARK + (BRIGHT - DARK) * cover / SAMPLES ** 2
 
 
 def shape(radius, rng):

@@ -10,8 +10,8 @@ import pytest
 import edgel
 
 ndimage = pytest.importorskip("scipy.ndimage")
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
-from bench_subpixel_accuracy import render  # noqa: E402
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from scenes import render  # noqa: E402
 
 
 def bar_image(t, o1, o2, c=40.0, size=80):
