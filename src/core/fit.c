@@ -241,11 +241,34 @@ static void arc_of(const fit_run *r, double cx, double cy, double *start, double
     *end = first + sweep;
 }
 
+/* A shape fitted to the points in range with their weights, their distances to it into
+ * r->d; 0 where none fits. */
+typedef int (*shape_fn)(fit_run *r, const edgel_fit_params *p, void *shape);
+
+/* The fit's rounds: the shape from every point in range, then, with robust weights, again
+ * from the reweighed points `iterations` times; degenerate where no shape fits or fewer than
+ * `least` points are kept. */
+static edgel_fit_outcome fit_rounds(fit_run *r, const edgel_fit_params *p, int64_t least,
+                                    shape_fn fit, void *shape)
+{
+    if (!fit(r, p, shape))
+        return EDGEL_FIT_DEGENERATE;
+    for (int it = 0; p->weight != EDGEL_FIT_PLAIN && it < p->iterations; it++) {
+        if (!reweigh(r, p))
+            break;
+        if (kept_count(r) < least || !fit(r, p, shape))
+            return EDGEL_FIT_DEGENERATE;
+    }
+    return EDGEL_FIT_DONE;
+}
+
 /* ---- lines ------------------------------------------------------------------------------ */
 
 /* Total least squares: the normal is the second moments' eigenvector of the least value. */
-static int line_shape(const fit_run *r, edgel_line_fit *f)
+static int line_shape(fit_run *r, const edgel_fit_params *p, void *shape)
 {
+    edgel_line_fit *f = shape;
+    (void)p;
     const moments m = moments_of(r);
     if (!(m.sxx + m.syy > 0.0))
         return 0;
@@ -266,15 +289,8 @@ edgel_fit_outcome edgel_fit_line_run(const double *x, const double *y, int64_t n
     fit_run r;
     edgel_fit_outcome o = run_start(&r, x, y, n, p);
     edgel_line_fit f = {0};
-    if (o == EDGEL_FIT_DONE && !line_shape(&r, &f))
-        o = EDGEL_FIT_DEGENERATE;
-    for (int it = 0; o == EDGEL_FIT_DONE && p->weight != EDGEL_FIT_PLAIN && it < p->iterations;
-         it++) {
-        if (!reweigh(&r, p))
-            break;
-        if (kept_count(&r) < 2 || !line_shape(&r, &f))
-            o = EDGEL_FIT_DEGENERATE;
-    }
+    if (o == EDGEL_FIT_DONE)
+        o = fit_rounds(&r, p, 2, line_shape, &f);
     if (o == EDGEL_FIT_DONE) {
         int64_t a, b;
         kept_ends(&r, &a, &b);
@@ -429,8 +445,14 @@ static double circle_normal_fn(const fit_run *r, const double *c, double *jtj, d
     return circle_normal(r, c, jtj, jtd);
 }
 
-static int circle_shape(const fit_run *r, const edgel_fit_params *p, double c[3], double sd[3])
+/* A circle's centre, radius and their standard deviations. */
+typedef struct circle_shape_t {
+    double c[3], sd[3];
+} circle_shape_t;
+
+static int circle_shape(fit_run *r, const edgel_fit_params *p, void *shape)
 {
+    double *c = ((circle_shape_t *)shape)->c, *sd = ((circle_shape_t *)shape)->sd;
     if (!circle_algebraic(r, p->algebraic, c))
         return 0;
     sd[0] = sd[1] = sd[2] = 0.0;
@@ -452,16 +474,10 @@ edgel_fit_outcome edgel_fit_circle_run(const double *x, const double *y, int64_t
 {
     fit_run r;
     edgel_fit_outcome o = run_start(&r, x, y, n, p);
-    double c[3], sd[3];
-    if (o == EDGEL_FIT_DONE && !circle_shape(&r, p, c, sd))
-        o = EDGEL_FIT_DEGENERATE;
-    for (int it = 0; o == EDGEL_FIT_DONE && p->weight != EDGEL_FIT_PLAIN && it < p->iterations;
-         it++) {
-        if (!reweigh(&r, p))
-            break;
-        if (kept_count(&r) < 3 || !circle_shape(&r, p, c, sd))
-            o = EDGEL_FIT_DEGENERATE;
-    }
+    circle_shape_t shape;
+    if (o == EDGEL_FIT_DONE)
+        o = fit_rounds(&r, p, 3, circle_shape, &shape);
+    const double *c = shape.c, *sd = shape.sd;
     if (o == EDGEL_FIT_DONE) {
         edgel_circle_fit f = {0};
         f.cx = c[0], f.cy = c[1], f.radius = c[2];
@@ -712,8 +728,14 @@ static void ellipse_normalise(double e[5])
         e[4] -= PI;
 }
 
-static int ellipse_shape(const fit_run *r, const edgel_fit_params *p, double e[5], double sd[5])
+/* An ellipse's centre, half axes, angle and their standard deviations. */
+typedef struct ellipse_shape_t {
+    double e[5], sd[5];
+} ellipse_shape_t;
+
+static int ellipse_shape(fit_run *r, const edgel_fit_params *p, void *shape)
 {
+    double *e = ((ellipse_shape_t *)shape)->e, *sd = ((ellipse_shape_t *)shape)->sd;
     if (!ellipse_algebraic(r, e))
         return 0;
     for (int i = 0; i < 5; i++)
@@ -741,16 +763,10 @@ edgel_fit_outcome edgel_fit_ellipse_run(const double *x, const double *y, int64_
 {
     fit_run r;
     edgel_fit_outcome o = run_start(&r, x, y, n, p);
-    double e[5], sd[5];
-    if (o == EDGEL_FIT_DONE && !ellipse_shape(&r, p, e, sd))
-        o = EDGEL_FIT_DEGENERATE;
-    for (int it = 0; o == EDGEL_FIT_DONE && p->weight != EDGEL_FIT_PLAIN && it < p->iterations;
-         it++) {
-        if (!reweigh(&r, p))
-            break;
-        if (kept_count(&r) < 5 || !ellipse_shape(&r, p, e, sd))
-            o = EDGEL_FIT_DEGENERATE;
-    }
+    ellipse_shape_t shape;
+    if (o == EDGEL_FIT_DONE)
+        o = fit_rounds(&r, p, 5, ellipse_shape, &shape);
+    const double *e = shape.e, *sd = shape.sd;
     if (o == EDGEL_FIT_DONE) {
         edgel_ellipse_fit f = {0};
         f.cx = e[0], f.cy = e[1], f.a = e[2], f.b = e[3], f.angle = e[4];

@@ -2,23 +2,11 @@
 #include "core/segment.h"
 
 #include "core/fit.h"
+#include "core/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int grow(void **p, int64_t *cap, int64_t want, size_t size)
-{
-    if (want <= *cap)
-        return 1;
-    const int64_t n = want > 2 * *cap ? want : 2 * *cap;
-    void *q = realloc(*p, (size_t)n * size);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = n;
-    return 1;
-}
 
 static int reserve_points(edgel_segment_work *w, int64_t n)
 {
@@ -149,7 +137,7 @@ static int kind_of(probe *q, edgel_segment_mode mode, int64_t a, int64_t b)
 /* A piece of points a .. b of kind `kind` (fitted later). */
 static int add_span(edgel_segment_work *w, int64_t a, int64_t b, int kind, int64_t curve)
 {
-    if (!grow((void **)&w->pieces, &w->cap, w->count + 1, sizeof(edgel_piece)))
+    if (!edgel_grow((void **)&w->pieces, &w->cap, w->count + 1, sizeof(edgel_piece)))
         return 0;
     edgel_piece *pc = &w->pieces[w->count++];
     memset(pc, 0, sizeof *pc);

@@ -18,6 +18,7 @@
 #include "core/subpixel_stream.h"
 
 #include "core/chunks.h"
+#include "core/grow.h"
 #include "core/host_pool.h"
 #include "core/status.h"
 #include "core/subpixel_chain.h"
@@ -72,18 +73,6 @@ struct edgel_stream_state {
 static int32_t neighbour_code(int32_t dx, int32_t dy)
 {
     return -2 - ((dy + 2) * 5 + dx + 2);
-}
-
-static int grow(void **p, int64_t *cap, int64_t want, size_t size)
-{
-    if (want <= *cap)
-        return 1;
-    const int64_t n = want > 2 * *cap ? want : 2 * *cap;
-    void *q = realloc(*p, (size_t)n * size);
-    if (!q)
-        return 0;
-    *p = q, *cap = n;
-    return 1;
 }
 
 static void free_output(curve_output *o)
@@ -376,7 +365,7 @@ static int push_point(curve_output *o, const edgel_curves *c, int32_t j)
 /* The curve listed at a point of key `key`, from its first point `first`, into o. */
 static int make_curve(curve_output *o, edgel_curves *c, int32_t first, int64_t key, int t)
 {
-    if (!grow((void **)&o->curve, &o->curve_cap, o->curves + 1, sizeof *o->curve))
+    if (!edgel_grow((void **)&o->curve, &o->curve_cap, o->curves + 1, sizeof *o->curve))
         return 0;
     curve_record *r = &o->curve[o->curves++];
     r->key = key, r->at = o->points, r->thread = t;
@@ -430,7 +419,7 @@ static int finish_chain(const stream_job *job, int32_t r, curve_output *o, int t
     int open = 0;
     int32_t j = start;
     do {
-        if (!grow((void **)&o->chain, &o->chain_cap, n + 1, sizeof *o->chain))
+        if (!edgel_grow((void **)&o->chain, &o->chain_cap, n + 1, sizeof *o->chain))
             return 0;
         o->chain[n].key = (int64_t)c->all.py[j] * s->width + c->all.px[j];
         o->chain[n++].point = j;
